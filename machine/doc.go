@@ -1,0 +1,28 @@
+// Package machine is smpscope's simulated multiprocessor and its exhaustive
+// explorer. It knows nothing about terminals or file formats.
+//
+// The semantics are the contract in shared/design/machine.md: per-CPU MESI
+// caches, store buffers and (ARM-like mode) invalidation queues, in two modes,
+// TSO (x86-like) and ARM (ARMv8-like, other-multicopy-atomic). Every step is a
+// hardware event a person can name.
+//
+// The package owns:
+//
+//   - the program representation scenarios compile into ([Program], [Thread],
+//     [Instr], [Expr]), with a small builder ([Builder]) for tests;
+//   - the machine state ([State]) and its read-only views for renderers;
+//   - the one list of enabled steps of a state ([Machine.Enabled]) that both the
+//     UI and the explorer use, and [Machine.Apply], which takes a step and
+//     returns the next state and an [Event] explaining it (including the
+//     classification of every load: forwarded, up to date, stale, newer value
+//     pending);
+//   - final-state, outcome and deadlock detection, and a canonical key per
+//     state ([State.Key]);
+//   - the explorer ([Explore]), which visits every reachable state once, with
+//     reductions that provably keep every outcome, and bounded by state,
+//     memory and time limits.
+//
+// Determinism: the same program, mode and step sequence always give the same
+// states and events. States are values: [Machine.Apply] never changes its
+// input, so undo is keeping the previous state.
+package machine
