@@ -186,19 +186,19 @@ type Op uint8
 
 // Instruction kinds.
 const (
-	OpLoad     Op = iota // Dst = *Addr, flavoured by Access
-	OpStore              // *Addr = Val, flavoured by Access
-	OpFence              // a barrier, see Fence
-	OpRMW                // Dst = old value of *Addr; *Addr = f(old), see RMW and Order
-	OpLock               // spin_lock(Addr)
-	OpUnlock             // spin_unlock(Addr)
-	OpTryLock            // Dst = spin_trylock(Addr)
-	OpRCULock            // rcu_read_lock()
-	OpRCUUnlock          // rcu_read_unlock()
-	OpSyncRCU            // synchronize_rcu()
-	OpAssign             // Dst = Val (register arithmetic)
-	OpBranch             // if Cond == 0 goto Target
-	OpJump               // goto Target
+	OpLoad      Op = iota // Dst = *Addr, flavoured by Access
+	OpStore               // *Addr = Val, flavoured by Access
+	OpFence               // a barrier, see Fence
+	OpRMW                 // Dst = old value of *Addr; *Addr = f(old), see RMW and Order
+	OpLock                // spin_lock(Addr)
+	OpUnlock              // spin_unlock(Addr)
+	OpTryLock             // Dst = spin_trylock(Addr)
+	OpRCULock             // rcu_read_lock()
+	OpRCUUnlock           // rcu_read_unlock()
+	OpSyncRCU             // synchronize_rcu()
+	OpAssign              // Dst = Val (register arithmetic)
+	OpBranch              // if Cond == 0 goto Target
+	OpJump                // goto Target
 )
 
 // Access says which primitive a load or store came from. It decides the
@@ -207,15 +207,15 @@ type Access uint8
 
 // Access flavours.
 const (
-	Once        Access = iota // READ_ONCE / WRITE_ONCE
-	Plain                     // plain C access
-	Acquire                   // smp_load_acquire
-	Release                   // smp_store_release
-	RCUDeref                  // rcu_dereference (a plain load)
-	RCUAssign                 // rcu_assign_pointer (a release store)
-	AtomicRead                // atomic_read (a plain load)
-	AtomicSet                 // atomic_set (a plain store)
-	SpinIsLocked              // spin_is_locked (a plain load of the lock word)
+	Once         Access = iota // READ_ONCE / WRITE_ONCE
+	Plain                      // plain C access
+	Acquire                    // smp_load_acquire
+	Release                    // smp_store_release
+	RCUDeref                   // rcu_dereference (a plain load)
+	RCUAssign                  // rcu_assign_pointer (a release store)
+	AtomicRead                 // atomic_read (a plain load)
+	AtomicSet                  // atomic_set (a plain store)
+	SpinIsLocked               // spin_is_locked (a plain load of the lock word)
 )
 
 // IsRelease reports whether a store of this flavour is a release store.
@@ -226,14 +226,14 @@ type Fence uint8
 
 // Barriers.
 const (
-	FenceMb               Fence = iota // smp_mb
-	FenceRmb                           // smp_rmb
-	FenceWmb                           // smp_wmb
-	FenceMbBeforeAtomic                // smp_mb__before_atomic
-	FenceMbAfterAtomic                 // smp_mb__after_atomic
-	FenceMbAfterSpinlock               // smp_mb__after_spinlock
-	FenceMbAfterUnlockLock             // smp_mb__after_unlock_lock
-	FenceBarrier                       // barrier (compiler only)
+	FenceMb                Fence = iota // smp_mb
+	FenceRmb                            // smp_rmb
+	FenceWmb                            // smp_wmb
+	FenceMbBeforeAtomic                 // smp_mb__before_atomic
+	FenceMbAfterAtomic                  // smp_mb__after_atomic
+	FenceMbAfterSpinlock                // smp_mb__after_spinlock
+	FenceMbAfterUnlockLock              // smp_mb__after_unlock_lock
+	FenceBarrier                        // barrier (compiler only)
 )
 
 var fenceNames = [...]string{

@@ -1,0 +1,830 @@
+package machine
+
+import "fmt"
+
+// This file holds the semantics proper: what each step requires and does.
+// The table in shared/design/machine.md is the reference; comments name the
+// rule each branch implements.
+
+func (m *Machine) code(c int) []Instr { return m.Prog.Threads[c].Code }
+
+func (m *Machine) finished(s *State, c int) bool {
+	return int(s.cpus[c].pc) >= len(m.code(c))
+}
+
+// addr evaluates an instruction's address. A value that is not a pointer to
+// a known location yields ok=false: the CPU cannot proceed (a fault).
+func (m *Machine) addr(in *Instr, regs []Value) (Loc, bool) {
+	l, ok := in.Addr.Eval(regs).AsLoc()
+	if !ok || int(l) >= len(m.Prog.Locs) {
+		return 0, false
+	}
+	return l, true
+}
+
+func hasStores(sb []SBEntry) bool {
+	for _, e := range sb {
+		if e.Kind != EntryWmb {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRelease(sb []SBEntry) bool {
+	for _, e := range sb {
+		if e.Kind == EntryRelease {
+			return true
+		}
+	}
+	return false
+}
+
+func hasEntryFor(sb []SBEntry, l Loc) bool {
+	for _, e := range sb {
+		if e.Kind != EntryWmb && e.Loc == l {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMarker(sb []SBEntry) bool {
+	for _, e := range sb {
+		if e.Kind == EntryWmb {
+			return true
+		}
+	}
+	return false
+}
+
+// reservedBy returns a CPU other than c holding a pending exclusive entry
+// for l (which reserves the line), or -1.
+func (s *State) reservedBy(c int, l Loc) int {
+	for d := range s.cpus {
+		if d == c {
+			continue
+		}
+		for _, e := range s.cpus[d].sb {
+			if e.Kind == EntryExclusive && e.Loc == l {
+				return d
+			}
+		}
+	}
+	return -1
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// fullFenceReady is the condition of smp_mb: store buffer empty and, in
+// ARM-like mode, invalidation queue empty.
+func (m *Machine) fullFenceReady(cs *cpuState) (bool, string) {
+	nsb := 0
+	for _, e := range cs.sb {
+		if e.Kind != EntryWmb {
+			nsb++
+		}
+	}
+	niq := 0
+	if m.Mode == ARM {
+		niq = len(cs.iq)
+	}
+	switch {
+	case nsb > 0 && niq > 0:
+		return false, fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
+	case nsb > 0:
+		return false, "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries")
+	case niq > 0:
+		return false, "waits for " + plural(niq, "queued invalidation", "queued invalidations")
+	}
+	return true, ""
+}
+
+// canExec reports whether CPU c can perform its next instruction, and if
+// not, why, in words.
+func (m *Machine) canExec(s *State, c int) (bool, string) {
+	if m.finished(s, c) {
+		return false, "finished"
+	}
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	if cs.acqWait && len(cs.iq) > 0 {
+		return false, "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+	}
+	arm := m.Mode == ARM
+	switch in.Op {
+	case OpLoad:
+		if _, ok := m.addr(in, cs.regs); !ok {
+			return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
+		}
+		if arm && in.Access == Acquire && hasRelease(cs.sb) {
+			return false, "smp_load_acquire waits for its earlier release stores to commit"
+		}
+		return true, ""
+	case OpStore, OpUnlock:
+		if _, ok := m.addr(in, cs.regs); !ok {
+			return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
+		}
+		return true, ""
+	case OpFence:
+		switch m.fenceKind(in.Fence) {
+		case fenceFull:
+			if ok, why := m.fullFenceReady(cs); !ok {
+				return false, in.Fence.String() + " " + why
+			}
+		case fenceRead:
+			if len(cs.iq) > 0 {
+				return false, "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+			}
+		}
+		return true, ""
+	case OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump:
+		return true, ""
+	case OpSyncRCU:
+		if !cs.syncWait {
+			if ok, why := m.fullFenceReady(cs); !ok {
+				return false, "synchronize_rcu " + why
+			}
+			return true, ""
+		}
+		if cs.gpWait != 0 {
+			var names []string
+			for d := range s.cpus {
+				if cs.gpWait&(1<<uint(d)) != 0 {
+					names = append(names, m.Prog.Threads[d].Name)
+				}
+			}
+			return false, fmt.Sprintf("synchronize_rcu waits for a quiescent state from %v", names)
+		}
+		if ok, why := m.fullFenceReady(cs); !ok {
+			return false, "synchronize_rcu " + why
+		}
+		return true, ""
+	}
+	// Read-modify-writes and locks.
+	l, ok := m.addr(in, cs.regs)
+	if !ok {
+		return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
+	}
+	name := m.Prog.LocName(l)
+	if !arm {
+		// x86: every locked instruction drains the store buffer first.
+		if hasStores(cs.sb) {
+			return false, "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+		}
+		if in.Op == OpLock && s.Latest(l) != 0 {
+			return false, "spin_lock waits: " + name + " is held"
+		}
+		return true, ""
+	}
+	switch in.Op {
+	case OpLock, OpTryLock:
+		if in.Op == OpLock {
+			if s.Latest(l) != 0 {
+				return false, "spin_lock waits: " + name + " is held"
+			}
+			if d := s.reservedBy(c, l); d >= 0 {
+				return false, fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+			}
+		} else if s.Latest(l) != 0 || s.reservedBy(c, l) >= 0 {
+			return true, "" // fails at once: a plain load that saw the lock held
+		}
+		return m.exclusiveReady(s, c, l, true)
+	case OpRMW:
+		if in.RMW == RMWCmpXchg && m.peekLoad(s, c, l) != in.Exp.Eval(cs.regs) {
+			// A failed cmpxchg is a plain load (an acquire load for
+			// _acquire), with no barrier.
+			if in.Order == OrderAcquire && hasRelease(cs.sb) {
+				return false, "cmpxchg_acquire waits for its earlier release stores to commit"
+			}
+			return true, ""
+		}
+		switch in.Order {
+		case OrderFull:
+			if ok, why := m.fullFenceReady(cs); !ok {
+				return false, "fully ordered RMW " + why
+			}
+			if d := s.reservedBy(c, l); d >= 0 {
+				return false, fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name)
+			}
+			return true, ""
+		case OrderRelease:
+			if hasStores(cs.sb) {
+				return false, "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+			}
+			if d := s.reservedBy(c, l); d >= 0 {
+				return false, fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name)
+			}
+			return true, ""
+		default:
+			return m.exclusiveReady(s, c, l, in.Order == OrderAcquire)
+		}
+	}
+	return false, "unknown instruction"
+}
+
+// exclusiveReady is the condition of an exclusive RMW (ARM-like): no own
+// entry for the line or wmb marker in the store buffer, the line not
+// reserved by another CPU, and for an acquire RMW no own pending release.
+func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire bool) (bool, string) {
+	cs := &s.cpus[c]
+	name := m.Prog.LocName(l)
+	if acquire && hasRelease(cs.sb) {
+		return false, "acquire RMW waits for its earlier release stores to commit"
+	}
+	if hasEntryFor(cs.sb, l) {
+		return false, "exclusive RMW waits for its own pending store to " + name
+	}
+	if hasMarker(cs.sb) {
+		return false, "exclusive RMW waits for the stores before its smp_wmb to commit"
+	}
+	if d := s.reservedBy(c, l); d >= 0 {
+		return false, fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+	}
+	return true, ""
+}
+
+type fenceClass uint8
+
+const (
+	fenceNone  fenceClass = iota // no effect in this mode
+	fenceFull                    // store buffer (and invalidation queue) must be empty
+	fenceRead                    // invalidation queue must be empty
+	fenceWrite                   // insert a wmb marker
+)
+
+func (m *Machine) fenceKind(f Fence) fenceClass {
+	if m.Mode == TSO {
+		if f == FenceMb {
+			return fenceFull
+		}
+		return fenceNone
+	}
+	switch f {
+	case FenceMb, FenceMbBeforeAtomic, FenceMbAfterAtomic, FenceMbAfterSpinlock:
+		return fenceFull
+	case FenceRmb:
+		return fenceRead
+	case FenceWmb:
+		return fenceWrite
+	}
+	return fenceNone
+}
+
+// isLocal reports whether instruction in touches nothing shared in state s
+// and may therefore be folded into the CPU's previous step: register
+// arithmetic, control flow, fences that are no-ops here or whose condition
+// already holds, and RCU markers when no grace period can ever start.
+func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
+	cs := &s.cpus[c]
+	switch in.Op {
+	case OpAssign, OpBranch, OpJump:
+		return true
+	case OpRCUUnlock:
+		return true // leaving a reader only ever enables quiescent-state reports
+	case OpRCULock:
+		return !m.hasSync
+	case OpFence:
+		if cs.acqWait && len(cs.iq) > 0 {
+			return false
+		}
+		switch m.fenceKind(in.Fence) {
+		case fenceNone, fenceWrite:
+			return true // a marker only changes the CPU's own store buffer
+		case fenceRead:
+			return len(cs.iq) == 0
+		case fenceFull:
+			ok, _ := m.fullFenceReady(cs)
+			return ok
+		}
+	}
+	return false
+}
+
+// advance moves CPU c past instructions that touch nothing shared and past
+// instructions it already issued early.
+func (m *Machine) advance(s *State, c int, ev *Event) {
+	cs := &s.cpus[c]
+	code := m.code(c)
+	for int(cs.pc) < len(code) {
+		pc := int(cs.pc)
+		if cs.early&(1<<uint(pc)) != 0 {
+			cs.early &^= 1 << uint(pc)
+			cs.pc++
+			continue
+		}
+		in := &code[pc]
+		if !m.isLocal(s, c, in) {
+			return
+		}
+		if ev != nil {
+			ev.Folded = append(ev.Folded, pc)
+		}
+		switch in.Op {
+		case OpAssign:
+			m.assign(s, c, in.Dst, in.Val)
+			cs.pc++
+		case OpBranch:
+			if in.Cond.Eval(cs.regs) == 0 {
+				cs.pc = uint8(in.Target)
+			} else {
+				cs.pc++
+			}
+		case OpJump:
+			cs.pc = uint8(in.Target)
+		case OpRCULock:
+			cs.rcuDepth++
+			cs.pc++
+		case OpRCUUnlock:
+			if cs.rcuDepth > 0 {
+				cs.rcuDepth--
+			}
+			cs.pc++
+		case OpFence:
+			if m.fenceKind(in.Fence) == fenceWrite {
+				m.insertWmb(cs)
+			}
+			if m.fenceKind(in.Fence) != fenceNone {
+				cs.acqWait = false
+			}
+			cs.pc++
+		}
+	}
+}
+
+// assign performs register arithmetic. In ARM-like mode the destination
+// inherits the address-dependency marks of the registers it is computed
+// from.
+func (m *Machine) assign(s *State, c int, dst Reg, e *Expr) {
+	cs := &s.cpus[c]
+	cs.regs[dst] = e.Eval(cs.regs)
+	m.inheritMarks(cs, dst, e.Regs())
+}
+
+func (m *Machine) inheritMarks(cs *cpuState, dst Reg, from uint32) {
+	bit := uint32(1) << dst
+	for i := range cs.iq {
+		if cs.iq[i].Before&from != 0 {
+			cs.iq[i].Before |= bit
+		} else {
+			cs.iq[i].Before &^= bit
+		}
+	}
+}
+
+// loaded records that register dst now holds a value loaded from memory:
+// every invalidation queued now arrived before that load.
+func (m *Machine) loaded(cs *cpuState, dst Reg) {
+	bit := uint32(1) << dst
+	for i := range cs.iq {
+		cs.iq[i].Before |= bit
+	}
+}
+
+func (m *Machine) insertWmb(cs *cpuState) {
+	if n := len(cs.sb); n > 0 && cs.sb[n-1].Kind != EntryWmb {
+		cs.sb = append(cs.sb, SBEntry{Kind: EntryWmb})
+	}
+}
+
+// normalizeSB drops wmb markers with no store before them: they order
+// nothing.
+func normalizeSB(cs *cpuState) {
+	for len(cs.sb) > 0 && cs.sb[0].Kind == EntryWmb {
+		cs.sb = cs.sb[1:]
+	}
+	for i := 1; i < len(cs.sb); i++ {
+		if cs.sb[i].Kind == EntryWmb && cs.sb[i-1].Kind == EntryWmb {
+			cs.sb = append(cs.sb[:i], cs.sb[i+1:]...)
+			i--
+		}
+	}
+	if len(cs.sb) == 0 {
+		cs.sb = nil
+	}
+}
+
+// applyInval applies entry i of CPU c's invalidation queue: the line drops
+// to I.
+func (m *Machine) applyInval(s *State, c, i int) {
+	cs := &s.cpus[c]
+	l := cs.iq[i].Loc
+	cs.cache[l].State = Invalid
+	cs.iq = append(cs.iq[:i:i], cs.iq[i+1:]...)
+	if len(cs.iq) == 0 {
+		cs.iq = nil
+		cs.acqWait = false
+	}
+}
+
+func (m *Machine) applyInvalFor(s *State, c int, l Loc, ev *Event) {
+	if i := s.iqIndex(c, l); i >= 0 {
+		if ev != nil {
+			ev.Applied = append(ev.Applied, l)
+		}
+		m.applyInval(s, c, i)
+	}
+}
+
+// peekLoad returns the value a plain load of l by CPU c would return now,
+// without changing anything.
+func (m *Machine) peekLoad(s *State, c int, l Loc) Value {
+	cs := &s.cpus[c]
+	for i := len(cs.sb) - 1; i >= 0; i-- {
+		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
+			return e.Val
+		}
+	}
+	if cs.cache[l].State != Invalid {
+		return cs.cache[l].Val
+	}
+	return s.Latest(l)
+}
+
+// load performs a load of l by CPU c ("Load" in machine.md): store
+// forwarding, else the cache line if not I (possibly stale), else a miss
+// that fetches the latest committed value.
+func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
+	cs := &s.cpus[c]
+	for i := len(cs.sb) - 1; i >= 0; i-- {
+		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
+			if ev != nil {
+				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1}
+			}
+			return e.Val
+		}
+	}
+	line := &cs.cache[l]
+	src := FromCache
+	if line.State == Invalid {
+		src = FromMiss
+		if o := s.owner(l); o >= 0 {
+			ol := &s.cpus[o].cache[l]
+			s.mem[l], s.memCo[l] = ol.Val, ol.Co
+			ol.State = Shared
+			if ev != nil {
+				ev.WroteBack = o
+			}
+		}
+		st := Exclusive
+		for d := range s.cpus {
+			if d != c && s.cpus[d].cache[l].State != Invalid {
+				st = Shared
+			}
+		}
+		*line = Line{State: st, Val: s.mem[l], Co: s.memCo[l]}
+	}
+	if ev != nil {
+		ev.Load = m.classify(s, c, l, line.Val, line.Co, src)
+	}
+	return line.Val
+}
+
+func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSource) *LoadEvent {
+	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), NewerCPU: -1}
+	head := s.coh[l]
+	if co < head.n {
+		le.Class = Stale
+		le.NewerVal, le.NewerCPU, le.NewerStep = head.val, int(head.cpu), int(head.step)
+		return le
+	}
+	for d := range s.cpus {
+		if d == c {
+			continue
+		}
+		sb := s.cpus[d].sb
+		for i := len(sb) - 1; i >= 0; i-- {
+			if sb[i].Kind != EntryWmb && sb[i].Loc == l {
+				le.Class = NewerPending
+				le.NewerVal, le.NewerCPU = sb[i].Val, d
+				return le
+			}
+		}
+	}
+	return le
+}
+
+// readLatest gives CPU c the latest committed value of l for an RMW or a
+// lock: its own queued invalidation for the line is applied first, so a CPU
+// never works on a stale copy.
+func (m *Machine) readLatest(s *State, c int, l Loc, ev *Event) Value {
+	m.applyInvalFor(s, c, l, ev)
+	return m.load(s, c, l, ev)
+}
+
+// commitStore writes v to l from CPU c: the CPU takes the line in M. Other
+// M/E holders write back and drop to I; S holders drop to I (TSO) or get a
+// queued invalidation and keep their stale copy (ARM-like).
+func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
+	m.applyInvalFor(s, c, l, ev)
+	head := s.coh[l]
+	node := &cohNode{val: v, cpu: int8(c), step: s.steps, prev: head, n: head.n + 1}
+	s.coh[l] = node
+	var ce *CommitEvent
+	if ev != nil {
+		ce = &CommitEvent{Loc: l, Val: v, WroteBack: -1}
+		ev.Commit = ce
+	}
+	for d := range s.cpus {
+		if d == c {
+			continue
+		}
+		dl := &s.cpus[d].cache[l]
+		switch dl.State {
+		case Modified, Exclusive:
+			s.mem[l], s.memCo[l] = dl.Val, dl.Co
+			dl.State = Invalid
+			if ce != nil {
+				ce.WroteBack = d
+				ce.Dropped = append(ce.Dropped, d)
+			}
+		case Shared:
+			if m.Mode == TSO {
+				dl.State = Invalid
+				if ce != nil {
+					ce.Dropped = append(ce.Dropped, d)
+				}
+				continue
+			}
+			if s.iqIndex(d, l) < 0 {
+				s.cpus[d].iq = append(s.cpus[d].iq, IQEntry{Loc: l, Arrived: s.steps})
+			}
+			if ce != nil {
+				ce.Queued = append(ce.Queued, d)
+			}
+		}
+	}
+	s.cpus[c].cache[l] = Line{State: Modified, Val: v, Co: node.n}
+}
+
+// canCommit reports whether store-buffer entry i of CPU c may commit now.
+func (m *Machine) canCommit(s *State, c, i int) bool {
+	sb := s.cpus[c].sb
+	e := sb[i]
+	if e.Kind == EntryWmb {
+		return false
+	}
+	if m.Mode == TSO {
+		return i == 0
+	}
+	if e.Kind == EntryRelease && i != 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if sb[j].Kind == EntryWmb || sb[j].Loc == e.Loc {
+			return false // markers never lead the buffer, so one before i has stores before it
+		}
+	}
+	return s.reservedBy(c, e.Loc) < 0
+}
+
+func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
+	cs := &s.cpus[c]
+	e := cs.sb[i]
+	if ev != nil {
+		ev.Instr = int(e.Instr)
+	}
+	cs.sb = append(cs.sb[:i:i], cs.sb[i+1:]...)
+	m.commitStore(s, c, e.Loc, e.Val, ev)
+	normalizeSB(&s.cpus[c])
+	if e.Kind == EntryRelease {
+		// ARMv8 orders a release before a later acquire: the acquire must
+		// not return a value already overwritten when this became visible.
+		for j := range s.cpus[c].iq {
+			s.cpus[c].iq[j].Marked = true
+		}
+	}
+}
+
+func (m *Machine) canReportQS(s *State, c int) bool {
+	bit := uint32(1) << uint(c)
+	owed := false
+	for d := range s.cpus {
+		if s.cpus[d].gpWait&bit != 0 {
+			owed = true
+		}
+	}
+	cs := &s.cpus[c]
+	return owed && cs.rcuDepth == 0 && len(cs.sb) == 0 && (m.Mode == TSO || len(cs.iq) == 0)
+}
+
+func (m *Machine) setDst(s *State, c int, in *Instr, v Value, fromMemory bool) {
+	if !in.HasDst {
+		return
+	}
+	cs := &s.cpus[c]
+	cs.regs[in.Dst] = v
+	if fromMemory {
+		m.loaded(cs, in.Dst)
+	} else {
+		m.inheritMarks(cs, in.Dst, 0)
+	}
+}
+
+func rmwResult(in *Instr, old Value, regs []Value) (Value, bool) {
+	v := in.Val.Eval(regs)
+	switch in.RMW {
+	case RMWXchg:
+		return v, true
+	case RMWCmpXchg:
+		if old != in.Exp.Eval(regs) {
+			return old, false
+		}
+		return v, true
+	case RMWAdd:
+		return old + v, true
+	case RMWSub:
+		return old - v, true
+	case RMWAnd:
+		return old & v, true
+	case RMWOr:
+		return old | v, true
+	case RMWXor:
+		return old ^ v, true
+	case RMWAndNot:
+		return old &^ v, true
+	}
+	return old, false
+}
+
+// exec performs CPU c's next instruction (canExec must hold) and then folds
+// the local instructions after it.
+func (m *Machine) exec(s *State, c int, ev *Event) {
+	cs := &s.cpus[c]
+	pc := int(cs.pc)
+	in := &m.code(c)[pc]
+	if ev != nil {
+		ev.Instr = pc
+	}
+	arm := m.Mode == ARM
+	cs.acqWait = false
+	next := pc + 1
+	switch in.Op {
+	case OpLoad:
+		l, _ := m.addr(in, cs.regs)
+		if arm {
+			// Address dependency: apply the invalidations that arrived
+			// before the load that produced the address.
+			if deps := in.Addr.Regs(); deps != 0 {
+				for i := 0; i < len(cs.iq); {
+					if cs.iq[i].Before&deps != 0 {
+						if ev != nil {
+							ev.Applied = append(ev.Applied, cs.iq[i].Loc)
+						}
+						m.applyInval(s, c, i)
+						continue
+					}
+					i++
+				}
+			}
+			if in.Access == Acquire {
+				m.applyMarked(s, c, ev)
+			}
+		}
+		v := m.load(s, c, l, ev)
+		m.setDst(s, c, in, v, true)
+		if arm && in.Access == Acquire && len(cs.iq) > 0 {
+			cs.acqWait = true
+		}
+	case OpStore, OpUnlock:
+		l, _ := m.addr(in, cs.regs)
+		kind := EntryPlain
+		if arm && (in.Op == OpUnlock || in.Access.IsRelease()) {
+			kind = EntryRelease
+		}
+		var v Value
+		if in.Op == OpStore {
+			v = in.Val.Eval(cs.regs)
+		}
+		cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: kind, Val: v, Instr: uint8(pc)})
+	case OpFence:
+		if m.fenceKind(in.Fence) == fenceWrite {
+			m.insertWmb(cs)
+		}
+	case OpRCULock:
+		cs.rcuDepth++
+	case OpRCUUnlock:
+		if cs.rcuDepth > 0 {
+			cs.rcuDepth--
+		}
+	case OpSyncRCU:
+		if !cs.syncWait {
+			// Start a grace period: every CPU, this one included, must
+			// report a quiescent state.
+			cs.syncWait = true
+			cs.gpWait = uint32(1)<<uint(len(s.cpus)) - 1
+			next = pc
+			if ev != nil {
+				ev.GPStart = true
+			}
+		} else {
+			cs.syncWait = false
+			if ev != nil {
+				ev.GPEnd = true
+			}
+		}
+	case OpLock, OpTryLock:
+		l, _ := m.addr(in, cs.regs)
+		if in.Op == OpTryLock && (s.Latest(l) != 0 || (arm && s.reservedBy(c, l) >= 0)) {
+			if !arm {
+				v := m.load(s, c, l, ev)
+				_ = v
+			}
+			m.setDst(s, c, in, 0, false)
+			if ev != nil {
+				ev.Failed = true
+			}
+			break
+		}
+		old := m.readLatest(s, c, l, ev)
+		if arm {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
+			if len(cs.iq) > 0 {
+				cs.acqWait = true
+			}
+		} else {
+			m.commitStore(s, c, l, 1, ev)
+		}
+		_ = old
+		m.setDst(s, c, in, 1, false)
+	case OpRMW:
+		m.execRMW(s, c, in, pc, ev)
+	}
+	cs.pc = uint8(next)
+	m.advance(s, c, ev)
+}
+
+// applyMarked applies the invalidations marked by the CPU's own release
+// commits (ARM-like acquire).
+func (m *Machine) applyMarked(s *State, c int, ev *Event) {
+	cs := &s.cpus[c]
+	for i := 0; i < len(cs.iq); {
+		if cs.iq[i].Marked {
+			if ev != nil {
+				ev.Applied = append(ev.Applied, cs.iq[i].Loc)
+			}
+			m.applyInval(s, c, i)
+			continue
+		}
+		i++
+	}
+}
+
+func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
+	cs := &s.cpus[c]
+	l, _ := m.addr(in, cs.regs)
+	if m.Mode == TSO {
+		// A locked instruction on the line in M: read and write at once.
+		old := m.readLatest(s, c, l, ev)
+		if nv, ok := rmwResult(in, old, cs.regs); ok {
+			m.commitStore(s, c, l, nv, ev)
+		} else if ev != nil {
+			ev.Failed = true
+		}
+		m.setDst(s, c, in, old, true)
+		return
+	}
+	if in.RMW == RMWCmpXchg && m.peekLoad(s, c, l) != in.Exp.Eval(cs.regs) {
+		// Failed cmpxchg: a plain load, or an acquire load for _acquire.
+		if in.Order == OrderAcquire {
+			m.applyMarked(s, c, ev)
+		}
+		old := m.load(s, c, l, ev)
+		m.setDst(s, c, in, old, true)
+		if in.Order == OrderAcquire && len(cs.iq) > 0 {
+			cs.acqWait = true
+		}
+		if ev != nil {
+			ev.Failed = true
+		}
+		return
+	}
+	switch in.Order {
+	case OrderFull, OrderRelease:
+		old := m.readLatest(s, c, l, ev)
+		if nv, ok := rmwResult(in, old, cs.regs); ok {
+			m.commitStore(s, c, l, nv, ev)
+		} else if ev != nil {
+			ev.Failed = true
+		}
+		m.setDst(s, c, in, old, true)
+	default:
+		// Exclusive RMW: read the latest value now, write later through
+		// the store buffer; the pending entry reserves the line.
+		old := m.readLatest(s, c, l, ev)
+		if nv, ok := rmwResult(in, old, cs.regs); ok {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: nv, Instr: uint8(pc)})
+		} else if ev != nil {
+			ev.Failed = true
+		}
+		m.setDst(s, c, in, old, true)
+		if in.Order == OrderAcquire && len(cs.iq) > 0 {
+			cs.acqWait = true
+		}
+	}
+}

@@ -1,0 +1,448 @@
+package machine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Options bound and tune an exploration. The zero value explores with the
+// reductions on and the default limits.
+type Options struct {
+	// MaxStates stops the search after this many distinct states
+	// (default 20 million).
+	MaxStates int
+	// MaxMemory stops the search when the explorer's own estimate of the
+	// memory it holds exceeds this many bytes (default 2 GiB).
+	MaxMemory int64
+	// Timeout stops the search after this long (default: none).
+	Timeout time.Duration
+	// Context cancels the search (default: none).
+	Context context.Context
+	// NoReduction visits every interleaving of every enabled step,
+	// including free-standing invalidation steps. It exists to prove the
+	// reductions keep every outcome.
+	NoReduction bool
+}
+
+const (
+	defaultMaxStates = 20_000_000
+	defaultMaxMemory = 2 << 30
+)
+
+// OutcomeResult is one final outcome the search reached.
+type OutcomeResult struct {
+	Outcome Outcome
+	// States is how many distinct final states (by key) produced it.
+	States int
+	// Witness is a shortest step sequence (within the explored graph) from
+	// the initial state to a final state with this outcome.
+	Witness []Step
+}
+
+// DeadlockResult is a stuck state the search reached.
+type DeadlockResult struct {
+	Witness []Step
+	// Reasons holds each unfinished CPU's blocked reason in that state.
+	Reasons []string
+}
+
+// Result is what an exploration found.
+type Result struct {
+	Outcomes  []OutcomeResult // sorted by outcome key
+	Deadlocks []DeadlockResult
+	// States is the number of distinct states expanded.
+	States int
+	// Transitions is the number of successor states generated.
+	Transitions int
+	// Complete is false when a limit stopped the search: outcomes are then
+	// a subset of the reachable ones.
+	Complete   bool
+	StopReason string // why the search stopped early, in words
+	Elapsed    time.Duration
+	// PeakBytes is the explorer's own estimate of the memory it held.
+	PeakBytes int64
+}
+
+// Summary is a one-line description of the search, e.g. "explored 1234
+// states in 3ms" or "stopped after 20000000 states: state limit".
+func (r *Result) Summary() string {
+	if !r.Complete {
+		return fmt.Sprintf("stopped after %d states: %s", r.States, r.StopReason)
+	}
+	return fmt.Sprintf("explored %d states in %v", r.States, r.Elapsed.Round(time.Microsecond))
+}
+
+// macro is a step of the reduced search: optionally applying queued
+// invalidations of the step's CPU first (one location, or all of them),
+// then the step. Each macro is a sequence of ordinary steps, so witnesses
+// replay exactly in the UI.
+type macro struct {
+	step   Step
+	pre    uint8 // preNone, preOne, preAll
+	preLoc Loc
+}
+
+const (
+	preNone uint8 = iota
+	preOne
+	preAll
+)
+
+// node is one visited state.
+type node struct {
+	parent int32
+	dist   int32 // number of ordinary steps from the initial state
+	via    macro
+	done   bool
+}
+
+type explorer struct {
+	m       *Machine
+	opts    Options
+	nodes   []node
+	index   map[string]int32
+	buckets [][]pending
+	keyBuf  []byte
+	bytes   int64
+	res     *Result
+	outs    map[string]*outcomeAcc
+}
+
+type pending struct {
+	idx   int32
+	state *State
+}
+
+type outcomeAcc struct {
+	outcome Outcome
+	states  int
+	node    int32
+}
+
+// Explore visits every state reachable from m's initial state and reports
+// the final outcomes, deadlocks and how many states it visited.
+//
+// Two reductions keep the search small without losing any outcome (tests
+// compare them with the unreduced search): queued invalidations are applied
+// only where they make a difference, just before a step of their CPU that
+// reads the line or needs an empty queue; and a CPU whose next step only
+// appends to its own store buffer takes that step without interleaving the
+// others first, since no other step can observe or disable it.
+func Explore(m *Machine, opts Options) *Result {
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = defaultMaxStates
+	}
+	if opts.MaxMemory <= 0 {
+		opts.MaxMemory = defaultMaxMemory
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	start := time.Now()
+	e := &explorer{m: m, opts: opts, index: make(map[string]int32), res: &Result{}, outs: make(map[string]*outcomeAcc)}
+	init := m.Initial()
+	e.visit(init, -1, macro{}, 0)
+	stopped := ""
+	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
+		for len(e.buckets[d]) > 0 && stopped == "" {
+			b := e.buckets[d]
+			p := b[len(b)-1]
+			e.buckets[d] = b[:len(b)-1]
+			n := &e.nodes[p.idx]
+			if n.done || int(n.dist) != d {
+				continue
+			}
+			n.done = true
+			e.res.States++
+			e.bytes -= stateBytes(p.state)
+			e.expand(p.idx, p.state)
+			if e.res.States&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					if err == context.DeadlineExceeded {
+						stopped = "time limit"
+					} else {
+						stopped = "cancelled"
+					}
+				}
+			}
+			if e.res.States >= opts.MaxStates && e.pendingWork(d) {
+				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+			}
+			if e.bytes > opts.MaxMemory {
+				stopped = fmt.Sprintf("memory limit (%d MiB)", opts.MaxMemory>>20)
+			}
+		}
+		e.buckets[d] = nil
+	}
+	e.res.Complete = stopped == ""
+	e.res.StopReason = stopped
+	for _, acc := range e.outs {
+		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: e.witness(acc.node)})
+	}
+	sort.Slice(e.res.Outcomes, func(i, j int) bool {
+		return e.res.Outcomes[i].Outcome.Key() < e.res.Outcomes[j].Outcome.Key()
+	})
+	e.res.Elapsed = time.Since(start)
+	return e.res
+}
+
+func (e *explorer) pendingWork(from int) bool {
+	for d := from; d < len(e.buckets); d++ {
+		if len(e.buckets[d]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stateBytes estimates the memory a queued state holds.
+func stateBytes(s *State) int64 {
+	n := int64(64 + 16*len(s.mem) + 24*len(s.coh))
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		n += 96 + int64(8*len(c.regs)+16*len(c.cache)+16*len(c.sb)+24*len(c.iq))
+	}
+	return n
+}
+
+// visit records a state reached from parent by mv at distance dist.
+func (e *explorer) visit(s *State, parent int32, mv macro, dist int32) {
+	e.keyBuf = e.m.appendKey(e.keyBuf[:0], s)
+	if idx, ok := e.index[string(e.keyBuf)]; ok {
+		n := &e.nodes[idx]
+		if !n.done && dist < n.dist {
+			n.dist, n.parent, n.via = dist, parent, mv
+			e.push(idx, s, dist)
+		}
+		return
+	}
+	idx := int32(len(e.nodes))
+	key := string(e.keyBuf)
+	e.index[key] = idx
+	e.nodes = append(e.nodes, node{parent: parent, dist: dist, via: mv})
+	e.bytes += int64(len(key)) + 48 + 24 // key, map entry, node
+	e.push(idx, s, dist)
+}
+
+func (e *explorer) push(idx int32, s *State, dist int32) {
+	for int(dist) >= len(e.buckets) {
+		e.buckets = append(e.buckets, nil)
+	}
+	e.buckets[dist] = append(e.buckets[dist], pending{idx, s})
+	e.bytes += stateBytes(s)
+	if e.bytes > e.res.PeakBytes {
+		e.res.PeakBytes = e.bytes
+	}
+}
+
+func (e *explorer) expand(idx int32, s *State) {
+	m := e.m
+	dist := e.nodes[idx].dist
+	succ := e.successors(s)
+	if len(succ) == 0 {
+		e.terminal(idx, s)
+		return
+	}
+	if e.opts.NoReduction && m.Final(s) {
+		e.terminal(idx, s)
+	}
+	for _, sc := range succ {
+		e.res.Transitions++
+		e.visit(sc.state, idx, sc.via, dist+sc.cost)
+	}
+}
+
+func (e *explorer) terminal(idx int32, s *State) {
+	m := e.m
+	if !m.Final(s) {
+		if !e.opts.NoReduction || m.Deadlocked(s) {
+			d := DeadlockResult{Witness: e.witness(idx)}
+			for c := range s.cpus {
+				if st := m.Status(s, c); !st.Finished {
+					d.Reasons = append(d.Reasons, m.cpuName(c)+": "+st.Reason)
+				}
+			}
+			e.res.Deadlocks = append(e.res.Deadlocks, d)
+		}
+		return
+	}
+	o := m.Outcome(s)
+	k := o.Key()
+	acc := e.outs[k]
+	if acc == nil {
+		acc = &outcomeAcc{outcome: o, node: idx}
+		e.outs[k] = acc
+	} else if e.nodes[idx].dist < e.nodes[acc.node].dist {
+		acc.node = idx
+	}
+	acc.states++
+}
+
+type successor struct {
+	state *State
+	via   macro
+	cost  int32
+}
+
+// successors returns the states the search moves to from s.
+func (e *explorer) successors(s *State) []successor {
+	m := e.m
+	var out []successor
+	take := func(mv macro) successor {
+		n := s.clone()
+		cost := int32(1)
+		c := int(mv.step.CPU)
+		switch mv.pre {
+		case preOne:
+			m.apply(n, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
+			cost++
+		case preAll:
+			for len(n.cpus[c].iq) > 0 {
+				m.apply(n, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(n.cpus[c].iq[0].Loc)}, nil)
+				cost++
+			}
+		}
+		m.apply(n, mv.step, nil)
+		return successor{state: n, via: mv, cost: cost}
+	}
+	if e.opts.NoReduction {
+		for _, st := range m.Enabled(s) {
+			out = append(out, take(macro{step: st}))
+		}
+		return out
+	}
+	// A CPU whose next instruction only appends a store to its own store
+	// buffer goes first, alone (a persistent set of one step).
+	if !m.hasSync {
+		for c := range s.cpus {
+			if sc, ok := e.privateStore(s, c); ok {
+				return []successor{sc}
+			}
+		}
+	}
+	for c := range s.cpus {
+		steps := m.appendCPUSteps(nil, s, c)
+		for _, st := range steps {
+			if st.Kind != StepInvalidate {
+				out = append(out, take(macro{step: st}))
+			}
+		}
+		if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
+			continue
+		}
+		// The load of a line whose invalidation is queued may read the
+		// stale copy (above) or apply the invalidation first.
+		if l, ok := e.staleRead(s, c); ok {
+			t := s.clone()
+			m.applyInval(t, c, t.iqIndex(c, l))
+			if ok, _ := m.canExec(t, c); ok {
+				out = append(out, take(macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l}))
+			}
+		}
+		// Steps that need an empty queue: apply every queued invalidation,
+		// then take them.
+		t := s.clone()
+		for len(t.cpus[c].iq) > 0 {
+			m.applyInval(t, c, 0)
+		}
+		for _, st := range m.appendCPUSteps(nil, t, c) {
+			if st.Kind == StepCommit || st.Kind == StepInvalidate || containsStep(steps, st) {
+				continue
+			}
+			out = append(out, take(macro{step: st, pre: preAll}))
+		}
+	}
+	return out
+}
+
+func containsStep(steps []Step, st Step) bool {
+	for _, s := range steps {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
+// staleRead reports whether CPU c's next instruction would read location l
+// from a cache line whose invalidation is queued.
+func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
+	m := e.m
+	if m.finished(s, c) {
+		return 0, false
+	}
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	if in.Op != OpLoad && !(in.Op == OpRMW && in.RMW == RMWCmpXchg) {
+		return 0, false
+	}
+	l, ok := m.addr(in, cs.regs)
+	if !ok || hasEntryFor(cs.sb, l) {
+		return 0, false
+	}
+	return l, s.Stale(c, l)
+}
+
+// privateStore takes CPU c's next step when it is a store into its own
+// store buffer whose folding touches no fence that depends on other CPUs.
+func (e *explorer) privateStore(s *State, c int) (successor, bool) {
+	m := e.m
+	if m.finished(s, c) {
+		return successor{}, false
+	}
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	if in.Op != OpStore && in.Op != OpUnlock {
+		return successor{}, false
+	}
+	if ok, _ := m.canExec(s, c); !ok {
+		return successor{}, false
+	}
+	n := s.clone()
+	var ev Event
+	m.apply(n, Step{Kind: StepExec, CPU: uint8(c)}, &ev)
+	for _, i := range ev.Folded {
+		f := &m.code(c)[i]
+		if f.Op == OpFence && (m.fenceKind(f.Fence) == fenceFull || m.fenceKind(f.Fence) == fenceRead) {
+			return successor{}, false
+		}
+	}
+	return successor{state: n, via: macro{step: Step{Kind: StepExec, CPU: uint8(c)}}, cost: 1}, true
+}
+
+// witness rebuilds the ordinary step sequence that leads to node idx.
+func (e *explorer) witness(idx int32) []Step {
+	var mvs []macro
+	for i := idx; e.nodes[i].parent >= 0; i = e.nodes[i].parent {
+		mvs = append(mvs, e.nodes[i].via)
+	}
+	m := e.m
+	s := m.Initial()
+	var steps []Step
+	do := func(st Step) {
+		m.apply(s, st, nil)
+		steps = append(steps, st)
+	}
+	for i := len(mvs) - 1; i >= 0; i-- {
+		mv := mvs[i]
+		c := int(mv.step.CPU)
+		switch mv.pre {
+		case preOne:
+			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)})
+		case preAll:
+			for len(s.cpus[c].iq) > 0 {
+				do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(s.cpus[c].iq[0].Loc)})
+			}
+		}
+		do(mv.step)
+	}
+	return steps
+}

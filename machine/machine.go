@@ -1,0 +1,323 @@
+package machine
+
+import (
+	"fmt"
+)
+
+// Machine is a program loaded into a mode. It is immutable and safe for
+// concurrent use; all mutable state lives in [State] values.
+type Machine struct {
+	Prog *Program
+	Mode Mode
+
+	hasSync bool // any synchronize_rcu: without one, RCU read-side markers have no effect
+	// addrRegs[c] holds the registers of CPU c whose value can flow into
+	// an address: only their dependency marks can matter.
+	addrRegs []uint32
+}
+
+// New validates p and returns a machine running it in mode.
+func New(p *Program, mode Mode) (*Machine, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine{Prog: p, Mode: mode, addrRegs: make([]uint32, len(p.Threads))}
+	for c, t := range p.Threads {
+		var regs uint32
+		for _, in := range t.Code {
+			if in.Op == OpSyncRCU {
+				m.hasSync = true
+			}
+			if in.Addr != nil {
+				regs |= in.Addr.Regs()
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, in := range t.Code {
+				if in.Op == OpAssign && regs&(1<<in.Dst) != 0 && regs|in.Val.Regs() != regs {
+					regs |= in.Val.Regs()
+					changed = true
+				}
+			}
+		}
+		m.addrRegs[c] = regs
+	}
+	return m, nil
+}
+
+// MustNew is New for programs known to be valid (tests, built-ins).
+func MustNew(p *Program, mode Mode) *Machine {
+	m, err := New(p, mode)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// Initial returns the initial state: memory holds the initial values, every
+// CPU holds every location in S (warm caches), buffers and queues are empty,
+// and each CPU has already passed the instructions at the start of its
+// program that touch nothing shared.
+func (m *Machine) Initial() *State {
+	p := m.Prog
+	nl := len(p.Locs)
+	s := &State{
+		mem:   append([]Value(nil), p.Init...),
+		memCo: make([]int32, nl),
+		cpus:  make([]cpuState, len(p.Threads)),
+		coh:   make([]*cohNode, nl),
+	}
+	for l := range s.coh {
+		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1}
+	}
+	for c := range s.cpus {
+		cs := &s.cpus[c]
+		cs.regs = make([]Value, len(p.Threads[c].Regs))
+		cs.cache = make([]Line, nl)
+		for l := range cs.cache {
+			cs.cache[l] = Line{State: Shared, Val: p.Init[l]}
+		}
+	}
+	for c := range s.cpus {
+		m.advance(s, c, nil)
+	}
+	return s
+}
+
+// StepKind is the kind of hardware event a step is.
+type StepKind uint8
+
+// Step kinds (machine.md, "Steps").
+const (
+	StepExec       StepKind = iota // the CPU performs its next instruction
+	StepEarly                      // ARM-like: the CPU performs a later store or smp_wmb early
+	StepCommit                     // a store-buffer entry is written to the cache
+	StepInvalidate                 // ARM-like: the CPU applies one queued invalidation
+	StepReportQS                   // the CPU reports a quiescent state to a grace period
+)
+
+var stepKindNames = [...]string{"exec", "early", "commit", "inv", "qs"}
+
+func (k StepKind) String() string { return stepKindNames[k] }
+
+// Step names one enabled transition. Its identity is stable: the same step
+// of the same state always has the same value, and Arg names the thing the
+// step acts on (the instruction index for StepEarly and StepCommit, the
+// location for StepInvalidate).
+type Step struct {
+	Kind StepKind
+	CPU  uint8
+	Arg  uint8
+}
+
+// ID returns the step's compact identity, e.g. "P0 exec", "P1 commit #3",
+// "P1 early #4", "P2 inv x", "P0 qs".
+func (m *Machine) ID(st Step) string {
+	cpu := m.Prog.Threads[st.CPU].Name
+	switch st.Kind {
+	case StepEarly, StepCommit:
+		return fmt.Sprintf("%s %s #%d", cpu, st.Kind, st.Arg)
+	case StepInvalidate:
+		return fmt.Sprintf("%s inv %s", cpu, m.Prog.LocName(Loc(st.Arg)))
+	}
+	return fmt.Sprintf("%s %s", cpu, st.Kind)
+}
+
+// ParseID is the inverse of ID for this machine's program.
+func (m *Machine) ParseID(id string) (Step, error) {
+	var cpu, kind, arg string
+	n, _ := fmt.Sscan(id, &cpu, &kind, &arg)
+	if n < 2 {
+		return Step{}, fmt.Errorf("malformed step %q", id)
+	}
+	c := -1
+	for i, t := range m.Prog.Threads {
+		if t.Name == cpu {
+			c = i
+		}
+	}
+	if c < 0 {
+		return Step{}, fmt.Errorf("step %q: no CPU named %s", id, cpu)
+	}
+	st := Step{CPU: uint8(c)}
+	for k, name := range stepKindNames {
+		if name == kind {
+			st.Kind = StepKind(k)
+			switch st.Kind {
+			case StepEarly, StepCommit:
+				var idx int
+				if _, err := fmt.Sscanf(arg, "#%d", &idx); err != nil || idx < 0 || idx >= MaxInstrs {
+					return Step{}, fmt.Errorf("step %q: want an instruction number like #3", id)
+				}
+				st.Arg = uint8(idx)
+			case StepInvalidate:
+				found := false
+				for l, name := range m.Prog.Locs {
+					if name == arg {
+						st.Arg, found = uint8(l), true
+					}
+				}
+				if !found {
+					return Step{}, fmt.Errorf("step %q: no location named %s", id, arg)
+				}
+			default:
+				if n > 2 {
+					return Step{}, fmt.Errorf("step %q: unexpected %q", id, arg)
+				}
+			}
+			return st, nil
+		}
+	}
+	return Step{}, fmt.Errorf("step %q: unknown kind %q (want exec, early, commit, inv or qs)", id, kind)
+}
+
+// Final reports whether every CPU has finished its program and every store
+// buffer has drained (invalidation queues need not be empty).
+func (m *Machine) Final(s *State) bool {
+	for c := range s.cpus {
+		cs := &s.cpus[c]
+		if int(cs.pc) < len(m.Prog.Threads[c].Code) || len(cs.sb) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcome extracts the outcome of a state: registers and latest committed
+// values.
+func (m *Machine) Outcome(s *State) Outcome {
+	o := Outcome{Regs: make([][]Value, len(s.cpus)), Mem: make([]Value, len(s.mem))}
+	for c := range s.cpus {
+		o.Regs[c] = append([]Value(nil), s.cpus[c].regs...)
+	}
+	for l := range s.mem {
+		o.Mem[l] = s.Latest(Loc(l))
+	}
+	return o
+}
+
+// Deadlocked reports whether the state is stuck: not final, and even after
+// every queued invalidation is applied no step can make progress.
+func (m *Machine) Deadlocked(s *State) bool {
+	if m.Final(s) {
+		return false
+	}
+	t := s
+	if m.Mode == ARM {
+		t = s.clone()
+		for c := range t.cpus {
+			for len(t.cpus[c].iq) > 0 {
+				m.applyInval(t, c, 0)
+			}
+		}
+	}
+	return len(m.Enabled(t)) == 0
+}
+
+// Enabled returns the steps enabled in s, in a fixed order: per CPU, exec,
+// early issues, commits (oldest first), invalidations (arrival order), then
+// the quiescent-state report.
+func (m *Machine) Enabled(s *State) []Step {
+	var out []Step
+	for c := range s.cpus {
+		out = m.appendCPUSteps(out, s, c)
+	}
+	return out
+}
+
+func (m *Machine) appendCPUSteps(out []Step, s *State, c int) []Step {
+	cs := &s.cpus[c]
+	if ok, _ := m.canExec(s, c); ok {
+		out = append(out, Step{Kind: StepExec, CPU: uint8(c)})
+	}
+	if m.Mode == ARM {
+		out = m.appendEarly(out, s, c)
+	}
+	for i := range cs.sb {
+		if m.canCommit(s, c, i) {
+			out = append(out, Step{Kind: StepCommit, CPU: uint8(c), Arg: cs.sb[i].Instr})
+		}
+	}
+	for _, e := range cs.iq {
+		out = append(out, Step{Kind: StepInvalidate, CPU: uint8(c), Arg: uint8(e.Loc)})
+	}
+	if m.canReportQS(s, c) {
+		out = append(out, Step{Kind: StepReportQS, CPU: uint8(c)})
+	}
+	return out
+}
+
+// IsEnabled reports whether st is enabled in s.
+func (m *Machine) IsEnabled(s *State, st Step) bool {
+	if int(st.CPU) >= len(s.cpus) {
+		return false
+	}
+	for _, e := range m.appendCPUSteps(nil, s, int(st.CPU)) {
+		if e == st {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply takes step st from s and returns the next state and an event that
+// explains what happened. s is not changed. It is an error to apply a step
+// that is not enabled.
+func (m *Machine) Apply(s *State, st Step) (*State, Event, error) {
+	if !m.IsEnabled(s, st) {
+		return nil, Event{}, fmt.Errorf("step %s is not enabled", m.ID(st))
+	}
+	n := s.clone()
+	ev := Event{Step: st, Instr: -1, WroteBack: -1}
+	m.apply(n, st, &ev)
+	ev.Text = m.describeEvent(s, &ev)
+	return n, ev, nil
+}
+
+// apply performs an enabled step on n in place. ev may be nil.
+func (m *Machine) apply(n *State, st Step, ev *Event) {
+	n.steps++
+	c := int(st.CPU)
+	switch st.Kind {
+	case StepExec:
+		m.exec(n, c, ev)
+	case StepEarly:
+		m.execEarly(n, c, int(st.Arg), ev)
+	case StepCommit:
+		cs := &n.cpus[c]
+		for i := range cs.sb {
+			if cs.sb[i].Instr == st.Arg && cs.sb[i].Kind != EntryWmb {
+				m.commitEntry(n, c, i, ev)
+				break
+			}
+		}
+	case StepInvalidate:
+		i := n.iqIndex(c, Loc(st.Arg))
+		if ev != nil {
+			ev.Applied = append(ev.Applied, Loc(st.Arg))
+		}
+		m.applyInval(n, c, i)
+	case StepReportQS:
+		bit := uint32(1) << uint(c)
+		for d := range n.cpus {
+			n.cpus[d].gpWait &^= bit
+		}
+	}
+}
+
+// Replay applies a sequence of steps from the initial state and returns
+// every state along the way (states[0] is the initial state) and the events.
+func (m *Machine) Replay(steps []Step) ([]*State, []Event, error) {
+	states := []*State{m.Initial()}
+	var events []Event
+	for i, st := range steps {
+		n, ev, err := m.Apply(states[len(states)-1], st)
+		if err != nil {
+			return states, events, fmt.Errorf("step %d (%s): %w", i+1, m.ID(st), err)
+		}
+		states = append(states, n)
+		events = append(events, ev)
+	}
+	return states, events, nil
+}

@@ -1,0 +1,324 @@
+package machine
+
+import "fmt"
+
+// Mode is the architecture the machine imitates.
+type Mode uint8
+
+// Modes.
+const (
+	TSO Mode = iota // x86-TSO: FIFO store buffers, invalidations applied at once
+	ARM             // ARMv8-like: store buffers commit out of order, invalidation queues, early issue of stores
+)
+
+func (m Mode) String() string {
+	if m == ARM {
+		return "arm"
+	}
+	return "tso"
+}
+
+// Title is the mode's name for people.
+func (m Mode) Title() string {
+	if m == ARM {
+		return "ARM-like"
+	}
+	return "TSO"
+}
+
+// ParseMode accepts "tso" or "arm".
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "tso", "TSO", "x86":
+		return TSO, nil
+	case "arm", "ARM", "arm64":
+		return ARM, nil
+	}
+	return TSO, fmt.Errorf("unknown mode %q (want tso or arm)", s)
+}
+
+// MESI is a cache line's coherence state.
+type MESI uint8
+
+// Cache line states. The zero value is Invalid.
+const (
+	Invalid MESI = iota
+	Shared
+	Exclusive
+	Modified
+)
+
+func (s MESI) String() string { return [...]string{"I", "S", "E", "M"}[s] }
+
+// EntryKind distinguishes store-buffer entries.
+type EntryKind uint8
+
+// Store-buffer entry kinds.
+const (
+	EntryPlain     EntryKind = iota
+	EntryRelease             // commits only when it is the oldest entry (ARM-like)
+	EntryExclusive           // the write half of an exclusive RMW; reserves its line
+	EntryWmb                 // an smp_wmb marker, not a store
+)
+
+// SBEntry is one store-buffer entry. Instr is the index of the instruction
+// that produced it: instructions run at most once, so it names the entry
+// stably across replays.
+type SBEntry struct {
+	Loc   Loc
+	Kind  EntryKind
+	Val   Value
+	Instr uint8
+}
+
+// IQEntry is one queued invalidation (ARM-like mode). A CPU holds at most
+// one entry per line: a second invalidation of a line already queued is the
+// same work for the cache.
+type IQEntry struct {
+	Loc Loc
+	// Marked is set when one of the CPU's own release stores committed while
+	// this entry was queued: a later acquire applies it first.
+	Marked bool
+	// Before has bit r set when the entry arrived before the load whose value
+	// register r holds: a load whose address depends on r applies it first.
+	Before uint32
+	// Arrived is the step number at which the entry arrived (for display
+	// only; not part of the state key).
+	Arrived int32
+}
+
+// Line is one cache line.
+type Line struct {
+	State MESI
+	Val   Value
+	Co    int32 // position of Val in the location's coherence order (display and tests)
+}
+
+// cpuState is the per-CPU part of a State.
+type cpuState struct {
+	pc       uint8
+	early    uint64 // instructions issued early and not yet passed by the pc
+	acqWait  bool   // an acquire ran: the next instruction waits for an empty invalidation queue
+	syncWait bool   // inside synchronize_rcu, after the grace period started
+	rcuDepth uint8
+	gpWait   uint32 // CPUs that still owe a quiescent state to this CPU's synchronize_rcu
+	regs     []Value
+	cache    []Line
+	sb       []SBEntry
+	iq       []IQEntry
+}
+
+// cohNode is one committed store in a location's coherence order, kept as
+// an immutable linked list so states share history.
+type cohNode struct {
+	val  Value
+	cpu  int8 // -1: the initial value
+	step int32
+	prev *cohNode
+	n    int32 // position in the coherence order (0 = initial value)
+}
+
+// State is one state of the machine. States are immutable values for users
+// of the package: Apply returns a new State.
+type State struct {
+	mem   []Value
+	memCo []int32 // coherence position of each memory value
+	cpus  []cpuState
+	coh   []*cohNode // annotation: per location, the newest committed store
+	steps int32      // annotation: number of steps taken
+}
+
+func (s *State) clone() *State {
+	n := &State{
+		mem:   append([]Value(nil), s.mem...),
+		memCo: append([]int32(nil), s.memCo...),
+		cpus:  make([]cpuState, len(s.cpus)),
+		coh:   append([]*cohNode(nil), s.coh...),
+		steps: s.steps,
+	}
+	nl := len(s.mem)
+	total := 0
+	for i := range s.cpus {
+		total += len(s.cpus[i].regs)
+	}
+	regs := make([]Value, 0, total)
+	lines := make([]Line, len(s.cpus)*nl)
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		d := &n.cpus[i]
+		*d = *c
+		start := len(regs)
+		regs = append(regs, c.regs...)
+		d.regs = regs[start:len(regs):len(regs)]
+		d.cache = lines[i*nl : (i+1)*nl : (i+1)*nl]
+		copy(d.cache, c.cache)
+		if len(c.sb) > 0 {
+			d.sb = append([]SBEntry(nil), c.sb...)
+		} else {
+			d.sb = nil
+		}
+		if len(c.iq) > 0 {
+			d.iq = append([]IQEntry(nil), c.iq...)
+		} else {
+			d.iq = nil
+		}
+	}
+	return n
+}
+
+// Steps returns how many steps led to this state.
+func (s *State) Steps() int { return int(s.steps) }
+
+// NumCPUs returns the number of CPUs.
+func (s *State) NumCPUs() int { return len(s.cpus) }
+
+// PC returns CPU c's program counter (the index of its next instruction;
+// equal to the code length when it has finished).
+func (s *State) PC(c int) int { return int(s.cpus[c].pc) }
+
+// IssuedEarly reports whether instruction i of CPU c was executed early,
+// ahead of the (still unexecuted) loads before it.
+func (s *State) IssuedEarly(c, i int) bool { return i < 64 && s.cpus[c].early&(1<<uint(i)) != 0 }
+
+// Reg returns the value of register r of CPU c.
+func (s *State) Reg(c int, r Reg) Value { return s.cpus[c].regs[r] }
+
+// Regs returns a copy of CPU c's registers.
+func (s *State) Regs(c int) []Value { return append([]Value(nil), s.cpus[c].regs...) }
+
+// Cache returns CPU c's cache line for l.
+func (s *State) Cache(c int, l Loc) Line { return s.cpus[c].cache[l] }
+
+// StoreBuffer returns a copy of CPU c's store buffer, oldest entry first.
+func (s *State) StoreBuffer(c int) []SBEntry { return append([]SBEntry(nil), s.cpus[c].sb...) }
+
+// InvalQueue returns a copy of CPU c's invalidation queue in arrival order.
+func (s *State) InvalQueue(c int) []IQEntry { return append([]IQEntry(nil), s.cpus[c].iq...) }
+
+// RCUDepth returns CPU c's RCU read-side nesting depth.
+func (s *State) RCUDepth(c int) int { return int(s.cpus[c].rcuDepth) }
+
+// GracePeriodWaiting returns, if CPU c is inside synchronize_rcu waiting for
+// a grace period, the CPUs that have not yet reported a quiescent state.
+func (s *State) GracePeriodWaiting(c int) (waiting bool, owe []int) {
+	cs := &s.cpus[c]
+	if !cs.syncWait {
+		return false, nil
+	}
+	for d := range s.cpus {
+		if cs.gpWait&(1<<uint(d)) != 0 {
+			owe = append(owe, d)
+		}
+	}
+	return true, owe
+}
+
+// Memory returns the value memory holds for l (which may be older than the
+// latest committed value when a cache owns the line).
+func (s *State) Memory(l Loc) Value { return s.mem[l] }
+
+// Latest returns the latest committed value of l: the value of the cache
+// that owns it in M or E, else memory.
+func (s *State) Latest(l Loc) Value {
+	if o := s.owner(l); o >= 0 {
+		return s.cpus[o].cache[l].Val
+	}
+	return s.mem[l]
+}
+
+// Owner returns the CPU whose cache holds l in M or E, or -1.
+func (s *State) Owner(l Loc) int { return s.owner(l) }
+
+func (s *State) owner(l Loc) int {
+	for i := range s.cpus {
+		if st := s.cpus[i].cache[l].State; st == Modified || st == Exclusive {
+			return i
+		}
+	}
+	return -1
+}
+
+// Stale reports whether CPU c's copy of l is readable but out of date
+// because its invalidation is still queued.
+func (s *State) Stale(c int, l Loc) bool {
+	return s.cpus[c].cache[l].State != Invalid && s.iqIndex(c, l) >= 0
+}
+
+// CoherenceStore is one entry of a location's coherence order.
+type CoherenceStore struct {
+	Val  Value
+	CPU  int // -1 for the initial value
+	Step int // the step that committed it (0 for the initial value)
+}
+
+// Coherence returns l's coherence order so far, oldest first.
+func (s *State) Coherence(l Loc) []CoherenceStore {
+	var out []CoherenceStore
+	for n := s.coh[l]; n != nil; n = n.prev {
+		out = append(out, CoherenceStore{Val: n.val, CPU: int(n.cpu), Step: int(n.step)})
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// CoherenceLen returns the number of stores in l's coherence order,
+// counting the initial value.
+func (s *State) CoherenceLen(l Loc) int { return int(s.coh[l].n) + 1 }
+
+func (s *State) iqIndex(c int, l Loc) int {
+	for i, e := range s.cpus[c].iq {
+		if e.Loc == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// Equal reports whether two states are identical in every detail that
+// influences the machine, including MESI states and step annotations of
+// queued invalidations, but not the coherence history.
+func (s *State) Equal(t *State) bool {
+	if len(s.mem) != len(t.mem) || len(s.cpus) != len(t.cpus) {
+		return false
+	}
+	for i := range s.mem {
+		if s.mem[i] != t.mem[i] {
+			return false
+		}
+	}
+	for i := range s.cpus {
+		a, b := &s.cpus[i], &t.cpus[i]
+		if a.pc != b.pc || a.early != b.early || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
+			a.rcuDepth != b.rcuDepth || a.gpWait != b.gpWait || len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
+			return false
+		}
+		for j := range a.regs {
+			if a.regs[j] != b.regs[j] {
+				return false
+			}
+		}
+		for j := range a.cache {
+			if a.cache[j] != b.cache[j] {
+				return false
+			}
+		}
+		for j := range a.sb {
+			if a.sb[j] != b.sb[j] {
+				return false
+			}
+		}
+		for j := range a.iq {
+			if a.iq[j] != b.iq[j] {
+				return false
+			}
+		}
+	}
+	for l := range s.coh {
+		if s.coh[l].n != t.coh[l].n {
+			return false
+		}
+	}
+	return s.steps == t.steps
+}
