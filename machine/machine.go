@@ -321,3 +321,7 @@ func (m *Machine) Replay(steps []Step) ([]*State, []Event, error) {
 	}
 	return states, events, nil
 }
+
+// Finished reports whether CPU c has executed its whole program (its store
+// buffer may still hold entries).
+func (m *Machine) Finished(s *State, c int) bool { return m.finished(s, c) }

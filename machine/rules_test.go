@@ -1,0 +1,515 @@
+package machine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Focused tests, one per ordering rule of machine.md's table. Each drives
+// the machine step by step by step identity, so a failure names the rule.
+
+type driver struct {
+	t *testing.T
+	m *Machine
+	s *State
+}
+
+func drive(t *testing.T, p *Program, mode Mode) *driver {
+	t.Helper()
+	return &driver{t: t, m: MustNew(p, mode), s: nil}
+}
+
+func (d *driver) state() *State {
+	if d.s == nil {
+		d.s = d.m.Initial()
+	}
+	return d.s
+}
+
+func (d *driver) enabled() []string {
+	var ids []string
+	for _, st := range d.m.Enabled(d.state()) {
+		ids = append(ids, d.m.ID(st))
+	}
+	return ids
+}
+
+func (d *driver) can(id string) bool { return slices.Contains(d.enabled(), id) }
+
+func (d *driver) do(id string) Event {
+	d.t.Helper()
+	st, err := d.m.ParseID(id)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	n, ev, err := d.m.Apply(d.state(), st)
+	if err != nil {
+		d.t.Fatalf("%s: %v (enabled: %v)", id, err, d.enabled())
+	}
+	d.s = n
+	return ev
+}
+
+func (d *driver) mustNot(id, rule string) {
+	d.t.Helper()
+	if d.can(id) {
+		d.t.Fatalf("rule %q: %s must not be enabled (enabled: %v)", rule, id, d.enabled())
+	}
+}
+
+func (d *driver) must(id, rule string) {
+	d.t.Helper()
+	if !d.can(id) {
+		d.t.Fatalf("rule %q: %s must be enabled (enabled: %v)", rule, id, d.enabled())
+	}
+}
+
+// twoStores: P0 stores x=1 then y=1 with an optional fence between; P1
+// reads y then x with an optional fence between.
+func twoStores(first, second Access, wfence, rfence *Fence, rfirst Access) (*Program, Loc, Loc) {
+	b := NewBuilder("t")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	t0.StoreConst(first, x, 1)
+	if wfence != nil {
+		t0.Fence(*wfence)
+	}
+	t0.StoreConst(second, y, 1)
+	t1 := b.Thread()
+	r0, r1 := t1.Reg("r0"), t1.Reg("r1")
+	t1.Load(rfirst, r0, y)
+	if rfence != nil {
+		t1.Fence(*rfence)
+	}
+	t1.Load(Once, r1, x)
+	return b.Program(), x, y
+}
+
+func fence(f Fence) *Fence { return &f }
+
+func TestRuleTSOStoreBufferIsFIFO(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, nil, nil, Once)
+	d := drive(t, p, TSO)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.must("P0 commit #0", "TSO: only the oldest entry commits")
+	d.mustNot("P0 commit #1", "TSO: only the oldest entry commits")
+}
+
+func TestRuleARMCommitsOutOfOrder(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, nil, nil, Once)
+	d := drive(t, p, ARM)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.must("P0 commit #1", "ARM: any entry with no older entry to its location may commit")
+	d.do("P0 commit #1")
+	d.do("P1 exec") // reads y=1 (up to date: it missed? no, S copy was queued-invalidated)
+}
+
+func TestRuleARMSameLocationStaysOrdered(t *testing.T) {
+	b := NewBuilder("t")
+	x := b.Loc("x", 0)
+	t0 := b.Thread()
+	t0.StoreConst(Once, x, 1)
+	t0.StoreConst(Once, x, 2)
+	d := drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.mustNot("P0 commit #1", "ARM: an entry never overtakes an older entry to the same location")
+}
+
+func TestRuleARMReleaseCommitsOnlyWhenOldest(t *testing.T) {
+	p, _, _ := twoStores(Once, Release, nil, nil, Once)
+	d := drive(t, p, ARM)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.mustNot("P0 commit #1", "ARM: a release entry commits only when it is the oldest")
+	d.do("P0 commit #0")
+	d.must("P0 commit #1", "ARM: a release entry commits once it is the oldest")
+}
+
+func TestRuleARMWmbMarkerOrdersCommits(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, fence(FenceWmb), nil, Once)
+	d := drive(t, p, ARM)
+	d.do("P0 exec") // x=1, then the smp_wmb folds in, inserting a marker
+	d.do("P0 exec")
+	if sb := d.state().StoreBuffer(0); len(sb) != 3 || sb[1].Kind != EntryWmb {
+		t.Fatalf("rule \"smp_wmb inserts a marker\": store buffer %+v", sb)
+	}
+	d.mustNot("P0 commit #2", "ARM: no entry commits past a wmb marker with entries before it")
+	d.do("P0 commit #0")
+	d.must("P0 commit #2", "ARM: the marker is gone once the entries before it commit")
+}
+
+func TestRuleStaleReadARMAndNotTSO(t *testing.T) {
+	p, x, _ := twoStores(Once, Once, nil, nil, Once)
+	for _, mode := range []Mode{TSO, ARM} {
+		d := drive(t, p, mode)
+		d.do("P0 exec")
+		d.do("P0 commit #0") // x=1 visible
+		if mode == TSO {
+			if d.state().Cache(1, x).State != Invalid {
+				t.Fatalf("rule \"TSO: a commit drops other S copies to I at once\": P1 holds x in %v", d.state().Cache(1, x).State)
+			}
+			continue
+		}
+		if !d.state().Stale(1, x) || len(d.state().InvalQueue(1)) != 1 {
+			t.Fatalf("rule \"ARM: S holders get a queued invalidation and keep the stale copy\"")
+		}
+		d.do("P0 exec")
+		d.do("P0 commit #1") // y=1 visible too
+		d.do("P1 inv y")     // P1 sees y=1 fresh ...
+		ev := d.do("P1 exec")
+		if ev.Load == nil || ev.Load.Val != 1 || ev.Load.Source != FromMiss {
+			t.Fatalf("P1 should miss on y and read 1: %+v", ev.Load)
+		}
+		ev = d.do("P1 exec") // ... but x from its stale copy
+		if ev.Load.Class != Stale || ev.Load.Val != 0 || ev.Load.NewerVal != 1 || ev.Load.NewerCPU != 0 || ev.Load.NewerStep != 2 {
+			t.Fatalf("rule \"stale reads name the committing CPU and step\": %+v", ev.Load)
+		}
+		if !strings.Contains(ev.Text, "STALE") || !strings.Contains(ev.Text, "P0 at step 2") {
+			t.Fatalf("stale read explanation: %q", ev.Text)
+		}
+	}
+}
+
+func TestRuleReadClassifications(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, nil, nil, Once)
+	d := drive(t, p, TSO)
+	d.do("P0 exec") // x=1 in P0's store buffer
+	d.do("P0 exec")
+	ev := d.do("P1 exec") // P1 reads y=0 while y=1 waits in P0's buffer
+	if ev.Load.Class != NewerPending || ev.Load.NewerCPU != 0 || ev.Load.NewerVal != 1 {
+		t.Fatalf("rule \"newer value pending names the CPU and value\": %+v", ev.Load)
+	}
+	b := NewBuilder("fwd")
+	x := b.Loc("x", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r0")
+	t0.StoreConst(Once, x, 5)
+	t0.Load(Once, r, x)
+	d = drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	if ev := d.do("P0 exec"); ev.Load.Class != Forwarded || ev.Load.Val != 5 {
+		t.Fatalf("rule \"a load forwards from the newest own store-buffer entry\": %+v", ev.Load)
+	}
+}
+
+func TestRuleMbWaitsForStoreBufferAndQueue(t *testing.T) {
+	b := NewBuilder("mb")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r0")
+	t0.StoreConst(Once, x, 1)
+	t0.Fence(FenceMb)
+	t0.Load(Once, r, y)
+	b.Thread().StoreConst(Once, y, 1)
+	for _, mode := range []Mode{TSO, ARM} {
+		d := drive(t, b.Program(), mode)
+		d.do("P0 exec")
+		st := d.m.Status(d.state(), 0)
+		if !st.Blocked || !strings.Contains(st.Reason, "smp_mb waits for 1 store-buffer entry") {
+			t.Fatalf("%s: rule \"smp_mb waits for the store buffer\": %+v", mode, st)
+		}
+		d.do("P1 exec")
+		d.do("P1 commit #0") // ARM: invalidation of y queued at P0
+		d.do("P0 commit #0")
+		if mode == TSO {
+			d.must("P0 exec", "TSO: smp_mb needs only an empty store buffer")
+			continue
+		}
+		d.mustNot("P0 exec", "ARM: smp_mb also waits for the invalidation queue")
+		d.do("P0 inv y")
+		d.must("P0 exec", "ARM: smp_mb proceeds once both are empty")
+		d.do("P0 exec")
+		if ev := d.do("P0 exec"); ev.Load == nil || ev.Load.Val != 1 {
+			t.Fatalf("after smp_mb P0 must read y=1, read %d", ev.Load.Val)
+		}
+	}
+}
+
+func TestRuleRmbWaitsForQueueOnlyOnARM(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, nil, fence(FenceRmb), Once)
+	d := drive(t, p, ARM)
+	d.do("P0 exec")
+	d.do("P0 commit #0") // invalidation of x queued at P1
+	d.do("P1 exec")      // reads y; then waits at smp_rmb
+	if st := d.m.Status(d.state(), 1); !st.Blocked || !strings.Contains(st.Reason, "smp_rmb waits for 1 queued invalidation") {
+		t.Fatalf("rule \"smp_rmb waits for the invalidation queue\": %+v", st)
+	}
+	d2 := drive(t, p, TSO)
+	d2.do("P1 exec") // smp_rmb folds: no effect in TSO
+	if ev := d2.do("P1 exec"); ev.Instr != 2 {
+		t.Fatalf("rule \"smp_rmb has no effect in TSO\": executed instruction %d", ev.Instr)
+	}
+}
+
+func TestRuleAcquireWaitsForOwnReleaseAndAppliesMarked(t *testing.T) {
+	b := NewBuilder("rel-acq")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r0 := t0.Reg("r0")
+	t0.StoreConst(Release, x, 1)
+	t0.Load(Acquire, r0, y)
+	b.Thread().StoreConst(Once, y, 1)
+	d := drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	d.mustNot("P0 exec", "ARM: smp_load_acquire waits for its own earlier release stores")
+	d.do("P1 exec")
+	d.do("P1 commit #0") // y=1 visible; invalidation queued at P0 before its release commits
+	d.do("P0 commit #0") // the release commits and marks the queued invalidation
+	if q := d.state().InvalQueue(0); len(q) != 1 || !q[0].Marked {
+		t.Fatalf("rule \"a release commit marks the queued invalidations\": %+v", q)
+	}
+	ev := d.do("P0 exec")
+	if ev.Load.Val != 1 || !slices.Contains(ev.Applied, y) {
+		t.Fatalf("rule \"an acquire applies marked invalidations first (release->acquire order)\": %+v", ev.Load)
+	}
+}
+
+func TestRuleAcquireMayStillReadStale(t *testing.T) {
+	// Acquire orders later accesses only: with no release of its own, the
+	// acquire load itself may return a stale value.
+	p, y, _ := twoStores(Once, Once, nil, nil, Acquire)
+	_ = y
+	d := drive(t, p, ARM)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.do("P0 commit #1") // y=1 visible, invalidation queued at P1
+	ev := d.do("P1 exec")
+	if ev.Load.Class != Stale || ev.Load.Val != 0 {
+		t.Fatalf("rule \"the acquire load itself may return a stale value\": %+v", ev.Load)
+	}
+}
+
+func TestRuleAfterAcquireNextWaitsForEmptyQueue(t *testing.T) {
+	p, _, _ := twoStores(Once, Once, nil, nil, Acquire)
+	d := drive(t, p, ARM)
+	d.do("P0 exec")
+	d.do("P0 exec")
+	d.do("P0 commit #1") // y=1
+	d.do("P0 commit #0") // x=1: both invalidations queued at P1
+	d.do("P1 inv y")
+	ev := d.do("P1 exec") // acquire reads y=1; x's invalidation is still queued
+	if ev.Load.Val != 1 {
+		t.Fatalf("acquire read %d", ev.Load.Val)
+	}
+	if st := d.m.Status(d.state(), 1); !st.Blocked || !strings.Contains(st.Reason, "after an acquire") {
+		t.Fatalf("rule \"after an acquire, the next instruction waits for an empty queue\": %+v", st)
+	}
+	d.do("P1 inv x")
+	if ev := d.do("P1 exec"); ev.Load.Val != 1 {
+		t.Fatalf("after the acquire P1 must read x=1, read %d", ev.Load.Val)
+	}
+}
+
+func TestRuleAddressDependencyAppliesEarlierInvalidations(t *testing.T) {
+	p, cond := shapes[3].build() // MP+assign+deref
+	_ = cond
+	d := drive(t, p, ARM)
+	d.do("P0 exec")      // x=1
+	d.do("P0 commit #0") // invalidation of x queued at P1
+	d.do("P0 exec")      // rcu_assign_pointer(p, &x)
+	d.do("P0 commit #1")
+	d.do("P1 inv p")
+	if ev := d.do("P1 exec"); ev.Load.Val != PtrTo(0) {
+		t.Fatalf("P1 should read p=&x, got %v", ev.Load.Val)
+	}
+	ev := d.do("P1 exec")
+	if ev.Load.Val != 1 || !slices.Contains(ev.Applied, Loc(0)) {
+		t.Fatalf("rule \"an address-dependent load first applies invalidations that arrived before the pointer load\": %+v applied %v", ev.Load, ev.Applied)
+	}
+}
+
+func TestRuleExclusiveRMWReservesLine(t *testing.T) {
+	b := NewBuilder("excl")
+	x := b.Loc("x", 0)
+	t0 := b.Thread()
+	t0.RMW(OrderRelaxed, RMWAdd, false, 0, x, Const(1), nil)
+	b.Thread().StoreConst(Once, x, 5)
+	d := drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	if sb := d.state().StoreBuffer(0); len(sb) != 1 || sb[0].Kind != EntryExclusive || sb[0].Val != 1 {
+		t.Fatalf("rule \"a relaxed RMW appends an exclusive entry\": %+v", sb)
+	}
+	d.do("P1 exec")
+	d.mustNot("P1 commit #0", "ARM: no other CPU commits to a reserved line")
+	d.do("P0 commit #0")
+	d.must("P1 commit #0", "ARM: the reservation ends when the exclusive entry commits")
+}
+
+func TestRuleExclusiveRMWWaitsForWmbMarker(t *testing.T) {
+	b := NewBuilder("wmb-then-lock")
+	x, s := b.Loc("x", 0), b.Loc("s", 0)
+	t0 := b.Thread()
+	t0.StoreConst(Once, x, 1)
+	t0.Fence(FenceWmb)
+	t0.Lock(s)
+	d := drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	if st := d.m.Status(d.state(), 0); !st.Blocked || !strings.Contains(st.Reason, "smp_wmb") {
+		t.Fatalf("rule \"an exclusive RMW waits for stores before an smp_wmb\": %+v", st)
+	}
+	d.do("P0 commit #0")
+	d.must("P0 exec", "ARM: spin_lock proceeds once the marker is gone")
+}
+
+func TestRuleFullyOrderedRMW(t *testing.T) {
+	b := NewBuilder("xchg")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r0")
+	t0.StoreConst(Once, y, 1)
+	t0.RMW(OrderFull, RMWXchg, true, r, x, Const(2), nil)
+	for _, mode := range []Mode{TSO, ARM} {
+		d := drive(t, b.Program(), mode)
+		d.do("P0 exec")
+		d.mustNot("P0 exec", "a fully ordered RMW waits for an empty store buffer")
+		d.do("P0 commit #0")
+		d.do("P0 exec")
+		if d.state().Latest(x) != 2 || len(d.state().StoreBuffer(0)) != 0 {
+			t.Fatalf("%s: rule \"a fully ordered RMW writes at once\"", mode)
+		}
+	}
+}
+
+func TestRuleFailedCmpxchg(t *testing.T) {
+	b := NewBuilder("cmpxchg")
+	x, y := b.Loc("x", 7), b.Loc("y", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r0")
+	t0.StoreConst(Once, y, 1)
+	t0.RMW(OrderFull, RMWCmpXchg, true, r, x, Const(2), Const(0))
+	d := drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	d.must("P0 exec", "ARM: a failed cmpxchg is a plain load with no barrier")
+	if ev := d.do("P0 exec"); !ev.Failed || d.state().Reg(0, r) != 7 {
+		t.Fatalf("failed cmpxchg: %+v", ev)
+	}
+	d = drive(t, b.Program(), TSO)
+	d.do("P0 exec")
+	d.mustNot("P0 exec", "TSO: a failed cmpxchg is still a locked instruction that drains the store buffer")
+}
+
+func TestRuleSpinLockMutualExclusion(t *testing.T) {
+	b := NewBuilder("lock")
+	l, n := b.Loc("l", 0), b.Loc("n", 0)
+	for i := 0; i < 2; i++ {
+		th := b.Thread()
+		r := th.Reg("r")
+		th.Lock(l)
+		th.Load(Once, r, n)
+		th.Store(Once, n, Bin(EAdd, RegExpr(r), Const(1)))
+		th.Unlock(l)
+	}
+	for _, mode := range []Mode{TSO, ARM} {
+		m := MustNew(b.Program(), mode)
+		res := Explore(m, Options{})
+		if len(res.Outcomes) == 0 || len(res.Deadlocks) > 0 {
+			t.Fatalf("%s: %d outcomes, %d deadlocks", mode, len(res.Outcomes), len(res.Deadlocks))
+		}
+		for _, o := range res.Outcomes {
+			if o.Outcome.Mem[n] != 2 {
+				t.Fatalf("%s: rule \"spin_lock excludes\": a lost update, n=%d", mode, o.Outcome.Mem[n])
+			}
+		}
+	}
+}
+
+func TestRuleSynchronizeRCUInsideOwnReaderDeadlocks(t *testing.T) {
+	b := NewBuilder("rcu-self")
+	x := b.Loc("x", 0)
+	t0 := b.Thread()
+	t0.RCULock()
+	t0.SyncRCU()
+	t0.StoreConst(Once, x, 1)
+	t0.RCUUnlock()
+	t1 := b.Thread()
+	r := t1.Reg("r0")
+	t1.Load(Once, r, x)
+	for _, mode := range []Mode{TSO, ARM} {
+		res := Explore(MustNew(b.Program(), mode), Options{})
+		if len(res.Outcomes) != 0 || len(res.Deadlocks) == 0 {
+			t.Fatalf("%s: rule \"synchronize_rcu in its own reader never completes\": %d outcomes, %d deadlocks", mode, len(res.Outcomes), len(res.Deadlocks))
+		}
+		if !strings.Contains(strings.Join(res.Deadlocks[0].Reasons, " "), "quiescent state from [P0]") {
+			t.Fatalf("deadlock reason: %v", res.Deadlocks[0].Reasons)
+		}
+	}
+}
+
+func TestRuleGracePeriodWaitsForReaderThatLeft(t *testing.T) {
+	// regress-rcu-reader-left: the reader's buffered store must be visible
+	// when synchronize_rcu returns.
+	b := NewBuilder("rcu-left")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r0 := t0.Reg("r0")
+	t0.RCULock()
+	t0.Load(Once, r0, y)
+	t0.StoreConst(Once, x, 1)
+	t0.RCUUnlock()
+	t1 := b.Thread()
+	r1 := t1.Reg("r1")
+	t1.StoreConst(Once, y, 1)
+	t1.SyncRCU()
+	t1.Load(Once, r1, x)
+	for _, mode := range []Mode{TSO, ARM} {
+		checkReach(t, b.Program(), mode, func(o Outcome) bool { return reg(o, 0, r0) == 0 && reg(o, 1, r1) == 0 }, false, Options{})
+		compareReduction(t, b.Program(), mode)
+	}
+}
+
+func TestRuleEarlyIssue(t *testing.T) {
+	// LB shape with a control dependency on one side: the store inside the
+	// if may not be issued early; the other side's may.
+	b := NewBuilder("early")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r0 := t0.Reg("r0")
+	t0.Load(Once, r0, x)
+	t0.If(RegExpr(r0), func() { t0.StoreConst(Once, y, 1) }, nil)
+	t1 := b.Thread()
+	r1 := t1.Reg("r1")
+	t1.Load(Once, r1, y)
+	t1.StoreConst(Once, x, 1)
+	d := drive(t, b.Program(), ARM)
+	d.mustNot("P0 early #2", "ARM: no store is issued past an unresolved branch on a skipped load")
+	d.must("P1 early #1", "ARM: a plain store may be issued before an earlier plain load")
+	d.do("P1 early #1")
+	if !d.state().IssuedEarly(1, 1) {
+		t.Fatal("issued-early mark missing")
+	}
+	d.do("P1 exec") // the skipped load runs; the pc passes the early store
+	if !d.m.Finished(d.state(), 1) {
+		t.Fatal("P1 should have finished after its skipped load")
+	}
+	// Same location: never issued early.
+	b2 := NewBuilder("early-same")
+	z := b2.Loc("z", 0)
+	t2 := b2.Thread()
+	r2 := t2.Reg("r2")
+	t2.Load(Once, r2, z)
+	t2.StoreConst(Once, z, 1)
+	d = drive(t, b2.Program(), ARM)
+	d.mustNot("P0 early #1", "ARM: a store never overtakes a load of its own location")
+	d = drive(t, b.Program(), TSO)
+	d.mustNot("P1 early #1", "TSO: stores are never issued early")
+}
+
+func TestRuleMbBeforeAtomicIsNoOpOnTSO(t *testing.T) {
+	b := NewBuilder("before-atomic")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r")
+	t0.StoreConst(Once, x, 1)
+	t0.Fence(FenceMbBeforeAtomic)
+	t0.Load(Once, r, y)
+	d := drive(t, b.Program(), TSO)
+	d.do("P0 exec")
+	d.must("P0 exec", "TSO: smp_mb__before_atomic has no effect")
+	d = drive(t, b.Program(), ARM)
+	d.do("P0 exec")
+	d.mustNot("P0 exec", "ARM: smp_mb__before_atomic is a full barrier")
+}
