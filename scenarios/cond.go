@@ -1,0 +1,218 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"smpscope/machine"
+)
+
+// condFunc evaluates a resolved condition on an outcome.
+type condFunc func(o machine.Outcome) bool
+
+// resolveClauses resolves the final clause, the filter and the locations
+// line against the compiled program's names.
+func (c *Compiled) resolveClauses() {
+	s := c.Scenario
+	c.shownRegs = make([]map[machine.Reg]bool, len(c.Program.Threads))
+	for i := range c.shownRegs {
+		c.shownRegs[i] = map[machine.Reg]bool{}
+	}
+	c.shownLocs = map[machine.Loc]bool{}
+	if s.Final == nil {
+		panic(errorf(s.NamePos, "missing final condition (exists, ~exists or forall)"))
+	}
+	c.final = c.resolveCond(s.Final.Cond)
+	if s.Filter != nil {
+		c.filter = c.resolveCond(s.Filter.Cond)
+	}
+	if s.Locations != nil {
+		for _, l := range s.Locations.Items {
+			c.resolveLoc(l)
+		}
+	}
+}
+
+// resolveLoc checks that l names a register or location, marks it shown,
+// and returns a function reading it from an outcome.
+func (c *Compiled) resolveLoc(l *CondLoc) func(o machine.Outcome) (machine.Value, bool) {
+	if l.Thread >= 0 {
+		if l.Thread >= len(c.Program.Threads) {
+			panic(errorf(l.NamePos, "there is no thread %d (the threads are P0 to P%d)", l.Thread, len(c.Program.Threads)-1))
+		}
+		r, ok := c.Reg(l.Thread, l.Name)
+		if !ok {
+			th := c.Program.Threads[l.Thread]
+			panic(errorf(l.NamePos, "P%d has no register %s (%s)", l.Thread, l.Name, describeRegs(th, c.UserRegs[l.Thread])))
+		}
+		c.shownRegs[l.Thread][r] = true
+		t := l.Thread
+		return func(o machine.Outcome) (machine.Value, bool) {
+			if t < len(o.Regs) && int(r) < len(o.Regs[t]) {
+				return o.Regs[t][r], true
+			}
+			return 0, false
+		}
+	}
+	loc, ok := c.locs[l.Name]
+	if !ok {
+		panic(errorf(l.NamePos, "unknown location %s", l.Name))
+	}
+	c.shownLocs[loc] = true
+	return func(o machine.Outcome) (machine.Value, bool) {
+		if int(loc) < len(o.Mem) {
+			return o.Mem[loc], true
+		}
+		return 0, false
+	}
+}
+
+func (c *Compiled) resolveCond(x Cond) condFunc {
+	switch x := x.(type) {
+	case *CondAnd:
+		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
+		return func(o machine.Outcome) bool { return l(o) && r(o) }
+	case *CondOr:
+		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
+		return func(o machine.Outcome) bool { return l(o) || r(o) }
+	case *CondNot:
+		f := c.resolveCond(x.X)
+		return func(o machine.Outcome) bool { return !f(o) }
+	case *CondParen:
+		return c.resolveCond(x.X)
+	case *CondBool:
+		v := x.Value
+		return func(machine.Outcome) bool { return v }
+	case *CondAtom:
+		get := c.resolveLoc(x.Loc)
+		want := machine.Value(x.Val.Int)
+		if x.Val.Loc != "" {
+			l, ok := c.locs[x.Val.Loc]
+			if !ok {
+				panic(errorf(x.Val.ValuePos, "unknown location %s", x.Val.Loc))
+			}
+			want = machine.PtrTo(l)
+		}
+		eq := x.Op != "!="
+		return func(o machine.Outcome) bool {
+			v, ok := get(o)
+			return ok && (v == want) == eq
+		}
+	}
+	panic(errorf(c.Scenario.NamePos, "unsupported condition"))
+}
+
+// Satisfies reports whether the outcome satisfies the proposition of the
+// final clause (the condition inside exists, ~exists or forall).
+func (c *Compiled) Satisfies(o machine.Outcome) bool { return c.final(o) }
+
+// Filtered reports whether the filter clause keeps the outcome; without a
+// filter every outcome is kept.
+func (c *Compiled) Filtered(o machine.Outcome) bool { return c.filter == nil || c.filter(o) }
+
+// Shown returns the selection of registers and locations to show in
+// herd-style outcomes: those named in the final clause, the filter and the
+// locations line. It fits machine.Outcome.Format.
+func (c *Compiled) Shown() func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool {
+	return func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool {
+		if isLoc {
+			return c.shownLocs[loc]
+		}
+		return thread >= 0 && thread < len(c.shownRegs) && c.shownRegs[thread][reg]
+	}
+}
+
+// Verdict is herd7's summary of the final states of a scenario.
+type Verdict struct {
+	// Observation is Always if every kept final state satisfies the
+	// condition, Never if none does, Sometimes otherwise.
+	Observation Observation
+	// Positive and Negative count the kept final states that do and do
+	// not satisfy the condition.
+	Positive, Negative int
+	// Filtered counts final states the filter clause left out.
+	Filtered int
+	// Validated is herd7's "Ok": the final clause holds (exists: some
+	// state satisfies the condition; ~exists: none does; forall: all do).
+	Validated bool
+}
+
+// Verdict evaluates the final clause over a set of final states.
+// counts[i] is how many final states outcomes[i] stands for; nil counts
+// every outcome once.
+func (c *Compiled) Verdict(outcomes []machine.Outcome, counts []int) Verdict {
+	var v Verdict
+	for i, o := range outcomes {
+		n := 1
+		if counts != nil && i < len(counts) {
+			n = counts[i]
+		}
+		switch {
+		case !c.Filtered(o):
+			v.Filtered += n
+		case c.Satisfies(o):
+			v.Positive += n
+		default:
+			v.Negative += n
+		}
+	}
+	switch {
+	case v.Positive == 0:
+		v.Observation = Never
+	case v.Negative == 0:
+		v.Observation = Always
+	default:
+		v.Observation = Sometimes
+	}
+	switch c.Scenario.Final.Kind {
+	case Exists:
+		v.Validated = v.Positive > 0
+	case NotExists:
+		v.Validated = v.Positive == 0
+	case Forall:
+		v.Validated = v.Negative == 0
+	}
+	return v
+}
+
+// HerdReport renders a verdict the way herd7 does: the test line, the
+// distinct shown states, Ok/No, witnesses, the condition and the
+// observation line.
+func (c *Compiled) HerdReport(outcomes []machine.Outcome, counts []int) string {
+	v := c.Verdict(outcomes, counts)
+	s := c.Scenario
+	kind := map[FinalKind]string{Exists: "Allowed", NotExists: "Forbidden", Forall: "Required"}[s.Final.Kind]
+	seen := map[string]bool{}
+	var states []string
+	keep := c.Shown()
+	for _, o := range outcomes {
+		if !c.Filtered(o) {
+			continue
+		}
+		st := o.Format(c.Program, keep)
+		if !seen[st] {
+			seen[st] = true
+			states = append(states, st)
+		}
+	}
+	sort.Strings(states)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Test %s %s\n", s.Name, kind)
+	fmt.Fprintf(&b, "States %d\n", len(states))
+	for _, st := range states {
+		b.WriteString(st + "\n")
+	}
+	if v.Validated {
+		b.WriteString("Ok\n")
+	} else {
+		b.WriteString("No\n")
+	}
+	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", v.Positive, v.Negative)
+	if s.Filter != nil {
+		fmt.Fprintf(&b, "Filter %s\n", FormatCond(s.Filter.Cond))
+	}
+	fmt.Fprintf(&b, "Condition %s %s\n", s.Final.Kind, FormatCond(s.Final.Cond))
+	fmt.Fprintf(&b, "Observation %s %s %d %d\n", s.Name, v.Observation, v.Positive, v.Negative)
+	return b.String()
+}

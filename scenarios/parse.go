@@ -1,0 +1,1032 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits that keep parsing bounded on any input.
+const (
+	// MaxSourceSize is the largest scenario source Parse accepts, in bytes.
+	MaxSourceSize = 1 << 20
+	// MaxDepth is the deepest nesting of statements, expressions or
+	// conditions Parse accepts.
+	MaxDepth = 100
+)
+
+// Parse parses a C litmus test. filename is used in positions only. Every
+// error is an Error carrying file:line:col.
+func Parse(filename string, src []byte) (s *Scenario, err error) {
+	if len(src) > MaxSourceSize {
+		return nil, errorf(Position{File: filename, Line: 1, Col: 1},
+			"source is %d bytes; at most %d are supported", len(src), MaxSourceSize)
+	}
+	p := &parser{sc: newScanner(filename, src), file: filename}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(Error)
+			if !ok {
+				panic(r)
+			}
+			s, err = nil, e
+		}
+	}()
+	return p.parseFile(), nil
+}
+
+// parser is a recursive-descent parser over a one-token-lookahead stream.
+// Errors are raised by panicking with an Error; Parse recovers them.
+type parser struct {
+	sc    *scanner
+	file  string
+	tok   tok   // current token
+	prev  tok   // last consumed token
+	ahead []tok // tokens scanned past tok (peek)
+	depth int
+	ncom  int // comments in sc.comments already attached to the tree
+}
+
+func (p *parser) fail(pos Position, format string, args ...any) {
+	panic(errorf(pos, format, args...))
+}
+
+func (p *parser) next() {
+	p.prev = p.tok
+	if len(p.ahead) > 0 {
+		p.tok = p.ahead[0]
+		p.ahead = p.ahead[1:]
+		return
+	}
+	p.tok = p.sc.next()
+}
+
+// peek returns the token after the current one.
+func (p *parser) peek() tok {
+	if len(p.ahead) == 0 {
+		p.ahead = append(p.ahead, p.sc.next())
+	}
+	return p.ahead[0]
+}
+
+// setCode switches the scanner between thread code and the rest; it must
+// be called with no token scanned ahead.
+func (p *parser) setCode(code bool) {
+	if len(p.ahead) > 0 {
+		panic("scenarios: internal error: scanner mode switch with lookahead")
+	}
+	p.sc.code = code
+}
+
+func (p *parser) is(kind token) bool { return p.tok.kind == kind }
+
+func (p *parser) isIdent(name string) bool { return p.tok.kind == tIdent && p.tok.text == name }
+
+func (p *parser) expect(kind token, context string) tok {
+	if p.tok.kind != kind {
+		p.fail(p.tok.pos, "expected %q %s, found %s", kind.String(), context, p.tok.describe())
+	}
+	t := p.tok
+	p.next()
+	return t
+}
+
+func (p *parser) expectIdent(context string) tok {
+	if p.tok.kind != tIdent {
+		p.fail(p.tok.pos, "expected a name %s, found %s", context, p.tok.describe())
+	}
+	t := p.tok
+	p.next()
+	return t
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > MaxDepth {
+		p.fail(p.tok.pos, "nesting too deep (more than %d levels)", MaxDepth)
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// checkDepth rejects expression trees deeper than MaxDepth (long operator
+// chains build deep trees without recursion in the parser).
+func (p *parser) checkDepth(d int, pos Position) {
+	if d > MaxDepth {
+		p.fail(pos, "expression too deeply nested (more than %d levels)", MaxDepth)
+	}
+}
+
+// takeLead returns the comments not yet attached that start before pos.
+func (p *parser) takeLead(pos Position) []Comment {
+	var out []Comment
+	for p.ncom < len(p.sc.comments) && p.sc.comments[p.ncom].Pos.before(pos) {
+		out = append(out, p.sc.comments[p.ncom])
+		p.ncom++
+	}
+	return out
+}
+
+// takeTrail returns the comments not yet attached that start on the line
+// of the last consumed token, before the current token.
+func (p *parser) takeTrail() []Comment {
+	var out []Comment
+	line := p.prev.pos.Line
+	for p.ncom < len(p.sc.comments) {
+		c := p.sc.comments[p.ncom]
+		if c.Pos.Line != line || !c.Pos.before(p.tok.pos) {
+			break
+		}
+		out = append(out, c)
+		p.ncom++
+	}
+	return out
+}
+
+// takeInner returns comments not yet attached that start before the end
+// of the last consumed token (that is, inside the node just parsed).
+func (p *parser) takeInner() []Comment {
+	return p.takeLead(Position{File: p.file, Line: p.prev.pos.Line, Col: p.prev.pos.Col + 1})
+}
+
+func (p *parser) parseFile() *Scenario {
+	p.next()
+	s := &Scenario{File: p.file}
+	s.Header = p.takeLead(p.tok.pos)
+	if !p.is(tIdent) {
+		p.fail(p.tok.pos, "expected \"C\" and the test name, found %s", p.tok.describe())
+	}
+	if p.tok.text != "C" {
+		p.fail(p.tok.pos, "only C litmus tests are supported (this one is %q)", p.tok.text)
+	}
+	s.NamePos = p.tok.pos
+	if len(p.ahead) > 0 {
+		panic("scenarios: internal error: lookahead at the test name")
+	}
+	name, npos := p.sc.restOfLineWord()
+	if name == "" {
+		p.fail(npos, "missing test name after \"C\"")
+	}
+	s.Name = name
+	p.next()
+	if !p.is(tLBrace) {
+		p.fail(p.tok.pos, "expected \"{\" to start the initial state, found %s", p.tok.describe())
+	}
+	s.Header = append(s.Header, p.takeLead(p.tok.pos)...)
+	meta, err := parseMeta(s.Header)
+	if err != nil {
+		panic(err)
+	}
+	s.Meta = meta
+	p.parseInit(s)
+	p.parseThreads(s)
+	p.parseClauses(s)
+	return s
+}
+
+// ---- initial state ----
+
+func (p *parser) parseInit(s *Scenario) {
+	open := p.expect(tLBrace, "to start the initial state")
+	s.InitPos = open.pos
+	for !p.is(tRBrace) {
+		if p.is(tEOF) {
+			p.fail(open.pos, "initial-state block is not closed (missing \"}\")")
+		}
+		lead := p.takeLead(p.tok.pos)
+		decls := p.parseInitDecl()
+		decls[0].Lead = append(lead, decls[0].Lead...)
+		last := decls[len(decls)-1]
+		last.Lead = append(last.Lead, p.takeInner()...)
+		last.Trail = p.takeTrail()
+		s.Init = append(s.Init, decls...)
+	}
+	s.InitEnd = p.takeLead(p.tok.pos)
+	p.next()
+}
+
+func (p *parser) parseInitDecl() []*InitDecl {
+	if p.is(tInt) && p.peek().kind == tColon {
+		p.fail(p.tok.pos, "register initialisation (%s:...) is not supported; declare and set registers in the thread", p.tok.text)
+	}
+	var out []*InitDecl
+	if p.isTypeStart() {
+		start := p.tok.pos
+		typ := p.parseType()
+		for {
+			d := &InitDecl{Pos: start, Type: typ}
+			for p.is(tStar) {
+				d.Stars++
+				p.next()
+			}
+			name := p.expectIdent("in the initial state")
+			d.Name = name.text
+			if len(out) > 0 {
+				d.Pos = name.pos
+			}
+			p.rejectArray()
+			if p.is(tAssign) {
+				p.next()
+				d.Value = p.parseInitValue()
+			}
+			out = append(out, d)
+			if !p.is(tComma) {
+				break
+			}
+			p.next()
+		}
+	} else {
+		name := p.expectIdent("in the initial state")
+		d := &InitDecl{Pos: name.pos, Name: name.text}
+		p.rejectArray()
+		if !p.is(tAssign) {
+			p.fail(p.tok.pos, "expected \"=\" after %s in the initial state, found %s", name.text, p.tok.describe())
+		}
+		p.next()
+		d.Value = p.parseInitValue()
+		out = append(out, d)
+	}
+	if p.is(tRBrace) {
+		return out // herd accepts a missing ";" before "}"
+	}
+	p.expect(tSemi, "after an initial value")
+	return out
+}
+
+func (p *parser) rejectArray() {
+	if p.is(tLBrack) {
+		p.fail(p.tok.pos, "arrays are not supported")
+	}
+	if p.is(tDot) || p.is(tArrow) {
+		p.fail(p.tok.pos, "struct members are not supported")
+	}
+}
+
+func (p *parser) parseInitValue() Expr {
+	switch {
+	case p.is(tInt):
+		return p.parseIntLit()
+	case p.is(tMinus) && p.peek().kind == tInt:
+		op := p.tok
+		p.next()
+		return &UnaryExpr{OpPos: op.pos, Op: "-", X: p.parseIntLit()}
+	case p.is(tAmp) && p.peek().kind == tIdent:
+		op := p.tok
+		p.next()
+		id := p.tok
+		p.next()
+		return &UnaryExpr{OpPos: op.pos, Op: "&", X: &Ident{NamePos: id.pos, Name: id.text}}
+	case p.isIdent("ATOMIC_INIT"):
+		id := p.tok
+		p.next()
+		p.expect(tLParen, "after ATOMIC_INIT")
+		var arg Expr
+		if p.is(tMinus) {
+			op := p.tok
+			p.next()
+			arg = &UnaryExpr{OpPos: op.pos, Op: "-", X: p.parseIntLit()}
+		} else if p.is(tInt) {
+			arg = p.parseIntLit()
+		} else {
+			p.fail(p.tok.pos, "ATOMIC_INIT takes an integer, found %s", p.tok.describe())
+		}
+		p.expect(tRParen, "after the ATOMIC_INIT value")
+		return &CallExpr{Fun: &Ident{NamePos: id.pos, Name: id.text}, Args: []Expr{arg}}
+	case p.is(tIdent):
+		id := p.tok
+		p.next()
+		if p.is(tLParen) {
+			p.fail(p.tok.pos, "unsupported initial value %s(...) (expected an integer, a location, &location or ATOMIC_INIT(n))", id.text)
+		}
+		return &Ident{NamePos: id.pos, Name: id.text}
+	case p.is(tLBrace):
+		p.fail(p.tok.pos, "arrays and struct initialisers are not supported")
+	}
+	p.fail(p.tok.pos, "unsupported initial value %s (expected an integer, a location, &location or ATOMIC_INIT(n))", p.tok.describe())
+	return nil
+}
+
+func (p *parser) parseIntLit() *IntLit {
+	t := p.expect(tInt, "(an integer)")
+	v, err := parseInt(t.text)
+	if err != nil {
+		p.fail(t.pos, "%v", err)
+	}
+	return &IntLit{ValuePos: t.pos, Value: v, Text: t.text}
+}
+
+// parseInt parses a C integer literal: decimal, 0x hex, 0 octal or 0b
+// binary, with optional u/l suffixes.
+func parseInt(text string) (int64, error) {
+	digits := strings.TrimRight(text, "uUlL")
+	suffix := strings.ToLower(text[len(digits):])
+	switch suffix {
+	case "", "u", "l", "ul", "lu", "ll", "ull", "llu":
+	default:
+		return 0, fmt.Errorf("invalid integer literal %q", text)
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X"):
+		base, digits = 16, digits[2:]
+	case strings.HasPrefix(digits, "0b") || strings.HasPrefix(digits, "0B"):
+		base, digits = 2, digits[2:]
+	case len(digits) > 1 && digits[0] == '0':
+		base, digits = 8, digits[1:]
+	}
+	if digits == "" || strings.ContainsAny(digits, "_+-") {
+		return 0, fmt.Errorf("invalid integer literal %q", text)
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, fmt.Errorf("integer literal %q is too large", text)
+		}
+		return 0, fmt.Errorf("invalid integer literal %q", text)
+	}
+	if v > 1<<63-1 {
+		return 0, fmt.Errorf("integer literal %q is too large", text)
+	}
+	return int64(v), nil
+}
+
+// ---- types ----
+
+var basicTypeWords = map[string]bool{"int": true, "long": true, "short": true, "char": true, "unsigned": true, "signed": true}
+
+var typedefNames = map[string]bool{
+	"intptr_t": true, "uintptr_t": true, "atomic_t": true, "spinlock_t": true,
+	"u8": true, "u16": true, "u32": true, "u64": true, "s8": true, "s16": true, "s32": true, "s64": true,
+	"bool": true, "size_t": true,
+}
+
+var unsupportedTypeWords = map[string]string{
+	"const": "qualifier \"const\" is not supported", "volatile": "qualifier \"volatile\" is not supported",
+	"static": "storage class \"static\" is not supported", "extern": "storage class \"extern\" is not supported",
+	"register": "storage class \"register\" is not supported",
+	"struct":   "struct types are not supported", "union": "union types are not supported",
+	"enum": "enum types are not supported", "float": "floating point is not supported",
+	"double": "floating point is not supported", "atomic_long_t": "atomic_long_t is not supported; use atomic_t",
+	"atomic64_t": "atomic64_t is not supported; use atomic_t", "void": "void is only allowed before a thread name",
+}
+
+func (p *parser) isTypeStart() bool {
+	if p.tok.kind != tIdent {
+		return false
+	}
+	t := p.tok.text
+	return basicTypeWords[t] || typedefNames[t] || unsupportedTypeWords[t] != ""
+}
+
+// parseType parses a type name without its pointer stars.
+func (p *parser) parseType() string {
+	t := p.tok
+	if msg := unsupportedTypeWords[t.text]; msg != "" {
+		p.fail(t.pos, "%s", msg)
+	}
+	if typedefNames[t.text] {
+		p.next()
+		return t.text
+	}
+	var words []string
+	seen := map[string]int{}
+	for p.tok.kind == tIdent && basicTypeWords[p.tok.text] {
+		w := p.tok.text
+		seen[w]++
+		if seen[w] > 1 && !(w == "long" && seen[w] == 2) {
+			p.fail(p.tok.pos, "invalid type: repeated %q", w)
+		}
+		words = append(words, w)
+		p.next()
+	}
+	if len(words) == 0 {
+		p.fail(t.pos, "expected a type, found %s", t.describe())
+	}
+	if p.tok.kind == tIdent {
+		if msg := unsupportedTypeWords[p.tok.text]; msg != "" {
+			p.fail(p.tok.pos, "%s", msg)
+		}
+		if typedefNames[p.tok.text] {
+			p.fail(p.tok.pos, "invalid type: %s %s", strings.Join(words, " "), p.tok.text)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// ---- threads ----
+
+func isThreadName(s string) bool {
+	if len(s) < 2 || s[0] != 'P' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) parseThreads(s *Scenario) {
+	for p.is(tIdent) && (isThreadName(p.tok.text) || p.tok.text == "void") {
+		s.Threads = append(s.Threads, p.parseThread(len(s.Threads)))
+	}
+	if len(s.Threads) == 0 {
+		p.fail(p.tok.pos, "expected thread P0, found %s", p.tok.describe())
+	}
+}
+
+func (p *parser) parseThread(index int) *Thread {
+	t := &Thread{Pos: p.tok.pos}
+	t.Lead = p.takeLead(p.tok.pos)
+	p.setCode(true)
+	if p.isIdent("void") {
+		t.Void = true
+		p.next()
+	}
+	name := p.expectIdent("of a thread (P0, P1, ...)")
+	want := fmt.Sprintf("P%d", index)
+	if name.text != want {
+		if isThreadName(name.text) {
+			p.fail(name.pos, "expected thread %s, found %s (threads must be P0, P1, ... in order)", want, name.text)
+		}
+		p.fail(name.pos, "expected thread %s, found %q", want, name.text)
+	}
+	t.Name = name.text
+	p.expect(tLParen, "after the thread name")
+	if p.isIdent("void") && p.peek().kind == tRParen {
+		p.next()
+	}
+	seen := map[string]bool{}
+	for !p.is(tRParen) {
+		if len(t.Params) > 0 {
+			p.expect(tComma, "between parameters")
+		}
+		if !p.isTypeStart() {
+			p.fail(p.tok.pos, "expected a parameter such as \"int *x\", found %s", p.tok.describe())
+		}
+		start := p.tok.pos
+		prm := &Param{Pos: start, Type: p.parseType()}
+		for p.is(tStar) {
+			prm.Stars++
+			p.next()
+		}
+		id := p.expectIdent("for the parameter")
+		prm.Name = id.text
+		p.rejectArray()
+		if prm.Stars == 0 {
+			p.fail(id.pos, "parameter %s must be a pointer (%s *%s): parameters are the addresses of shared locations", id.text, prm.Type, id.text)
+		}
+		if seen[id.text] {
+			p.fail(id.pos, "duplicate parameter %s", id.text)
+		}
+		seen[id.text] = true
+		t.Params = append(t.Params, prm)
+	}
+	p.next()
+	t.Lead = append(t.Lead, p.takeInner()...)
+	t.Trail = p.takeTrail()
+	open := p.expect(tLBrace, "to start the body of "+t.Name)
+	t.Body = p.parseStmtList(open)
+	t.End = p.takeLead(p.tok.pos)
+	p.setCode(false)
+	p.next()
+	return t
+}
+
+// ---- statements ----
+
+// parseStmtList parses statements up to (not including) the "}" matching
+// open.
+func (p *parser) parseStmtList(open tok) []Stmt {
+	var list []Stmt
+	for !p.is(tRBrace) {
+		if p.is(tEOF) {
+			p.fail(open.pos, "\"{\" is not closed (missing \"}\")")
+		}
+		list = append(list, p.parseStmt(true)...)
+	}
+	return list
+}
+
+var unsupportedStmts = map[string]string{
+	"while": "loops are not supported", "for": "loops are not supported", "do": "loops are not supported",
+	"break": "loops are not supported", "continue": "loops are not supported",
+	"goto": "goto is not supported", "return": "return is not supported",
+	"switch": "switch is not supported", "case": "switch is not supported", "default": "switch is not supported",
+	"asm": "inline assembly is not supported", "__asm__": "inline assembly is not supported",
+	"typedef": "typedef is not supported", "sizeof": "sizeof is not supported",
+}
+
+func (p *parser) parseStmt(allowDecl bool) []Stmt {
+	p.enter()
+	defer p.leave()
+	lead := p.takeLead(p.tok.pos)
+	if p.isTypeStart() {
+		if !allowDecl {
+			p.fail(p.tok.pos, "a declaration cannot be the body of an if or else; use braces")
+		}
+		decls := p.parseDecl()
+		decls[0].stmtComments.Lead = append(lead, decls[0].stmtComments.Lead...)
+		last := decls[len(decls)-1].comments()
+		last.Lead = append(last.Lead, p.takeInner()...)
+		last.Trail = p.takeTrail()
+		out := make([]Stmt, len(decls))
+		for i, d := range decls {
+			out[i] = d
+		}
+		return out
+	}
+	var st Stmt
+	switch {
+	case p.is(tIdent) && unsupportedStmts[p.tok.text] != "":
+		p.fail(p.tok.pos, "unsupported statement %q (%s)", p.tok.text, unsupportedStmts[p.tok.text])
+	case p.isIdent("else"):
+		p.fail(p.tok.pos, "else without a matching if")
+	case p.isIdent("if"):
+		st = p.parseIf()
+	case p.is(tLBrace):
+		open := p.tok
+		p.next()
+		b := &BlockStmt{Pos: open.pos}
+		b.List = p.parseStmtList(open)
+		b.End = p.takeLead(p.tok.pos)
+		p.next()
+		st = b
+	case p.is(tSemi):
+		st = &EmptyStmt{Pos: p.tok.pos}
+		p.next()
+	case p.is(tInc) || p.is(tDec):
+		op := p.tok
+		p.next()
+		x := p.parseExpr()
+		st = &IncDecStmt{Pos: op.pos, X: x, Op: op.kind.String(), Prefix: true}
+		p.expectSemi()
+	default:
+		st = p.parseSimpleStmt()
+	}
+	c := st.comments()
+	c.Lead = append(lead, p.takeInner()...)
+	c.Trail = p.takeTrail()
+	return []Stmt{st}
+}
+
+func (p *parser) expectSemi() {
+	if p.is(tSemi) {
+		p.next()
+		return
+	}
+	switch p.tok.kind {
+	case tAssign:
+		p.fail(p.tok.pos, "chained assignments are not supported")
+	case tComma:
+		p.fail(p.tok.pos, "the comma operator is not supported")
+	case tInc, tDec:
+		p.fail(p.tok.pos, "%s inside an expression is not supported", p.tok.kind)
+	}
+	p.fail(p.tok.pos, "expected \";\" after the statement, found %s", p.tok.describe())
+}
+
+var assignOps = map[token]bool{
+	tAssign: true, tAddAssign: true, tSubAssign: true, tMulAssign: true, tDivAssign: true, tModAssign: true,
+	tAndAssign: true, tOrAssign: true, tXorAssign: true, tShlAssign: true, tShrAssign: true,
+}
+
+func (p *parser) parseSimpleStmt() Stmt {
+	x := p.parseExpr()
+	var st Stmt
+	switch {
+	case assignOps[p.tok.kind]:
+		op := p.tok
+		p.next()
+		rhs := p.parseExpr()
+		st = &AssignStmt{LHS: x, Op: op.kind.String(), OpPos: op.pos, RHS: rhs}
+	case p.is(tInc) || p.is(tDec):
+		op := p.tok
+		p.next()
+		st = &IncDecStmt{Pos: x.Pos(), X: x, Op: op.kind.String()}
+	default:
+		st = &ExprStmt{X: x}
+	}
+	p.expectSemi()
+	return st
+}
+
+// parseDecl parses "type declarator [= init], ...;" into one DeclStmt per
+// declarator.
+func (p *parser) parseDecl() []*DeclStmt {
+	start := p.tok.pos
+	typ := p.parseType()
+	var out []*DeclStmt
+	for {
+		d := &DeclStmt{Pos: start, Type: typ}
+		for p.is(tStar) {
+			d.Stars++
+			p.next()
+		}
+		id := p.expectIdent("in the declaration")
+		if len(out) > 0 {
+			d.Pos = id.pos
+		}
+		d.Name = id.text
+		p.rejectArray()
+		if p.is(tLParen) {
+			p.fail(p.tok.pos, "function declarations are not supported")
+		}
+		if p.is(tAssign) {
+			p.next()
+			d.Init = p.parseExpr()
+		}
+		out = append(out, d)
+		if !p.is(tComma) {
+			break
+		}
+		p.next()
+	}
+	p.expectSemi()
+	return out
+}
+
+func (p *parser) parseIf() Stmt {
+	s := &IfStmt{Pos: p.tok.pos}
+	p.next()
+	p.expect(tLParen, "after if")
+	s.Cond = p.parseExpr()
+	p.expect(tRParen, "after the if condition")
+	s.Then = p.parseStmt(false)[0]
+	if p.isIdent("else") {
+		p.next()
+		s.Else = p.parseStmt(false)[0]
+	}
+	return s
+}
+
+// ---- expressions ----
+
+var binPrec = map[token]int{
+	tLOr: 1, tLAnd: 2, tPipe: 3, tCaret: 4, tAmp: 5,
+	tEq: 6, tNe: 6, tLt: 7, tLe: 7, tGt: 7, tGe: 7,
+	tShl: 8, tShr: 8, tPlus: 9, tMinus: 9, tStar: 10, tSlash: 10, tPct: 10,
+}
+
+func (p *parser) parseExpr() Expr {
+	x, _ := p.binary(1)
+	if p.is(tQuestion) {
+		p.fail(p.tok.pos, "the conditional operator ?: is not supported")
+	}
+	return x
+}
+
+// binary parses a binary expression whose operators have precedence at
+// least minPrec, returning it and its tree depth.
+func (p *parser) binary(minPrec int) (Expr, int) {
+	x, dx := p.unary()
+	for {
+		prec := binPrec[p.tok.kind]
+		if prec == 0 || prec < minPrec {
+			return x, dx
+		}
+		op := p.tok
+		p.next()
+		y, dy := p.binary(prec + 1)
+		d := max(dx, dy) + 1
+		p.checkDepth(d, op.pos)
+		x, dx = &BinaryExpr{X: x, OpPos: op.pos, Op: op.kind.String(), Y: y}, d
+	}
+}
+
+func (p *parser) unary() (Expr, int) {
+	switch p.tok.kind {
+	case tMinus, tPlus, tNot, tTilde, tStar, tAmp:
+		op := p.tok
+		p.next()
+		p.enter()
+		x, d := p.unary()
+		p.leave()
+		p.checkDepth(d+1, op.pos)
+		return &UnaryExpr{OpPos: op.pos, Op: op.kind.String(), X: x}, d + 1
+	case tInc, tDec:
+		p.fail(p.tok.pos, "%s inside an expression is not supported", p.tok.kind)
+	case tLParen:
+		if p.peek().kind == tIdent && p.peekIsType() {
+			open := p.tok
+			p.next()
+			typ := p.parseType()
+			stars := 0
+			for p.is(tStar) {
+				stars++
+				p.next()
+			}
+			p.expect(tRParen, "after the cast type")
+			p.enter()
+			x, d := p.unary()
+			p.leave()
+			p.checkDepth(d+1, open.pos)
+			return &CastExpr{Lparen: open.pos, Type: typ, Stars: stars, X: x}, d + 1
+		}
+	}
+	return p.postfix()
+}
+
+// peekIsType reports whether the token after "(" starts a type (a cast).
+func (p *parser) peekIsType() bool {
+	t := p.peek().text
+	return basicTypeWords[t] || typedefNames[t] || unsupportedTypeWords[t] != ""
+}
+
+func (p *parser) postfix() (Expr, int) {
+	x, d := p.primary()
+	switch p.tok.kind {
+	case tLBrack:
+		p.fail(p.tok.pos, "arrays are not supported")
+	case tDot, tArrow:
+		p.fail(p.tok.pos, "struct members are not supported")
+	case tLParen:
+		p.fail(p.tok.pos, "only the supported kernel primitives can be called")
+	}
+	return x, d
+}
+
+func (p *parser) primary() (Expr, int) {
+	switch p.tok.kind {
+	case tInt:
+		return p.parseIntLit(), 1
+	case tIdent:
+		id := p.tok
+		if msg := unsupportedStmts[id.text]; msg != "" {
+			p.fail(id.pos, "unsupported %q in an expression (%s)", id.text, msg)
+		}
+		if id.text == "if" || id.text == "else" {
+			p.fail(id.pos, "unexpected %q in an expression", id.text)
+		}
+		p.next()
+		ident := &Ident{NamePos: id.pos, Name: id.text}
+		if p.is(tLParen) {
+			return p.parseCall(ident)
+		}
+		return ident, 1
+	case tLParen:
+		open := p.tok
+		p.next()
+		p.enter()
+		x, d := p.binary(1)
+		p.leave()
+		if p.is(tQuestion) {
+			p.fail(p.tok.pos, "the conditional operator ?: is not supported")
+		}
+		p.expect(tRParen, "to close the parenthesis")
+		p.checkDepth(d+1, open.pos)
+		return &ParenExpr{Lparen: open.pos, X: x}, d + 1
+	}
+	p.fail(p.tok.pos, "expected an expression, found %s", p.tok.describe())
+	return nil, 0
+}
+
+func (p *parser) parseCall(fun *Ident) (Expr, int) {
+	pr := prims[fun.Name]
+	if pr == nil {
+		if msg, ok := unsupportedCalls[fun.Name]; ok {
+			p.fail(fun.NamePos, "unsupported function %s: %s", fun.Name, msg)
+		}
+		p.fail(fun.NamePos, "unknown function %q (see FORMAT.md for the supported primitives)", fun.Name)
+	}
+	p.expect(tLParen, "")
+	call := &CallExpr{Fun: fun}
+	depth := 1
+	p.enter()
+	for !p.is(tRParen) {
+		if len(call.Args) > 0 {
+			p.expect(tComma, "between arguments")
+		}
+		a, d := p.binary(1)
+		if p.is(tQuestion) {
+			p.fail(p.tok.pos, "the conditional operator ?: is not supported")
+		}
+		depth = max(depth, d+1)
+		call.Args = append(call.Args, a)
+	}
+	p.leave()
+	p.checkDepth(depth, fun.NamePos)
+	p.next()
+	if len(call.Args) != len(pr.args) {
+		plural := "s"
+		if len(pr.args) == 1 {
+			plural = ""
+		}
+		p.fail(fun.NamePos, "%s takes %d argument%s, not %d", fun.Name, len(pr.args), plural, len(call.Args))
+	}
+	for i, k := range pr.args {
+		if k != argLvalue {
+			continue
+		}
+		a := unparen(call.Args[i])
+		if u, ok := a.(*UnaryExpr); !ok || u.Op != "*" {
+			p.fail(call.Args[i].Pos(), "%s needs a dereference such as *x as argument %d, not %s", fun.Name, i+1, FormatExpr(call.Args[i]))
+		}
+	}
+	return call, depth
+}
+
+// unparen strips parentheses and casts.
+func unparen(e Expr) Expr {
+	for {
+		switch x := e.(type) {
+		case *ParenExpr:
+			e = x.X
+		case *CastExpr:
+			e = x.X
+		default:
+			return e
+		}
+	}
+}
+
+// ---- clauses ----
+
+func (p *parser) parseClauses(s *Scenario) {
+	for {
+		lead := p.takeLead(p.tok.pos)
+		switch {
+		case p.isIdent("locations"):
+			if s.Locations != nil {
+				p.fail(p.tok.pos, "duplicate locations clause")
+			}
+			c := &LocationsClause{Pos: p.tok.pos, Lead: lead}
+			p.next()
+			p.expect(tLBrack, "after locations")
+			for !p.is(tRBrack) {
+				c.Items = append(c.Items, p.parseCondLoc())
+				if p.is(tSemi) {
+					p.next()
+					continue
+				}
+				if !p.is(tRBrack) {
+					p.fail(p.tok.pos, "expected \";\" or \"]\" in locations, found %s", p.tok.describe())
+				}
+			}
+			p.next()
+			c.Lead = append(c.Lead, p.takeInner()...)
+			c.Trail = p.takeTrail()
+			s.Locations = c
+		case p.isIdent("filter"):
+			if s.Filter != nil {
+				p.fail(p.tok.pos, "duplicate filter clause")
+			}
+			c := &FilterClause{Pos: p.tok.pos, Lead: lead}
+			p.next()
+			c.Cond = p.parseCond()
+			c.Lead = append(c.Lead, p.takeInner()...)
+			c.Trail = p.takeTrail()
+			s.Filter = c
+		case p.isIdent("exists") || p.isIdent("forall") || (p.is(tTilde) && p.peek().kind == tIdent && p.peek().text == "exists"):
+			c := &FinalClause{Pos: p.tok.pos, Lead: lead}
+			switch {
+			case p.isIdent("forall"):
+				c.Kind = Forall
+			case p.is(tTilde):
+				c.Kind = NotExists
+				p.next()
+			}
+			p.next()
+			c.Cond = p.parseCond()
+			c.Lead = append(c.Lead, p.takeInner()...)
+			c.Trail = p.takeTrail()
+			s.Final = c
+			if !p.is(tEOF) {
+				p.fail(p.tok.pos, "unexpected %s after the final condition", p.tok.describe())
+			}
+			s.EndComments = p.takeLead(Position{File: p.file, Line: 1 << 30})
+			return
+		case p.is(tEOF):
+			p.fail(p.tok.pos, "missing final condition (exists, ~exists or forall)")
+		case p.is(tIdent) && isThreadName(p.tok.text):
+			p.fail(p.tok.pos, "thread %s must come before the final condition", p.tok.text)
+		default:
+			p.fail(p.tok.pos, "expected locations, filter, exists, ~exists or forall, found %s", p.tok.describe())
+		}
+	}
+}
+
+func (p *parser) parseCond() Cond {
+	c, _ := p.condOr()
+	return c
+}
+
+func (p *parser) condOr() (Cond, int) {
+	x, dx := p.condAnd()
+	for p.is(tDisj) {
+		op := p.tok
+		p.next()
+		y, dy := p.condAnd()
+		d := max(dx, dy) + 1
+		p.checkDepth(d, op.pos)
+		x, dx = &CondOr{X: x, Y: y}, d
+	}
+	return x, dx
+}
+
+func (p *parser) condAnd() (Cond, int) {
+	x, dx := p.condUnary()
+	for p.is(tConj) {
+		op := p.tok
+		p.next()
+		y, dy := p.condUnary()
+		d := max(dx, dy) + 1
+		p.checkDepth(d, op.pos)
+		x, dx = &CondAnd{X: x, Y: y}, d
+	}
+	return x, dx
+}
+
+func (p *parser) condUnary() (Cond, int) {
+	switch {
+	case p.is(tTilde) || p.is(tNot):
+		if p.is(tNot) {
+			p.fail(p.tok.pos, "use ~ for negation in conditions, not !")
+		}
+		op := p.tok
+		p.next()
+		p.enter()
+		x, d := p.condUnary()
+		p.leave()
+		p.checkDepth(d+1, op.pos)
+		return &CondNot{TildePos: op.pos, X: x}, d + 1
+	case p.is(tLParen):
+		open := p.tok
+		p.next()
+		p.enter()
+		x, d := p.condOr()
+		p.leave()
+		p.expect(tRParen, "to close the parenthesis")
+		p.checkDepth(d+1, open.pos)
+		return &CondParen{Lparen: open.pos, X: x}, d + 1
+	case p.isIdent("true") || p.isIdent("false"):
+		b := &CondBool{ValuePos: p.tok.pos, Value: p.tok.text == "true"}
+		p.next()
+		return b, 1
+	case p.is(tLAnd) || p.is(tLOr):
+		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
+	}
+	loc := p.parseCondLoc()
+	a := &CondAtom{Loc: loc}
+	switch p.tok.kind {
+	case tAssign, tEq, tNe:
+		a.Op = p.tok.kind.String()
+		p.next()
+	case tLAnd, tLOr:
+		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
+	default:
+		p.fail(p.tok.pos, "expected \"=\" after %s, found %s", formatCondLoc(loc), p.tok.describe())
+	}
+	a.Val = p.parseCondValue()
+	if p.is(tLAnd) || p.is(tLOr) {
+		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
+	}
+	return a, 1
+}
+
+func (p *parser) parseCondLoc() *CondLoc {
+	if p.is(tInt) {
+		t := p.tok
+		n, err := strconv.Atoi(t.text)
+		if err != nil || n > 1000 {
+			p.fail(t.pos, "invalid thread number %q", t.text)
+		}
+		p.next()
+		p.expect(tColon, "after the thread number")
+		id := p.expectIdent("of a register")
+		return &CondLoc{NamePos: t.pos, Thread: n, Name: id.text}
+	}
+	if p.is(tIdent) {
+		t := p.tok
+		p.next()
+		if p.is(tLBrack) {
+			p.fail(p.tok.pos, "arrays are not supported")
+		}
+		if p.is(tColon) {
+			p.fail(t.pos, "write registers as THREAD:REG with a thread number, e.g. 0:r0")
+		}
+		return &CondLoc{NamePos: t.pos, Thread: -1, Name: t.text}
+	}
+	p.fail(p.tok.pos, "expected a register (0:r0) or a location, found %s", p.tok.describe())
+	return nil
+}
+
+func (p *parser) parseCondValue() *CondValue {
+	switch {
+	case p.is(tInt):
+		lit := p.parseIntLit()
+		return &CondValue{ValuePos: lit.ValuePos, Int: lit.Value}
+	case p.is(tMinus) && p.peek().kind == tInt:
+		pos := p.tok.pos
+		p.next()
+		lit := p.parseIntLit()
+		return &CondValue{ValuePos: pos, Int: -lit.Value}
+	case p.is(tIdent):
+		t := p.tok
+		p.next()
+		return &CondValue{ValuePos: t.pos, Loc: t.text}
+	}
+	p.fail(p.tok.pos, "expected a value (an integer or a location), found %s", p.tok.describe())
+	return nil
+}

@@ -1,0 +1,186 @@
+package scenarios
+
+import (
+	"sort"
+
+	"smpscope/machine"
+)
+
+// argKind says what a primitive's argument must be.
+type argKind uint8
+
+const (
+	argLvalue argKind = iota // "*p": the location p points to (READ_ONCE(*x))
+	argPtr                   // a pointer: "x", a register, "&x" (smp_load_acquire(x))
+	argVal                   // any value
+	argBit                   // a constant bit number (test_and_set_bit(nr, p))
+)
+
+// primClass is the kind of instruction(s) a primitive compiles to.
+type primClass uint8
+
+const (
+	pLoad primClass = iota
+	pStore
+	pStoreMb // store then smp_mb
+	pFence
+	pRMW
+	pLock
+	pUnlock
+	pTryLock
+	pRCULock
+	pRCUUnlock
+	pSyncRCU
+)
+
+// retKind is what a primitive returns, in terms of the old value of the
+// location it modifies.
+type retKind uint8
+
+const (
+	retNone  retKind = iota // no value (void)
+	retValue                // the loaded value (loads, trylock)
+	retOld                  // the old value (xchg, cmpxchg, atomic_fetch_*)
+	retNew                  // old op operand (atomic_*_return)
+	retZero                 // (old op operand) == 0 (atomic_*_and_test)
+	retBit                  // (old >> nr) & 1 (test_and_*_bit)
+)
+
+// prim describes one supported kernel primitive.
+type prim struct {
+	name   string
+	class  primClass
+	args   []argKind
+	addr   int // index of the address argument, -1 if none
+	val    int // index of the value / operand / bit argument, -1 if none
+	exp    int // index of cmpxchg's expected value, -1 if none
+	access machine.Access
+	fence  machine.Fence
+	order  machine.Order
+	rmw    machine.RMWKind
+	one    bool // operand is the constant 1 (inc/dec)
+	ret    retKind
+}
+
+var prims = map[string]*prim{}
+
+func addPrim(p *prim) {
+	if _, dup := prims[p.name]; dup {
+		panic("scenarios: duplicate primitive " + p.name)
+	}
+	prims[p.name] = p
+}
+
+func init() {
+	load := func(name string, a argKind, acc machine.Access) {
+		addPrim(&prim{name: name, class: pLoad, args: []argKind{a}, addr: 0, val: -1, exp: -1, access: acc, ret: retValue})
+	}
+	store := func(name string, a argKind, acc machine.Access) {
+		addPrim(&prim{name: name, class: pStore, args: []argKind{a, argVal}, addr: 0, val: 1, exp: -1, access: acc})
+	}
+	load("READ_ONCE", argLvalue, machine.Once)
+	load("smp_load_acquire", argPtr, machine.Acquire)
+	load("rcu_dereference", argLvalue, machine.RCUDeref)
+	load("atomic_read", argPtr, machine.AtomicRead)
+	load("atomic_read_acquire", argPtr, machine.Acquire)
+	load("spin_is_locked", argPtr, machine.SpinIsLocked)
+	store("WRITE_ONCE", argLvalue, machine.Once)
+	store("smp_store_release", argPtr, machine.Release)
+	store("rcu_assign_pointer", argLvalue, machine.RCUAssign)
+	store("atomic_set", argPtr, machine.AtomicSet)
+	store("atomic_set_release", argPtr, machine.Release)
+	addPrim(&prim{name: "smp_store_mb", class: pStoreMb, args: []argKind{argLvalue, argVal}, addr: 0, val: 1, exp: -1, access: machine.Once})
+
+	fences := map[string]machine.Fence{
+		"smp_mb": machine.FenceMb, "smp_rmb": machine.FenceRmb, "smp_wmb": machine.FenceWmb,
+		"smp_mb__before_atomic": machine.FenceMbBeforeAtomic, "smp_mb__after_atomic": machine.FenceMbAfterAtomic,
+		"smp_mb__after_spinlock": machine.FenceMbAfterSpinlock, "smp_mb__after_unlock_lock": machine.FenceMbAfterUnlockLock,
+		"barrier": machine.FenceBarrier,
+	}
+	for name, f := range fences {
+		addPrim(&prim{name: name, class: pFence, addr: -1, val: -1, exp: -1, fence: f})
+	}
+
+	addPrim(&prim{name: "spin_lock", class: pLock, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1})
+	addPrim(&prim{name: "spin_unlock", class: pUnlock, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1})
+	addPrim(&prim{name: "spin_trylock", class: pTryLock, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1, ret: retValue})
+	addPrim(&prim{name: "rcu_read_lock", class: pRCULock, addr: -1, val: -1, exp: -1})
+	addPrim(&prim{name: "rcu_read_unlock", class: pRCUUnlock, addr: -1, val: -1, exp: -1})
+	addPrim(&prim{name: "synchronize_rcu", class: pSyncRCU, addr: -1, val: -1, exp: -1})
+	addPrim(&prim{name: "synchronize_rcu_expedited", class: pSyncRCU, addr: -1, val: -1, exp: -1})
+
+	orders := []struct {
+		suffix string
+		order  machine.Order
+	}{{"", machine.OrderFull}, {"_relaxed", machine.OrderRelaxed}, {"_acquire", machine.OrderAcquire}, {"_release", machine.OrderRelease}}
+	rmw := func(name string, args []argKind, addr, val, exp int, o machine.Order, k machine.RMWKind, one bool, ret retKind) {
+		addPrim(&prim{name: name, class: pRMW, args: args, addr: addr, val: val, exp: exp, order: o, rmw: k, one: one, ret: ret})
+	}
+	ops := []struct {
+		name string
+		kind machine.RMWKind
+	}{{"add", machine.RMWAdd}, {"sub", machine.RMWSub}, {"and", machine.RMWAnd}, {"or", machine.RMWOr},
+		{"xor", machine.RMWXor}, {"andnot", machine.RMWAndNot}}
+	for _, o := range orders {
+		rmw("xchg"+o.suffix, []argKind{argPtr, argVal}, 0, 1, -1, o.order, machine.RMWXchg, false, retOld)
+		rmw("cmpxchg"+o.suffix, []argKind{argPtr, argVal, argVal}, 0, 2, 1, o.order, machine.RMWCmpXchg, false, retOld)
+		rmw("atomic_xchg"+o.suffix, []argKind{argPtr, argVal}, 0, 1, -1, o.order, machine.RMWXchg, false, retOld)
+		rmw("atomic_cmpxchg"+o.suffix, []argKind{argPtr, argVal, argVal}, 0, 2, 1, o.order, machine.RMWCmpXchg, false, retOld)
+		rmw("atomic_add_return"+o.suffix, []argKind{argVal, argPtr}, 1, 0, -1, o.order, machine.RMWAdd, false, retNew)
+		rmw("atomic_sub_return"+o.suffix, []argKind{argVal, argPtr}, 1, 0, -1, o.order, machine.RMWSub, false, retNew)
+		rmw("atomic_inc_return"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWAdd, true, retNew)
+		rmw("atomic_dec_return"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWSub, true, retNew)
+		for _, op := range ops {
+			rmw("atomic_fetch_"+op.name+o.suffix, []argKind{argVal, argPtr}, 1, 0, -1, o.order, op.kind, false, retOld)
+		}
+		rmw("atomic_fetch_inc"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWAdd, true, retOld)
+		rmw("atomic_fetch_dec"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWSub, true, retOld)
+	}
+	// No return value: relaxed.
+	for _, op := range ops {
+		rmw("atomic_"+op.name, []argKind{argVal, argPtr}, 1, 0, -1, machine.OrderRelaxed, op.kind, false, retNone)
+	}
+	rmw("atomic_inc", []argKind{argPtr}, 0, -1, -1, machine.OrderRelaxed, machine.RMWAdd, true, retNone)
+	rmw("atomic_dec", []argKind{argPtr}, 0, -1, -1, machine.OrderRelaxed, machine.RMWSub, true, retNone)
+	// Fully ordered tests.
+	rmw("atomic_inc_and_test", []argKind{argPtr}, 0, -1, -1, machine.OrderFull, machine.RMWAdd, true, retZero)
+	rmw("atomic_dec_and_test", []argKind{argPtr}, 0, -1, -1, machine.OrderFull, machine.RMWSub, true, retZero)
+	rmw("atomic_sub_and_test", []argKind{argVal, argPtr}, 1, 0, -1, machine.OrderFull, machine.RMWSub, false, retZero)
+	// Bit operations.
+	bits := []argKind{argBit, argPtr}
+	rmw("test_and_set_bit", bits, 1, 0, -1, machine.OrderFull, machine.RMWOr, false, retBit)
+	rmw("test_and_clear_bit", bits, 1, 0, -1, machine.OrderFull, machine.RMWAndNot, false, retBit)
+	rmw("test_and_change_bit", bits, 1, 0, -1, machine.OrderFull, machine.RMWXor, false, retBit)
+	rmw("test_and_set_bit_lock", bits, 1, 0, -1, machine.OrderAcquire, machine.RMWOr, false, retBit)
+	rmw("set_bit", bits, 1, 0, -1, machine.OrderRelaxed, machine.RMWOr, false, retNone)
+	rmw("clear_bit", bits, 1, 0, -1, machine.OrderRelaxed, machine.RMWAndNot, false, retNone)
+	rmw("change_bit", bits, 1, 0, -1, machine.OrderRelaxed, machine.RMWXor, false, retNone)
+	rmw("clear_bit_unlock", bits, 1, 0, -1, machine.OrderRelease, machine.RMWAndNot, false, retNone)
+}
+
+// Primitives returns the names of every supported kernel primitive, sorted.
+func Primitives() []string {
+	names := make([]string, 0, len(prims))
+	for n := range prims {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// unsupportedCalls explains well-known kernel functions that are not
+// supported, so the error says more than "unknown function".
+var unsupportedCalls = map[string]string{
+	"atomic_add_unless":       "conditional atomics are not supported",
+	"atomic_fetch_add_unless": "conditional atomics are not supported",
+	"atomic_inc_not_zero":     "conditional atomics are not supported",
+	"atomic_add_negative":     "atomic_add_negative is not supported",
+	"srcu_read_lock":          "SRCU is not supported",
+	"srcu_read_unlock":        "SRCU is not supported",
+	"synchronize_srcu":        "SRCU is not supported",
+	"spin_lock_irqsave":       "use spin_lock",
+	"spin_unlock_irqrestore":  "use spin_unlock",
+	"smp_read_barrier_depends": "smp_read_barrier_depends is not supported (LKMM folded it into READ_ONCE)",
+	"lockless_dereference":    "lockless_dereference is not supported; use rcu_dereference or READ_ONCE",
+	"ATOMIC_INIT":             "ATOMIC_INIT may only be used in the initial-state block",
+}

@@ -1,0 +1,390 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// token is the kind of a lexical token.
+type token uint8
+
+const (
+	tEOF token = iota
+	tIdent
+	tInt
+
+	tLParen   // (
+	tRParen   // )
+	tLBrace   // {
+	tRBrace   // }
+	tLBrack   // [
+	tRBrack   // ]
+	tSemi     // ;
+	tComma    // ,
+	tColon    // :
+	tQuestion // ?
+	tDot      // .
+	tArrow    // ->
+
+	tAssign    // =
+	tAddAssign // +=
+	tSubAssign // -=
+	tMulAssign // *=
+	tDivAssign // /=
+	tModAssign // %=
+	tAndAssign // &=
+	tOrAssign  // |=
+	tXorAssign // ^=
+	tShlAssign // <<=
+	tShrAssign // >>=
+	tInc       // ++
+	tDec       // --
+
+	tPlus  // +
+	tMinus // -
+	tStar  // *
+	tSlash // /
+	tPct   // %
+	tAmp   // &
+	tPipe  // |
+	tCaret // ^
+	tShl   // <<
+	tShr   // >>
+	tNot   // !
+	tTilde // ~
+	tLAnd  // &&
+	tLOr   // ||
+	tEq    // ==
+	tNe    // !=
+	tLt    // <
+	tLe    // <=
+	tGt    // >
+	tGe    // >=
+
+	tConj // /\  (conditions)
+	tDisj // \/  (conditions)
+)
+
+var tokenText = [...]string{
+	tEOF: "end of file", tIdent: "identifier", tInt: "integer",
+	tLParen: "(", tRParen: ")", tLBrace: "{", tRBrace: "}", tLBrack: "[", tRBrack: "]",
+	tSemi: ";", tComma: ",", tColon: ":", tQuestion: "?", tDot: ".", tArrow: "->",
+	tAssign: "=", tAddAssign: "+=", tSubAssign: "-=", tMulAssign: "*=", tDivAssign: "/=",
+	tModAssign: "%=", tAndAssign: "&=", tOrAssign: "|=", tXorAssign: "^=", tShlAssign: "<<=",
+	tShrAssign: ">>=", tInc: "++", tDec: "--",
+	tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/", tPct: "%", tAmp: "&", tPipe: "|",
+	tCaret: "^", tShl: "<<", tShr: ">>", tNot: "!", tTilde: "~", tLAnd: "&&", tLOr: "||",
+	tEq: "==", tNe: "!=", tLt: "<", tLe: "<=", tGt: ">", tGe: ">=",
+	tConj: `/\`, tDisj: `\/`,
+}
+
+func (t token) String() string {
+	if int(t) < len(tokenText) {
+		return tokenText[t]
+	}
+	return fmt.Sprintf("token(%d)", t)
+}
+
+// tok is one scanned token.
+type tok struct {
+	kind token
+	pos  Position
+	text string // identifier or integer spelling
+}
+
+// describe renders the token for error messages.
+func (t tok) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tIdent, tInt:
+		return fmt.Sprintf("%q", t.text)
+	}
+	return fmt.Sprintf("%q", t.kind.String())
+}
+
+// Comment is a comment in the source, kept so that Format can write it
+// back. Text is the raw comment including its delimiters: "(* ... *)",
+// "/* ... */" or "// ...".
+type Comment struct {
+	Pos  Position
+	Text string
+}
+
+// endLine returns the line the comment ends on.
+func (c Comment) endLine() int { return c.Pos.Line + strings.Count(c.Text, "\n") }
+
+// isLine reports whether c is a // comment, which runs to the end of its line.
+func (c Comment) isLine() bool { return strings.HasPrefix(c.Text, "//") }
+
+// scanner turns source text into tokens. Comments are collected into
+// comments as they are passed.
+type scanner struct {
+	file     string
+	src      []byte
+	off      int
+	line     int
+	col      int
+	comments []Comment
+	// code is set inside thread functions, where "(*" is C (as in
+	// READ_ONCE(*x)) rather than the start of a herd comment.
+	code bool
+}
+
+func newScanner(file string, src []byte) *scanner {
+	return &scanner{file: file, src: src, line: 1, col: 1}
+}
+
+func (s *scanner) pos() Position { return Position{File: s.file, Line: s.line, Col: s.col} }
+
+func (s *scanner) fail(pos Position, format string, args ...any) {
+	panic(errorf(pos, format, args...))
+}
+
+// peekByte returns the byte k bytes ahead, or 0.
+func (s *scanner) peekByte(k int) byte {
+	if s.off+k < len(s.src) {
+		return s.src[s.off+k]
+	}
+	return 0
+}
+
+// advance moves past one character (a whole UTF-8 sequence).
+func (s *scanner) advance() {
+	if s.off >= len(s.src) {
+		return
+	}
+	c := s.src[s.off]
+	if c == '\n' {
+		s.off++
+		s.line++
+		s.col = 1
+		return
+	}
+	if c < utf8.RuneSelf {
+		s.off++
+	} else {
+		_, n := utf8.DecodeRune(s.src[s.off:])
+		s.off += n
+	}
+	s.col++
+}
+
+// skipSpace skips white space and comments, recording the comments.
+func (s *scanner) skipSpace() {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			s.advance()
+		case c == '(' && s.peekByte(1) == '*' && !s.code:
+			s.blockComment("(*", "*)")
+		case c == '/' && s.peekByte(1) == '*':
+			s.blockComment("/*", "*/")
+		case c == '/' && s.peekByte(1) == '/':
+			start, pos := s.off, s.pos()
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.advance()
+			}
+			s.comments = append(s.comments, Comment{Pos: pos, Text: strings.TrimRight(string(s.src[start:s.off]), " \t\r")})
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) blockComment(open, close string) {
+	start, pos := s.off, s.pos()
+	s.advance()
+	s.advance()
+	for {
+		if s.off >= len(s.src) {
+			s.fail(pos, "unterminated comment")
+		}
+		if s.src[s.off] == close[0] && s.peekByte(1) == close[1] {
+			s.advance()
+			s.advance()
+			break
+		}
+		s.advance()
+	}
+	s.comments = append(s.comments, Comment{Pos: pos, Text: string(s.src[start:s.off])})
+}
+
+// restOfLineWord reads the next run of non-space characters on the current
+// line (used for the test name after "C"). It returns "" if the line has
+// no more characters.
+func (s *scanner) restOfLineWord() (string, Position) {
+	for s.off < len(s.src) && (s.src[s.off] == ' ' || s.src[s.off] == '\t') {
+		s.advance()
+	}
+	pos, start := s.pos(), s.off
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			break
+		}
+		if (c == '(' && s.peekByte(1) == '*') || (c == '/' && (s.peekByte(1) == '*' || s.peekByte(1) == '/')) {
+			break
+		}
+		s.advance()
+	}
+	return string(s.src[start:s.off]), pos
+}
+
+func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// next scans the next token.
+func (s *scanner) next() tok {
+	s.skipSpace()
+	pos := s.pos()
+	if s.off >= len(s.src) {
+		return tok{kind: tEOF, pos: pos}
+	}
+	c := s.src[s.off]
+	if isLetter(c) {
+		start := s.off
+		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+			s.advance()
+		}
+		return tok{kind: tIdent, pos: pos, text: string(s.src[start:s.off])}
+	}
+	if isDigit(c) {
+		start := s.off
+		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+			s.advance()
+		}
+		return tok{kind: tInt, pos: pos, text: string(s.src[start:s.off])}
+	}
+	// Operators: longest match first.
+	three := []struct {
+		s string
+		t token
+	}{{"<<=", tShlAssign}, {">>=", tShrAssign}}
+	for _, o := range three {
+		if strings.HasPrefix(string(s.src[s.off:min(s.off+3, len(s.src))]), o.s) {
+			s.advance()
+			s.advance()
+			s.advance()
+			return tok{kind: o.t, pos: pos}
+		}
+	}
+	if s.off+1 < len(s.src) {
+		var t token
+		switch string(s.src[s.off : s.off+2]) {
+		case "->":
+			t = tArrow
+		case "+=":
+			t = tAddAssign
+		case "-=":
+			t = tSubAssign
+		case "*=":
+			t = tMulAssign
+		case "/=":
+			t = tDivAssign
+		case "%=":
+			t = tModAssign
+		case "&=":
+			t = tAndAssign
+		case "|=":
+			t = tOrAssign
+		case "^=":
+			t = tXorAssign
+		case "++":
+			t = tInc
+		case "--":
+			t = tDec
+		case "<<":
+			t = tShl
+		case ">>":
+			t = tShr
+		case "&&":
+			t = tLAnd
+		case "||":
+			t = tLOr
+		case "==":
+			t = tEq
+		case "!=":
+			t = tNe
+		case "<=":
+			t = tLe
+		case ">=":
+			t = tGe
+		case `/\`:
+			t = tConj
+		case `\/`:
+			t = tDisj
+		}
+		if t != tEOF {
+			s.advance()
+			s.advance()
+			return tok{kind: t, pos: pos}
+		}
+	}
+	var t token
+	switch c {
+	case '(':
+		t = tLParen
+	case ')':
+		t = tRParen
+	case '{':
+		t = tLBrace
+	case '}':
+		t = tRBrace
+	case '[':
+		t = tLBrack
+	case ']':
+		t = tRBrack
+	case ';':
+		t = tSemi
+	case ',':
+		t = tComma
+	case ':':
+		t = tColon
+	case '?':
+		t = tQuestion
+	case '.':
+		t = tDot
+	case '=':
+		t = tAssign
+	case '+':
+		t = tPlus
+	case '-':
+		t = tMinus
+	case '*':
+		t = tStar
+	case '/':
+		t = tSlash
+	case '%':
+		t = tPct
+	case '&':
+		t = tAmp
+	case '|':
+		t = tPipe
+	case '^':
+		t = tCaret
+	case '!':
+		t = tNot
+	case '~':
+		t = tTilde
+	case '<':
+		t = tLt
+	case '>':
+		t = tGt
+	default:
+		r, _ := utf8.DecodeRune(s.src[s.off:])
+		switch {
+		case r == '"' || r == '\'':
+			s.fail(pos, "string and character literals are not supported")
+		case r == '#':
+			s.fail(pos, "preprocessor directives are not supported")
+		case r == utf8.RuneError:
+			s.fail(pos, "invalid UTF-8 byte 0x%02x", c)
+		}
+		s.fail(pos, "unexpected character %q", r)
+	}
+	s.advance()
+	return tok{kind: t, pos: pos}
+}
