@@ -171,16 +171,16 @@ func Primitives() []string {
 // unsupportedCalls explains well-known kernel functions that are not
 // supported, so the error says more than "unknown function".
 var unsupportedCalls = map[string]string{
-	"atomic_add_unless":       "conditional atomics are not supported",
-	"atomic_fetch_add_unless": "conditional atomics are not supported",
-	"atomic_inc_not_zero":     "conditional atomics are not supported",
-	"atomic_add_negative":     "atomic_add_negative is not supported",
-	"srcu_read_lock":          "SRCU is not supported",
-	"srcu_read_unlock":        "SRCU is not supported",
-	"synchronize_srcu":        "SRCU is not supported",
-	"spin_lock_irqsave":       "use spin_lock",
-	"spin_unlock_irqrestore":  "use spin_unlock",
+	"atomic_add_unless":        "conditional atomics are not supported",
+	"atomic_fetch_add_unless":  "conditional atomics are not supported",
+	"atomic_inc_not_zero":      "conditional atomics are not supported",
+	"atomic_add_negative":      "atomic_add_negative is not supported",
+	"srcu_read_lock":           "SRCU is not supported",
+	"srcu_read_unlock":         "SRCU is not supported",
+	"synchronize_srcu":         "SRCU is not supported",
+	"spin_lock_irqsave":        "use spin_lock",
+	"spin_unlock_irqrestore":   "use spin_unlock",
 	"smp_read_barrier_depends": "smp_read_barrier_depends is not supported (LKMM folded it into READ_ONCE)",
-	"lockless_dereference":    "lockless_dereference is not supported; use rcu_dereference or READ_ONCE",
-	"ATOMIC_INIT":             "ATOMIC_INIT may only be used in the initial-state block",
+	"lockless_dereference":     "lockless_dereference is not supported; use rcu_dereference or READ_ONCE",
+	"ATOMIC_INIT":              "ATOMIC_INIT may only be used in the initial-state block",
 }
