@@ -13,7 +13,7 @@ func Format(s *Scenario) string {
 	var f formatter
 	f.line("C " + s.Name)
 	for i, c := range s.Header {
-		if i == 0 || !(c.isLine() && s.Header[i-1].isLine()) {
+		if i == 0 || !adjacentLineComments(s.Header[i-1], c) {
 			f.line("")
 		}
 		f.line(c.Text)
@@ -66,6 +66,16 @@ func Format(s *Scenario) string {
 	}
 	f.comments(0, s.EndComments)
 	return f.b.String()
+}
+
+// adjacentLineComments reports whether b is a // comment on the line right
+// after the // comment a (or positions are unknown), so that Format keeps
+// them together: metadata values run across such lines.
+func adjacentLineComments(a, b Comment) bool {
+	if !a.isLine() || !b.isLine() {
+		return false
+	}
+	return !a.Pos.IsValid() || !b.Pos.IsValid() || b.Pos.Line == a.Pos.Line+1
 }
 
 type formatter struct{ b strings.Builder }

@@ -1,0 +1,363 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"smpscope/machine"
+)
+
+// sexpr dumps an expression as a compact S-expression.
+func sexpr(e Expr) string {
+	switch x := e.(type) {
+	case *Ident:
+		return x.Name
+	case *IntLit:
+		return x.Text
+	case *UnaryExpr:
+		return "(" + x.Op + " " + sexpr(x.X) + ")"
+	case *BinaryExpr:
+		return "(" + x.Op + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
+	case *CallExpr:
+		s := "(" + x.Fun.Name
+		for _, a := range x.Args {
+			s += " " + sexpr(a)
+		}
+		return s + ")"
+	case *ParenExpr:
+		return "(paren " + sexpr(x.X) + ")"
+	case *CastExpr:
+		return "(cast " + x.Type + strings.Repeat("*", x.Stars) + " " + sexpr(x.X) + ")"
+	}
+	return fmt.Sprintf("?%T", e)
+}
+
+// condSexpr dumps a condition as a compact S-expression.
+func condSexpr(c Cond) string {
+	switch x := c.(type) {
+	case *CondAnd:
+		return `(/\ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
+	case *CondOr:
+		return `(\/ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
+	case *CondNot:
+		return "(~ " + condSexpr(x.X) + ")"
+	case *CondParen:
+		return condSexpr(x.X)
+	case *CondBool:
+		return fmt.Sprint(x.Value)
+	case *CondAtom:
+		return formatCondLoc(x.Loc) + x.Op + formatCondValue(x.Val)
+	}
+	return fmt.Sprintf("?%T", c)
+}
+
+// exprScenario wraps an expression as the right-hand side of "r0 = ...;"
+// in a one-thread scenario.
+func exprScenario(expr string) string {
+	return "C t\n{}\nP0(int *x, int *y, int **p)\n{\n\tint r0;\n\tint a;\n\tint b;\n\tint c;\n\tint *q;\n\n\tr0 = " + expr + ";\n}\nexists (0:r0=0)\n"
+}
+
+func TestExprPrecedence(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a || b && c", "(|| a (&& b c))"},
+		{"a && b || c", "(|| (&& a b) c)"},
+		{"a == 1 && b == 0", "(&& (== a 1) (== b 0))"},
+		{"!a", "(! a)"},
+		{"-1", "(- 1)"},
+		{"- -1", "(- (- 1))"},
+		{"~a & b", "(& (~ a) b)"},
+		{"a | b ^ c & 1", "(| a (^ b (& c 1)))"},
+		{"1 << 2 + 3", "(<< 1 (+ 2 3))"},
+		{"a >> 1 < b", "(< (>> a 1) b)"},
+		{"a < b == b > c", "(== (< a b) (> b c))"},
+		{"a <= b != c >= 1", "(!= (<= a b) (>= c 1))"},
+		{"a - b - c", "(- (- a b) c)"},
+		{"a - (b - c)", "(- a (paren (- b c)))"},
+		{"a * b + c / 2 % 3", "(+ (* a b) (% (/ c 2) 3))"},
+		{"a + b * c", "(+ a (* b c))"},
+		{"0x10 + 010 + 0b11 + 7UL", "(+ (+ (+ 0x10 010) 0b11) 7UL)"},
+		{"READ_ONCE(*x) + READ_ONCE(*y)", "(+ (READ_ONCE (* x)) (READ_ONCE (* y)))"},
+		{"*x == 1", "(== (* x) 1)"},
+		{"**p", "(* (* p))"},
+		{"&x", "(& x)"},
+		{"(intptr_t)q", "(cast intptr_t q)"},
+		{"(int *)READ_ONCE(*p)", "(cast int* (READ_ONCE (* p)))"},
+		{"!!a", "(! (! a))"},
+		{"a * -b", "(* a (- b))"},
+		{"cmpxchg(x, 0, 1) == 0", "(== (cmpxchg x 0 1) 0)"},
+	}
+	for _, tt := range tests {
+		s, err := Parse("t", []byte(exprScenario(tt.in)))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		body := s.Threads[0].Body
+		got := sexpr(body[len(body)-1].(*AssignStmt).RHS)
+		if got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
+		}
+		checkRoundTrip(t, tt.in, s)
+	}
+}
+
+func TestIntLiterals(t *testing.T) {
+	good := map[string]int64{"0": 0, "42": 42, "0x1f": 31, "0X1F": 31, "017": 15, "0b101": 5, "3u": 3, "3UL": 3, "9223372036854775807": 1<<63 - 1}
+	for in, want := range good {
+		got, err := parseInt(in)
+		if err != nil || got != want {
+			t.Errorf("parseInt(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"09", "0x", "1a", "12abc", "9223372036854775808", "1_000", "0b2", "3uu"} {
+		if v, err := parseInt(in); err == nil {
+			t.Errorf("parseInt(%q) = %d, want an error", in, v)
+		}
+	}
+}
+
+func TestCondParse(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`exists (0:r0=1 /\ ~(1:r1=0 \/ x=2))`, `(/\ 0:r0=1 (~ (\/ 1:r1=0 x=2)))`},
+		{`exists 0:r0=1 \/ 0:r0=2 /\ x=1`, `(\/ 0:r0=1 (/\ 0:r0=2 x=1))`},
+		{`~exists (1:r0=x)`, `1:r0=x`},
+		{`forall (x=-1 \/ ~x=1)`, `(\/ x=-1 (~ x=1))`},
+		{`exists (0:r0!=1 /\ 0:r0==2)`, `(/\ 0:r0!=1 0:r0==2)`},
+		{`exists (true /\ ~false)`, `(/\ true (~ false))`},
+	}
+	kinds := map[string]FinalKind{"exists": Exists, "~exists": NotExists, "forall": Forall}
+	for _, tt := range tests {
+		src := "C t\n{}\nP0(int *x)\n{\n\tint r0;\n\tint r1;\n}\nP1(int *x)\n{\n\tint r0;\n\tint r1;\n}\n" + tt.in + "\n"
+		s, err := Parse("t", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if got := condSexpr(s.Final.Cond); got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
+		}
+		if want := kinds[strings.Fields(tt.in)[0]]; s.Final.Kind != want {
+			t.Errorf("%s: kind %v, want %v", tt.in, s.Final.Kind, want)
+		}
+		if _, err := s.Compile(); err != nil {
+			t.Errorf("%s: Compile: %v", tt.in, err)
+		}
+		checkRoundTrip(t, tt.in, s)
+	}
+}
+
+func TestParseInitBlock(t *testing.T) {
+	src := `C init
+{
+	x=1;
+	int y=2;
+	int *p=x;
+	q=y;
+	r=&x;
+	spinlock_t mylock;
+	atomic_t v = ATOMIC_INIT(-3);
+	int a, *b=a;
+	long long n = -5;
+	unsigned long u
+}
+P0(int *x, int *y, int **p, int **q, int **r, spinlock_t *mylock, atomic_t *v, int *a, int **b, intptr_t *w)
+{
+	WRITE_ONCE(*w, 1);
+}
+exists (x=1)
+`
+	c := mustCompile(t, src)
+	p := c.Program
+	wantLocs := []string{"x", "y", "p", "q", "r", "mylock", "v", "a", "b", "n", "u", "w"}
+	if fmt.Sprint(p.Locs) != fmt.Sprint(wantLocs) {
+		t.Fatalf("Locs = %v, want %v", p.Locs, wantLocs)
+	}
+	loc := func(n string) int64 { l, _ := c.Loc(n); return int64(machine.PtrTo(l)) }
+	want := []int64{1, 2, loc("x"), loc("y"), loc("x"), 0, -3, 0, loc("a"), -5, 0, 0}
+	for i, w := range want {
+		if int64(p.Init[i]) != w {
+			t.Errorf("Init[%s] = %d, want %d", p.Locs[i], p.Init[i], w)
+		}
+	}
+	d := c.Scenario.Init
+	if d[2].Type != "int" || d[2].Stars != 1 || d[0].Type != "" || d[9].Type != "long long" || d[10].Type != "unsigned long" {
+		t.Errorf("types not kept: %+v %+v %+v", d[0], d[2], d[9])
+	}
+	checkRoundTrip(t, "init", c.Scenario)
+}
+
+func TestMetadata(t *testing.T) {
+	src := `C meta
+(*
+ * Result: Sometimes
+ * Title: Message passing
+ *   without barriers
+ * Story: The writer publishes data then a flag.
+ * The reader may see the flag first.
+ *
+ * Family: MP
+ * Variant: plain
+ * Note: not a key, and
+ * Source: https://example.org/patch
+ *)
+// Result-ish: nothing
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+exists (x=1)
+`
+	s := mustParse(t, src)
+	want := Metadata{
+		Result:  Sometimes,
+		Title:   "Message passing without barriers",
+		Story:   "The writer publishes data then a flag. The reader may see the flag first.",
+		Family:  "MP",
+		Variant: "plain Note: not a key, and",
+		Source:  "https://example.org/patch",
+	}
+	if s.Meta != want {
+		t.Errorf("Meta = %+v\nwant   %+v", s.Meta, want)
+	}
+	if len(s.Header) != 2 {
+		t.Errorf("Header has %d comments, want 2", len(s.Header))
+	}
+	checkRoundTrip(t, "meta", s)
+
+	// // comments on consecutive lines form one comment; a value stops at
+	// the end of a comment.
+	s = mustParse(t, "C m\n// Title: one\n//   two\n\n// three\n/* Family: F */\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n")
+	if s.Meta.Title != "one two" || s.Meta.Family != "F" {
+		t.Errorf("Meta = %+v", s.Meta)
+	}
+	checkRoundTrip(t, "meta2", s)
+
+	// Metadata after the initial-state block is just a comment.
+	s = mustParse(t, "C m\n{}\n(* Title: late *)\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n")
+	if s.Meta.Title != "" {
+		t.Errorf("Title from a comment after the init block: %q", s.Meta.Title)
+	}
+}
+
+func TestCommentsRoundTrip(t *testing.T) {
+	src := `C comments // on the C line
+(* Title: c *)
+{
+	// before x
+	int x; (* after x *)
+	int y; /* a */ /* b */
+	// end of init
+}
+
+// before P0
+P0(int *x, int *y) // Producer
+{
+	int r0; // a register
+	/* before the store */
+	WRITE_ONCE(*x, 1); // the store
+	r0 = READ_ONCE(*y) /* inside */ + 1;
+	if (r0) // after if
+		WRITE_ONCE(*y, 2);
+	else {
+		// in else
+		smp_mb();
+	} // after else
+	if (r0 == 2) {
+		barrier();
+	} // after then
+	else
+		barrier();
+	// end of P0
+}
+
+locations [x] // show x
+(* before exists *)
+exists (x=1) (* Bad outcome. *)
+(* the end *)
+`
+	s := mustParse(t, src)
+	if got := s.Threads[0].Trail; len(got) != 1 || got[0].Text != "// Producer" {
+		t.Errorf("thread trailing comment = %+v", got)
+	}
+	if got := s.Final.Trail; len(got) != 1 || got[0].Text != "(* Bad outcome. *)" {
+		t.Errorf("final trailing comment = %+v", got)
+	}
+	if got := s.Init[1].Trail; len(got) != 2 {
+		t.Errorf("init y trailing comments = %+v", got)
+	}
+	out := Format(s)
+	for _, c := range []string{"// on the C line", "(* after x *)", "// end of init", "// before P0", "// a register",
+		"/* before the store */", "// the store", "/* inside */", "// after if", "// in else", "// after else",
+		"// after then", "// end of P0", "// show x", "(* before exists *)", "(* the end *)"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("Format lost comment %q:\n%s", c, out)
+		}
+	}
+	if _, err := s.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	checkRoundTrip(t, "comments", s)
+}
+
+func TestPositionString(t *testing.T) {
+	tests := []struct {
+		p    Position
+		want string
+	}{
+		{Position{"a.litmus", 3, 5}, "a.litmus:3:5"},
+		{Position{"", 3, 5}, "3:5"},
+		{Position{"a.litmus", 3, 0}, "a.litmus:3"},
+		{Position{"a.litmus", 0, 0}, "a.litmus"},
+		{Position{}, "<unknown>"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("%#v.String() = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+	e := Error{Pos: Position{"f", 1, 2}, Msg: "bad"}
+	if e.Error() != "f:1:2: bad" {
+		t.Errorf("Error() = %q", e.Error())
+	}
+}
+
+func TestParseErrorIsError(t *testing.T) {
+	_, err := Parse("x.litmus", []byte("C t\n{}\nP0(int *x)\n{\n\twhile (1) {}\n}\nexists (x=1)\n"))
+	e, ok := err.(Error)
+	if !ok {
+		t.Fatalf("error %v is %T, want Error", err, err)
+	}
+	if e.Pos != (Position{"x.litmus", 5, 2}) {
+		t.Errorf("Pos = %v", e.Pos)
+	}
+	want := `x.litmus:5:2: unsupported statement "while" (loops are not supported)`
+	if err.Error() != want {
+		t.Errorf("got %q, want %q", err.Error(), want)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	big := make([]byte, MaxSourceSize+1)
+	if _, err := Parse("big", big); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("oversized source: %v", err)
+	}
+	deep := exprScenario(strings.Repeat("(", MaxDepth+5) + "1" + strings.Repeat(")", MaxDepth+5))
+	if _, err := Parse("deep", []byte(deep)); err == nil || !strings.Contains(err.Error(), "deep") {
+		t.Errorf("deep parens: %v", err)
+	}
+	long := exprScenario("1" + strings.Repeat(" + 1", MaxDepth+5))
+	if _, err := Parse("long", []byte(long)); err == nil || !strings.Contains(err.Error(), "deep") {
+		t.Errorf("long chain: %v", err)
+	}
+	ok := exprScenario("1" + strings.Repeat(" + 1", MaxDepth-2))
+	if _, err := Parse("ok", []byte(ok)); err != nil {
+		t.Errorf("chain within the limit: %v", err)
+	}
+	nested := "C t\n{}\nP0(int *x)\n{\n" + strings.Repeat("{", MaxDepth+1) + strings.Repeat("}", MaxDepth+1) + "\n}\nexists (x=1)\n"
+	if _, err := Parse("nested", []byte(nested)); err == nil || !strings.Contains(err.Error(), "deep") {
+		t.Errorf("nested blocks: %v", err)
+	}
+	cond := "C t\n{}\nP0(int *x)\n{\n}\nexists " + strings.Repeat("~", MaxDepth+1) + "x=1\n"
+	if _, err := Parse("cond", []byte(cond)); err == nil || !strings.Contains(err.Error(), "deep") {
+		t.Errorf("deep condition: %v", err)
+	}
+}
