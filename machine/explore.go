@@ -215,7 +215,7 @@ func stateBytes(s *State) int64 {
 
 // visit records a state reached from parent by mv at distance dist.
 func (e *explorer) visit(s *State, parent int32, mv macro, dist int32) {
-	e.keyBuf = e.m.appendKey(e.keyBuf[:0], s)
+	e.keyBuf = e.m.appendKey(e.keyBuf[:0], s, !e.opts.NoReduction)
 	if idx, ok := e.index[string(e.keyBuf)]; ok {
 		n := &e.nodes[idx]
 		if !n.done && dist < n.dist {

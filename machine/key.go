@@ -4,7 +4,7 @@ import "encoding/binary"
 
 // Key returns a canonical encoding of everything in s that can influence
 // any future step or outcome. Two states with equal keys offer the same
-// steps and reach the same outcomes, so the explorer expands each key once.
+// steps and reach the same outcomes.
 //
 // Left out, because they cannot influence the future: the coherence history
 // and step numbers (annotations), and which MESI letter an up-to-date copy
@@ -13,18 +13,35 @@ import "encoding/binary"
 // invalidation is queued, so the key keeps each queued entry with the stale
 // value the copy holds.
 func (m *Machine) Key(s *State) string {
-	return string(m.appendKey(nil, s))
+	return string(m.appendKey(nil, s, false))
 }
 
-func (m *Machine) appendKey(b []byte, s *State) []byte {
+// appendKey appends s's key to b. With deadLines, the key also leaves out
+// queued invalidations of lines the CPU never loads again: such an entry can
+// only delay a barrier until it is applied, and applying it is always
+// possible. That is an equivalence for outcomes, not for steps (the entry's
+// own invalidation step changes nothing in the key), so only the reduced
+// search, which applies such entries together with the step they unblock,
+// may use it.
+func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
 	for l := range s.mem {
 		b = binary.AppendVarint(b, int64(s.Latest(Loc(l))))
 	}
 	arm := m.Mode == ARM
 	for c := range s.cpus {
 		cs := &s.cpus[c]
+		live := ^uint64(0)
+		if deadLines {
+			live = m.futureReads[c][cs.pc]
+		}
+		nlive := 0
+		for _, e := range cs.iq {
+			if live&(1<<e.Loc) != 0 {
+				nlive++
+			}
+		}
 		flags := byte(0)
-		if cs.acqWait {
+		if cs.acqWait && nlive > 0 {
 			flags |= 1
 		}
 		if cs.syncWait {
@@ -44,8 +61,11 @@ func (m *Machine) appendKey(b []byte, s *State) []byte {
 		if arm {
 			// Entries in location order: the order they arrived in does not
 			// matter, any of them may be applied at any time.
-			b = append(b, byte(len(cs.iq)))
+			b = append(b, byte(nlive))
 			for l := range s.mem {
+				if live&(1<<l) == 0 {
+					continue
+				}
 				i := s.iqIndex(c, Loc(l))
 				if i < 0 {
 					continue

@@ -14,6 +14,10 @@ type Machine struct {
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
+	// futureReads[c][pc] holds the locations CPU c may still load from
+	// when its pc is at pc: a stale copy of any other line can never be
+	// read, so its queued invalidation cannot change any outcome.
+	futureReads [][]uint64
 }
 
 // New validates p and returns a machine running it in mode.
@@ -42,6 +46,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 			}
 		}
 		m.addrRegs[c] = regs
+		m.futureReads = append(m.futureReads, futureReads(t.Code))
 	}
 	return m, nil
 }
@@ -325,3 +330,29 @@ func (m *Machine) Replay(steps []Step) ([]*State, []Event, error) {
 // Finished reports whether CPU c has executed its whole program (its store
 // buffer may still hold entries).
 func (m *Machine) Finished(s *State, c int) bool { return m.finished(s, c) }
+
+// futureReads computes, for every pc, the locations a load at or after pc
+// may read. Jumps only go forward, so one backward pass suffices.
+func futureReads(code []Instr) []uint64 {
+	reads := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		var own uint64
+		if in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg) {
+			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+				own = 1 << l
+			} else {
+				own = ^uint64(0) // the address is computed: any location
+			}
+		}
+		switch in.Op {
+		case OpJump:
+			reads[pc] = reads[in.Target]
+		case OpBranch:
+			reads[pc] = reads[pc+1] | reads[in.Target]
+		default:
+			reads[pc] = own | reads[pc+1]
+		}
+	}
+	return reads
+}

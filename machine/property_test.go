@@ -2,6 +2,8 @@ package machine
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -268,4 +270,61 @@ func TestReleaseThenAcquireDiffersBetweenModes(t *testing.T) {
 	})()
 	checkReach(t, p, TSO, cond, true, Options{})
 	checkReach(t, p, ARM, cond, false, Options{})
+}
+
+// Key merges only states that reach the same outcomes: over the whole graph
+// of exact states (every detail, MESI letters included), states with equal
+// keys must reach equal sets of outcomes.
+func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, false)
+		m := MustNew(p, []Mode{TSO, ARM}[rapid.IntRange(0, 1).Draw(t, "mode")])
+		exact := func(s *State) string {
+			k := string(m.appendKey(nil, s, false)) + fmt.Sprint(s.mem)
+			for c := range s.cpus {
+				k += fmt.Sprint(s.cpus[c].cache, s.cpus[c].iq)
+			}
+			return k
+		}
+		memo := map[string]string{}
+		byKey := map[string]string{}
+		budget := 20000
+		var reach func(s *State) string
+		reach = func(s *State) string {
+			ek := exact(s)
+			if r, ok := memo[ek]; ok {
+				return r
+			}
+			if budget--; budget < 0 {
+				t.Skip("too large")
+			}
+			set := map[string]bool{}
+			if m.Final(s) {
+				set[m.Outcome(s).Key()] = true
+			}
+			for _, st := range m.Enabled(s) {
+				n, _, _ := m.Apply(s, st)
+				for _, o := range strings.Split(reach(n), "|") {
+					if o != "" {
+						set[o] = true
+					}
+				}
+			}
+			var os []string
+			for o := range set {
+				os = append(os, o)
+			}
+			sort.Strings(os)
+			r := strings.Join(os, "|")
+			memo[ek] = r
+			for _, key := range []string{"k" + m.Key(s), "d" + string(m.appendKey(nil, s, true))} {
+				if prev, ok := byKey[key]; ok && prev != r {
+					t.Fatalf("two states with key %q reach different outcomes:\n%s\n%s", key[:1], prev, r)
+				}
+				byKey[key] = r
+			}
+			return r
+		}
+		reach(m.Initial())
+	})
 }
