@@ -584,7 +584,11 @@ func (p *parser) expectSemi() {
 	case tInc, tDec:
 		p.fail(p.tok.pos, "%s inside an expression is not supported", p.tok.kind)
 	}
-	p.fail(p.tok.pos, "expected \";\" after the statement, found %s", p.tok.describe())
+	pos := p.tok.pos
+	if p.prev.pos.Line < pos.Line {
+		pos = p.prev.end() // point at the end of the line missing its ";"
+	}
+	p.fail(pos, "expected \";\" after the statement, found %s", p.tok.describe())
 }
 
 var assignOps = map[token]bool{

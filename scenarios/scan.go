@@ -93,6 +93,15 @@ type tok struct {
 	text string // identifier or integer spelling
 }
 
+// end returns the position just after the token.
+func (t tok) end() Position {
+	n := len(t.text)
+	if t.kind != tIdent && t.kind != tInt {
+		n = len(t.kind.String())
+	}
+	return Position{File: t.pos.File, Line: t.pos.Line, Col: t.pos.Col + n}
+}
+
 // describe renders the token for error messages.
 func (t tok) describe() string {
 	switch t.kind {
@@ -321,6 +330,17 @@ func (s *scanner) next() tok {
 			s.advance()
 			s.advance()
 			return tok{kind: t, pos: pos}
+		}
+	}
+	if c == '(' && s.code && s.peekByte(1) == '*' {
+		if n := s.peekByte(2); n == ' ' || n == '\t' || n == '\n' || n == '\r' {
+			end := s.off
+			for end < len(s.src) && s.src[end] != '\n' {
+				end++
+			}
+			if strings.Contains(string(s.src[s.off+2:end]), "*)") {
+				s.fail(pos, "(* ... *) comments are not allowed inside thread code; use /* ... */ or //")
+			}
 		}
 	}
 	var t token
