@@ -1,0 +1,155 @@
+package scenarios
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+)
+
+//go:embed library/*.litmus
+var libraryFS embed.FS
+
+// Entry is one built-in scenario of the library.
+type Entry struct {
+	Name     string // the name after "C"
+	File     string // file name in the library, e.g. "mp-wmb-rmb.litmus"
+	Family   string // e.g. "Message passing"
+	Variant  string // e.g. "smp_wmb + smp_rmb"
+	Title    string
+	Result   Observation // expected LKMM verdict, "" if not given
+	Source   string      // the file's text
+	Scenario *Scenario   // parsed; shared, do not modify (Lookup returns a fresh copy)
+}
+
+// Family groups the library entries of one family, in variant order.
+type Family struct {
+	Name    string
+	Entries []*Entry
+}
+
+var (
+	libraryOnce    sync.Once
+	libraryEntries []*Entry
+	libraryErr     error
+)
+
+// Library returns the built-in scenarios, parsed and sorted by family,
+// then variant, then name. If any library file fails to parse, it returns
+// that error.
+func Library() ([]*Entry, error) {
+	libraryOnce.Do(func() { libraryEntries, libraryErr = loadLibrary(libraryFS, "library") })
+	return libraryEntries, libraryErr
+}
+
+func loadLibrary(fsys fs.FS, dir string) ([]*Entry, error) {
+	files, err := fs.Glob(fsys, dir+"/*.litmus")
+	if err != nil {
+		return nil, err
+	}
+	var out []*Entry
+	byName := map[string]string{}
+	var errs []error
+	for _, f := range files {
+		src, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		base := path.Base(f)
+		s, err := Parse("library/"+base, src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if other, dup := byName[s.Name]; dup {
+			errs = append(errs, fmt.Errorf("library/%s: test name %q is also used by %s", base, s.Name, other))
+			continue
+		}
+		byName[s.Name] = base
+		out = append(out, &Entry{
+			Name: s.Name, File: base, Family: s.Meta.Family, Variant: s.Meta.Variant,
+			Title: s.Meta.Title, Result: s.Meta.Result, Source: string(src), Scenario: s,
+		})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Family != b.Family {
+			return a.Family < b.Family
+		}
+		if a.Variant != b.Variant {
+			return a.Variant < b.Variant
+		}
+		return a.Name < b.Name
+	})
+	return out, nil
+}
+
+// Families returns the library grouped by family, in Library order.
+func Families() ([]Family, error) {
+	entries, err := Library()
+	if err != nil {
+		return nil, err
+	}
+	var out []Family
+	for _, e := range entries {
+		if len(out) == 0 || out[len(out)-1].Name != e.Family {
+			out = append(out, Family{Name: e.Family})
+		}
+		f := &out[len(out)-1]
+		f.Entries = append(f.Entries, e)
+	}
+	return out, nil
+}
+
+// findEntry returns the library entry whose C name or file base name
+// (with or without ".litmus") is name.
+func findEntry(entries []*Entry, name string) *Entry {
+	for _, e := range entries {
+		if e.Name == name || e.File == name || strings.TrimSuffix(e.File, ".litmus") == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// Lookup returns a freshly parsed copy of the built-in scenario with the
+// given C name or file base name (with or without ".litmus").
+func Lookup(name string) (*Scenario, error) {
+	entries, err := Library()
+	if err != nil {
+		return nil, err
+	}
+	e := findEntry(entries, name)
+	if e == nil {
+		return nil, fmt.Errorf("no built-in scenario named %q", name)
+	}
+	return Parse("library/"+e.File, []byte(e.Source))
+}
+
+// Load returns the built-in scenario named arg if there is one, else
+// parses the file at path arg. Parse errors carry file:line:col.
+func Load(arg string) (*Scenario, error) {
+	entries, libErr := Library()
+	if e := findEntry(entries, arg); e != nil {
+		return Parse("library/"+e.File, []byte(e.Source))
+	}
+	src, err := os.ReadFile(arg)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if libErr != nil {
+				return nil, fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
+			}
+			return nil, fmt.Errorf("%s: no such file, and no built-in scenario has that name", arg)
+		}
+		return nil, err
+	}
+	return Parse(arg, src)
+}

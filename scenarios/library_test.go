@@ -1,0 +1,160 @@
+package scenarios
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestLibrary checks every built-in scenario: it parses, compiles,
+// round-trips through Format and carries its metadata.
+func TestLibrary(t *testing.T) {
+	files, err := fs.Glob(libraryFS, "library/*.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skip("scenarios/library holds no .litmus files yet")
+	}
+	entries, err := Library()
+	if err != nil {
+		t.Fatalf("Library: %v", err)
+	}
+	if len(entries) != len(files) {
+		t.Fatalf("Library has %d entries for %d files", len(entries), len(files))
+	}
+	for _, e := range entries {
+		t.Run(e.File, func(t *testing.T) {
+			if e.Title == "" || e.Family == "" || e.Variant == "" || e.Scenario.Meta.Story == "" {
+				t.Errorf("missing metadata: Title %q, Family %q, Variant %q, Story %q", e.Title, e.Family, e.Variant, e.Scenario.Meta.Story)
+			}
+			if e.Name != strings.TrimSuffix(e.File, ".litmus") {
+				t.Errorf("test name %q differs from the file name %q", e.Name, e.File)
+			}
+			if _, err := e.Scenario.Compile(); err != nil {
+				t.Errorf("Compile: %v", err)
+			}
+			s, err := Parse(e.File, []byte(e.Source))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRoundTrip(t, e.File, s)
+		})
+	}
+	if !sort.SliceIsSorted(entries, func(i, j int) bool {
+		a, b := entries[i], entries[j]
+		if a.Family != b.Family {
+			return a.Family < b.Family
+		}
+		return a.Variant < b.Variant
+	}) {
+		t.Errorf("Library is not sorted by family, then variant")
+	}
+	fams, err := Families()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, f := range fams {
+		if i > 0 && fams[i-1].Name >= f.Name {
+			t.Errorf("families out of order: %q then %q", fams[i-1].Name, f.Name)
+		}
+		for _, e := range f.Entries {
+			if e.Family != f.Name {
+				t.Errorf("entry %s of family %q grouped under %q", e.Name, e.Family, f.Name)
+			}
+			n++
+		}
+	}
+	if n != len(entries) {
+		t.Errorf("Families hold %d entries, Library %d", n, len(entries))
+	}
+
+	// Lookup by C name and by file name, with or without .litmus.
+	e := entries[0]
+	for _, key := range []string{e.Name, e.File, strings.TrimSuffix(e.File, ".litmus")} {
+		s, err := Lookup(key)
+		if err != nil || s.Name != e.Name {
+			t.Errorf("Lookup(%q) = %v, %v", key, s, err)
+			continue
+		}
+		if s == e.Scenario {
+			t.Errorf("Lookup(%q) returned the shared scenario, not a copy", key)
+		}
+	}
+	s, err := Load(e.Name)
+	if err != nil || s.Name != e.Name {
+		t.Errorf("Load(%q) = %v, %v", e.Name, s, err)
+	}
+}
+
+func TestLookupMissing(t *testing.T) {
+	if _, err := Lookup("no-such-scenario"); err == nil {
+		t.Errorf("Lookup of a missing name succeeded")
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.litmus")); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("Load of a missing file: %v", err)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.litmus")
+	if err := os.WriteFile(good, []byte("C good\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(good)
+	if err != nil || s.Name != "good" {
+		t.Fatalf("Load(%s) = %v, %v", good, s, err)
+	}
+	bad := filepath.Join(dir, "bad.litmus")
+	if err := os.WriteFile(bad, []byte("C bad\n{}\nP0(int *x)\n{\n\twhile (1) ;\n}\nexists (x=1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(bad)
+	if err == nil || !strings.HasPrefix(err.Error(), bad+":5:2: unsupported statement") {
+		t.Errorf("Load(bad) error = %v", err)
+	}
+}
+
+func TestLoadLibraryFromFS(t *testing.T) {
+	mk := func(name, family, variant string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("C " + name + "\n(*\n * Family: " + family + "\n * Variant: " + variant +
+			"\n * Title: t\n * Story: s\n *)\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n")}
+	}
+	fsys := fstest.MapFS{
+		"lib/b+2.litmus": mk("b+2", "B", "2"),
+		"lib/a+z.litmus": mk("a+z", "A", "z"),
+		"lib/b+1.litmus": mk("b+1", "B", "1"),
+		"lib/a+a.litmus": mk("a+a", "A", "a"),
+		"lib/README.md":  {Data: []byte("not a scenario")},
+	}
+	entries, err := loadLibrary(fsys, "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	if got := strings.Join(names, " "); got != "a+a a+z b+1 b+2" {
+		t.Errorf("order = %s", got)
+	}
+	if e := findEntry(entries, "b+1.litmus"); e == nil || e.Family != "B" || e.Variant != "1" || e.Title != "t" {
+		t.Errorf("findEntry(b+1.litmus) = %+v", e)
+	}
+
+	fsys["lib/c.litmus"] = &fstest.MapFile{Data: []byte("C c\n{}\nP0(int *x)\n{\n\tfor (;;) ;\n}\nexists (x=1)\n")}
+	if _, err := loadLibrary(fsys, "lib"); err == nil || !strings.Contains(err.Error(), "library/c.litmus:5:2:") {
+		t.Errorf("bad library file: %v", err)
+	}
+	delete(fsys, "lib/c.litmus")
+	fsys["lib/dup.litmus"] = mk("a+a", "A", "a")
+	if _, err := loadLibrary(fsys, "lib"); err == nil || !strings.Contains(err.Error(), "also used by") {
+		t.Errorf("duplicate names: %v", err)
+	}
+}
