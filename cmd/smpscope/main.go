@@ -1,13 +1,46 @@
-// Command smpscope explores weak-memory executions of Linux-kernel litmus
-// tests on a simulated multiprocessor.
+// Command smpscope explores weak-memory executions of Linux-kernel C litmus
+// tests on a simulated multiprocessor with MESI caches, store buffers and
+// invalidation queues, in TSO (x86-like) and ARM-like modes.
+//
+// Without a subcommand it opens the interactive UI; the subcommands list,
+// show and check work from scripts and pipes.
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "usage: smpscope [SCENARIO]  (the interactive UI and subcommands are being built)")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// exitError carries a process exit status through cobra.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// run executes the command line and returns the exit status: 0 success,
+// 1 a soundness disagreement (check), 2 usage, parse or limit errors.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "smpscope:", err)
+	return 2
 }

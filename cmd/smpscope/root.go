@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "smpscope [SCENARIO | FILE.litmus]",
+		Short: "Step through weak-memory executions one hardware event at a time",
+		Long: `smpscope simulates a small multiprocessor with per-CPU MESI caches,
+store buffers and (ARM-like mode) invalidation queues, and runs Linux-kernel
+C litmus tests on it in TSO (x86-like) or ARM-like mode.
+
+Without arguments it opens the scenario picker; with a built-in scenario name
+or a .litmus file it opens that scenario.`,
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+				return printNonInteractive(cmd, stdout)
+			}
+			return runUI(cmd, args, stdin, stdout)
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdout, stderr))
+	return root
+}
+
+// printNonInteractive is what smpscope prints instead of starting the UI
+// when stdout is not a terminal: a short help and the scenario list.
+func printNonInteractive(cmd *cobra.Command, w io.Writer) error {
+	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n\nCommands:\n", cmd.Short, cmd.UseLine())
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			fmt.Fprintf(w, "  %-8s %s\n", c.Name(), c.Short)
+		}
+	}
+	fmt.Fprintf(w, "\n(stdout is not a terminal, so the interactive UI was not started.)\n\nBuilt-in scenarios:\n")
+	return writeList(w, false)
+}
