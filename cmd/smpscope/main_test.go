@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCmd runs the command line and returns stdout, stderr and the status.
+func runCmd(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestListJSON(t *testing.T) {
+	out, _, code := runCmd(t, "list", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 40 {
+		t.Fatalf("only %d scenarios listed", len(lines))
+	}
+	for _, l := range lines {
+		var e map[string]string
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		for _, k := range []string{"name", "family", "variant", "title"} {
+			if e[k] == "" {
+				t.Fatalf("%q: empty %s", l, k)
+			}
+		}
+	}
+}
+
+func TestShow(t *testing.T) {
+	out, _, code := runCmd(t, "show", "mp+once")
+	if code != 0 || !strings.HasPrefix(out, "C mp+once") || !strings.Contains(out, "exists") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	_, errs, code := runCmd(t, "show", "no-such-test")
+	if code != 2 || !strings.Contains(errs, "no built-in scenario") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestNonInteractiveRootPrintsHelpAndList(t *testing.T) {
+	out, _, code := runCmd(t)
+	if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "mp+once") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	out, _, code := runCmd(t, "check", "--mode", "both", "mp+once")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"Test mp+once Allowed",
+		"Observation mp+once Never 0 3",     // TSO
+		"Observation mp+once Sometimes 1 3", // ARM-like
+		"Mode mp+once tso", "Mode mp+once arm",
+		"Condition exists (1:r0=1 /\\ 1:r1=0)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	out, _, code := runCmd(t, "check", "--json", "--mode", "arm", "sb+once", "mp+wmb-rmb")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 lines, got %d", len(lines))
+	}
+	var r struct {
+		Name     string `json:"name"`
+		Mode     string `json:"mode"`
+		Verdict  string `json:"verdict"`
+		Positive int    `json:"positive"`
+		States   int    `json:"states"`
+		Outcomes []struct {
+			Values    map[string]any `json:"values"`
+			Count     int            `json:"count"`
+			Satisfies bool           `json:"satisfies"`
+		} `json:"outcomes"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "sb+once" || r.Mode != "arm" || r.Verdict != "Sometimes" || r.Positive == 0 || r.States == 0 || r.Error != "" {
+		t.Fatalf("%+v", r)
+	}
+	sat := 0
+	for _, o := range r.Outcomes {
+		if o.Satisfies {
+			sat++
+			if o.Values["0:r0"] != float64(0) || o.Values["1:r1"] != float64(0) {
+				t.Fatalf("satisfying outcome %v", o.Values)
+			}
+		}
+	}
+	if sat != 1 || len(r.Outcomes) != 4 {
+		t.Fatalf("%d outcomes, %d satisfying", len(r.Outcomes), sat)
+	}
+}
+
+func TestCheckExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.litmus")
+	os.WriteFile(bad, []byte("C bad\n{}\nP0(int *x) {\n  while (1) ;\n}\nexists (x=1)\n"), 0o644)
+	_, errs, code := runCmd(t, "check", bad)
+	if code != 2 || !strings.Contains(errs, "bad.litmus:4:") {
+		t.Fatalf("parse error: exit %d, stderr %q", code, errs)
+	}
+	// A file that claims Never for an outcome the machine reaches: the
+	// soundness failure exit status.
+	lie := filepath.Join(dir, "lie.litmus")
+	os.WriteFile(lie, []byte("C lie\n(* Result: Never *)\n{}\nP0(int *x, int *y) {\n WRITE_ONCE(*x, 1);\n int r0 = READ_ONCE(*y);\n}\nP1(int *x, int *y) {\n WRITE_ONCE(*y, 1);\n int r1 = READ_ONCE(*x);\n}\nexists (0:r0=0 /\\ 1:r1=0)\n"), 0o644)
+	_, errs, code = runCmd(t, "check", lie)
+	if code != 1 || !strings.Contains(errs, "SOUNDNESS") {
+		t.Fatalf("soundness: exit %d, stderr %q", code, errs)
+	}
+	_, errs, code = runCmd(t, "check", "--max-states", "3", "iriw+once")
+	if code != 2 || !strings.Contains(errs, "stopped after") {
+		t.Fatalf("limit: exit %d, stderr %q", code, errs)
+	}
+	if _, _, code = runCmd(t, "check", "--mode", "power", "mp+once"); code != 2 {
+		t.Fatalf("bad mode: exit %d", code)
+	}
+	if _, _, code = runCmd(t, "check"); code != 2 {
+		t.Fatalf("no arguments: exit %d", code)
+	}
+}
