@@ -1,0 +1,377 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"smpscope/machine"
+)
+
+// TraceVersion is the version of the trace file format that [ParseTrace]
+// reads and [Trace.Format] writes.
+const TraceVersion = 1
+
+// MaxTraceSize is the largest trace source ParseTrace accepts, in bytes.
+const MaxTraceSize = 16 << 20
+
+// Trace is one execution of a scenario, as a list of machine steps, in a
+// plain-text form that a person can read and smpscope can replay:
+//
+//	smpscope trace 1
+//	scenario: mp+once
+//	variant: once
+//	mode: arm
+//	# Witness of exists (1:r0=1 /\ 1:r1=0)
+//
+//	P0 exec       # P0: execute WRITE_ONCE(*x, 1);
+//	P0 commit #1  # P0: commit store y=1 from its store buffer
+//	P1 inv x      # P1: apply the queued invalidation of x (...)
+//
+// The first line names the format and its version. Header lines
+// "key: value" follow: scenario (the scenario's C name, required), source
+// (where to load it from, a built-in name or a .litmus path, when that is
+// not the scenario name), variant and mode (tso or arm, required). Then
+// one line per step, naming it by its machine step ID (see
+// [machine.Machine.ID]). A "#" followed by a space, or ending a line,
+// starts a comment ("#3" in a step ID is not one); comment lines before
+// the first step are kept as notes, the comment after a step describes it,
+// and everything else in comments and blank lines is ignored on reading.
+type Trace struct {
+	// File is the name the trace was parsed from, used in positions; ""
+	// for traces built in memory.
+	File    string
+	Version int
+	// Scenario is the C name of the scenario the trace runs.
+	Scenario string
+	// Source is where to load the scenario from (a built-in name or a
+	// .litmus path); "" means the built-in scenario called Scenario.
+	Source  string
+	Variant string
+	Mode    machine.Mode
+	// Notes are the comment lines between the header and the first step,
+	// without the leading "# ".
+	Notes []string
+	Steps []TraceStep
+
+	header map[string]Position // where each header key was read
+}
+
+// TraceStep is one line of a trace: a step ID with its description.
+type TraceStep struct {
+	ID      string // e.g. "P1 commit #3"
+	Comment string // e.g. "P1: commit store x=1 from its store buffer"
+	Pos     Position
+}
+
+// NewTrace builds the trace of steps taken from m's initial state, with
+// each step described by [machine.Machine.Describe] in the state before
+// it. Scenario and Mode are taken from m; callers fill in Source, Variant
+// and Notes. It fails if a step is not enabled where it is taken.
+func NewTrace(m *machine.Machine, steps []machine.Step) (*Trace, error) {
+	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
+	s := m.Initial()
+	for i, st := range steps {
+		if !m.IsEnabled(s, st) {
+			return nil, fmt.Errorf("step %d (%s) is not enabled", i+1, m.ID(st))
+		}
+		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: m.Describe(s, st)})
+		n, _, err := m.Apply(s, st)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, m.ID(st), err)
+		}
+		s = n
+	}
+	return t, nil
+}
+
+// Format writes the trace in its file format. ParseTrace of the result
+// gives back an equal trace (apart from positions).
+func (t *Trace) Format() string {
+	var b strings.Builder
+	v := t.Version
+	if v == 0 {
+		v = TraceVersion
+	}
+	fmt.Fprintf(&b, "smpscope trace %d\n", v)
+	fmt.Fprintf(&b, "scenario: %s\n", oneLine(t.Scenario))
+	if t.Source != "" && t.Source != t.Scenario {
+		fmt.Fprintf(&b, "source: %s\n", oneLine(t.Source))
+	}
+	if t.Variant != "" {
+		fmt.Fprintf(&b, "variant: %s\n", oneLine(t.Variant))
+	}
+	fmt.Fprintf(&b, "mode: %s\n", t.Mode)
+	for _, n := range t.Notes {
+		for _, l := range strings.Split(n, "\n") {
+			b.WriteString(strings.TrimRight("# "+l, " "))
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteByte('\n')
+	w := 0
+	for _, st := range t.Steps {
+		w = max(w, utf8.RuneCountInString(st.ID))
+	}
+	w = min(w, 24)
+	for _, st := range t.Steps {
+		if st.Comment == "" {
+			b.WriteString(st.ID)
+		} else {
+			pad := max(w-utf8.RuneCountInString(st.ID), 0)
+			fmt.Fprintf(&b, "%s%s  # %s", st.ID, strings.Repeat(" ", pad), oneLine(st.Comment))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// oneLine flattens line breaks so that a value stays on its line.
+func oneLine(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	return strings.TrimSpace(s)
+}
+
+// splitComment splits a line at its comment: a '#' followed by a space or
+// a tab, or ending the line. It returns the code before it and the
+// comment text after it (trimmed), and whether there was a comment.
+func splitComment(line string) (code, comment string, ok bool) {
+	for i := 0; i < len(line); i++ {
+		if line[i] != '#' {
+			continue
+		}
+		if i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' {
+			return line[:i], strings.TrimSpace(line[i+1:]), true
+		}
+	}
+	return line, "", false
+}
+
+// field is a whitespace-separated word of a line and its 1-based column.
+type field struct {
+	text string
+	col  int
+}
+
+func fieldsOf(line string) []field {
+	var out []field
+	col := 0
+	start, startCol := -1, 0
+	for i, r := range line {
+		col++
+		space := r == ' ' || r == '\t'
+		if !space && start < 0 {
+			start, startCol = i, col
+		}
+		if space && start >= 0 {
+			out = append(out, field{line[start:i], startCol})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, field{line[start:], startCol})
+	}
+	return out
+}
+
+var traceStepKinds = map[string]int{"exec": 0, "early": 1, "commit": 1, "inv": 1, "qs": 0}
+
+// ParseTrace reads a trace file. name is used in positions only. Every
+// error is an [Error] carrying file:line:col.
+func ParseTrace(name string, src []byte) (*Trace, error) {
+	t := &Trace{File: name, header: map[string]Position{}}
+	pos := func(line, col int) Position { return Position{File: name, Line: line, Col: col} }
+	if len(src) > MaxTraceSize {
+		return nil, errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
+	}
+	if !utf8.Valid(src) {
+		return nil, errorf(pos(1, 1), "trace is not valid UTF-8 text")
+	}
+	magic := false
+	lines := strings.Split(string(src), "\n")
+	for i, line := range lines {
+		ln := i + 1
+		line = strings.TrimSuffix(line, "\r")
+		code, comment, hasComment := splitComment(line)
+		fs := fieldsOf(code)
+		if len(fs) == 0 {
+			if hasComment && magic && len(t.Steps) == 0 {
+				t.Notes = append(t.Notes, comment)
+			}
+			continue
+		}
+		if !magic {
+			if len(fs) != 3 || fs[0].text != "smpscope" || fs[1].text != "trace" {
+				return nil, errorf(pos(ln, fs[0].col), "not a smpscope trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+			}
+			v, err := strconv.Atoi(fs[2].text)
+			if err != nil || v < 1 {
+				return nil, errorf(pos(ln, fs[2].col), "bad trace version %q", fs[2].text)
+			}
+			if v != TraceVersion {
+				return nil, errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads version %d)", v, TraceVersion)
+			}
+			t.Version = v
+			magic = true
+			continue
+		}
+		if key, ok := strings.CutSuffix(fs[0].text, ":"); ok {
+			p := pos(ln, fs[0].col)
+			if len(t.Steps) > 0 {
+				return nil, errorf(p, "header line %q after the first step (header lines come first)", key+":")
+			}
+			if prev, dup := t.header[key]; dup {
+				return nil, errorf(p, "duplicate %q line (first at line %d)", key+":", prev.Line)
+			}
+			value := ""
+			if len(fs) > 1 {
+				value = strings.TrimSpace(code[byteOffset(code, fs[1].col):])
+			}
+			if value == "" {
+				return nil, errorf(p, "%q needs a value", key+":")
+			}
+			switch key {
+			case "scenario":
+				t.Scenario = value
+			case "source":
+				t.Source = value
+			case "variant":
+				t.Variant = value
+			case "mode":
+				m, err := machine.ParseMode(value)
+				if err != nil {
+					return nil, errorf(pos(ln, fs[1].col), "%v", err)
+				}
+				t.Mode = m
+			default:
+				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant: or mode:)", key+":")
+			}
+			t.header[key] = p
+			continue
+		}
+		if err := checkStepSyntax(fs, func(col int) Position { return pos(ln, col) }); err != nil {
+			return nil, err
+		}
+		words := make([]string, len(fs))
+		for j, f := range fs {
+			words[j] = f.text
+		}
+		t.Steps = append(t.Steps, TraceStep{ID: strings.Join(words, " "), Comment: comment, Pos: pos(ln, fs[0].col)})
+	}
+	if !magic {
+		return nil, errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+	}
+	for _, key := range []string{"scenario", "mode"} {
+		if _, ok := t.header[key]; !ok {
+			return nil, errorf(pos(len(lines), 1), "missing %q line in the header", key+":")
+		}
+	}
+	return t, nil
+}
+
+// byteOffset converts a 1-based rune column of s into a byte offset.
+func byteOffset(s string, col int) int {
+	n := 0
+	for i := range s {
+		n++
+		if n == col {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// checkStepSyntax checks the shape of a step ID: "CPU kind" or
+// "CPU kind arg" with the argument the kind needs. Names are resolved
+// against the program only by Replay.
+func checkStepSyntax(fs []field, at func(col int) Position) error {
+	if len(fs) < 2 {
+		return errorf(at(fs[0].col), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1 commit #3\"", fs[0].text)
+	}
+	nargs, ok := traceStepKinds[fs[1].text]
+	if !ok {
+		return errorf(at(fs[1].col), "unknown step kind %q (want exec, early, commit, inv or qs)", fs[1].text)
+	}
+	kind := fs[1].text
+	switch {
+	case len(fs) > 2+nargs:
+		return errorf(at(fs[2+nargs].col), "unexpected %q after the step %q (a comment starts with \"# \")", fs[2+nargs].text, strings.Join([]string{fs[0].text, fs[1].text}, " "))
+	case len(fs) < 2+nargs && kind == "inv":
+		return errorf(at(fs[1].col), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", fs[0].text)
+	case len(fs) < 2+nargs:
+		return errorf(at(fs[1].col), "%q needs an instruction number, e.g. \"%s %s #3\"", kind, fs[0].text, kind)
+	}
+	if kind == "early" || kind == "commit" {
+		n, err := strconv.Atoi(strings.TrimPrefix(fs[2].text, "#"))
+		if !strings.HasPrefix(fs[2].text, "#") || err != nil || n < 0 || n >= machine.MaxInstrs {
+			return errorf(at(fs[2].col), "want an instruction number like #3, not %q", fs[2].text)
+		}
+	}
+	return nil
+}
+
+// Replay runs the trace on m from its initial state and returns every
+// state along the way (states[0] is the initial state) and the events of
+// the steps. It fails when the trace was recorded for another scenario or
+// mode, or when a step is unknown or not enabled where the trace takes
+// it; the error names the trace line and lists the steps that were
+// enabled there. On failure the states and events up to that point are
+// returned as well.
+func (t *Trace) Replay(m *machine.Machine) ([]*machine.State, []machine.Event, error) {
+	states := []*machine.State{m.Initial()}
+	var events []machine.Event
+	if t.Scenario != "" && m.Prog.Name != "" && t.Scenario != m.Prog.Name {
+		return states, events, errorf(t.headerPos("scenario"), "this trace is for scenario %q, not %q", t.Scenario, m.Prog.Name)
+	}
+	if t.Mode != m.Mode {
+		return states, events, errorf(t.headerPos("mode"), "this trace was recorded in %s mode, not %s mode", t.Mode.Title(), m.Mode.Title())
+	}
+	for i, ts := range t.Steps {
+		s := states[len(states)-1]
+		st, err := m.ParseID(ts.ID)
+		if err != nil {
+			return states, events, errorf(ts.Pos, "step %d: %v\n%s", i+1, err, enabledList(m, s))
+		}
+		if !m.IsEnabled(s, st) {
+			return states, events, errorf(ts.Pos, "step %d %q is not enabled at this point\n%s", i+1, ts.ID, enabledList(m, s))
+		}
+		n, ev, err := m.Apply(s, st)
+		if err != nil {
+			return states, events, errorf(ts.Pos, "step %d %q: %v", i+1, ts.ID, err)
+		}
+		states = append(states, n)
+		events = append(events, ev)
+	}
+	return states, events, nil
+}
+
+func (t *Trace) headerPos(key string) Position {
+	if p, ok := t.header[key]; ok {
+		return p
+	}
+	return Position{File: t.File}
+}
+
+// enabledList lists the steps enabled in s, one per line with its
+// description, for error messages.
+func enabledList(m *machine.Machine, s *machine.State) string {
+	steps := m.Enabled(s)
+	if len(steps) == 0 {
+		if m.Final(s) {
+			return "no step is enabled there: the execution has already ended."
+		}
+		return "no step is enabled there: the execution is deadlocked."
+	}
+	w := 0
+	for _, st := range steps {
+		w = max(w, len(m.ID(st)))
+	}
+	var b strings.Builder
+	b.WriteString("steps enabled there:")
+	for _, st := range steps {
+		id := m.ID(st)
+		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), m.Describe(s, st))
+	}
+	return b.String()
+}

@@ -1,0 +1,266 @@
+package scenarios
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"smpscope/machine"
+)
+
+func traceMachine(t *testing.T, name string, mode machine.Mode) *machine.Machine {
+	t.Helper()
+	sc, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return machine.MustNew(cs.Program, mode)
+}
+
+// randomWalk takes up to n seeded random enabled steps from the initial
+// state and returns them with the state reached.
+func randomWalk(m *machine.Machine, seed uint64, n int) ([]machine.Step, *machine.State) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	s := m.Initial()
+	var steps []machine.Step
+	for len(steps) < n {
+		en := m.Enabled(s)
+		if len(en) == 0 {
+			break
+		}
+		st := en[r.IntN(len(en))]
+		next, _, err := m.Apply(s, st)
+		if err != nil {
+			panic(err)
+		}
+		steps = append(steps, st)
+		s = next
+	}
+	return steps, s
+}
+
+func TestTraceRoundTrip(t *testing.T) {
+	kinds := map[machine.StepKind]int{}
+	names := []string{"mp+once", "mp+wmb-rmb", "sb+mb", "lb+once", "iriw+rmb", "rcu-free+sync", "seqcount+acq-rmb", "folio-lock-waiters+atomic", "ext4-last-group+lock", "2+2w+wmb"}
+	for _, name := range names {
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			m := traceMachine(t, name, mode)
+			for seed := uint64(0); seed < 25; seed++ {
+				steps, want := randomWalk(m, seed, int(seed)*3%40+1)
+				for _, st := range steps {
+					kinds[st.Kind]++
+				}
+				tr, err := NewTrace(m, steps)
+				if err != nil {
+					t.Fatalf("%s %s seed %d: %v", name, mode, seed, err)
+				}
+				tr.Variant = "v"
+				tr.Notes = []string{"a note", "#3 is not a step"}
+				text := tr.Format()
+				back, err := ParseTrace("rt.trace", []byte(text))
+				if err != nil {
+					t.Fatalf("%s %s seed %d: %v\n%s", name, mode, seed, err, text)
+				}
+				if back.Scenario != name || back.Mode != mode || back.Variant != "v" || len(back.Steps) != len(steps) ||
+					strings.Join(back.Notes, "|") != "a note|#3 is not a step" {
+					t.Fatalf("%s %s seed %d: header or steps lost:\n%s\n%+v", name, mode, seed, text, back)
+				}
+				if again := back.Format(); again != text {
+					t.Fatalf("Format(Parse(Format(t))) differs:\n%s\n---\n%s", text, again)
+				}
+				states, events, err := back.Replay(m)
+				if err != nil {
+					t.Fatalf("%s %s seed %d: replay: %v\n%s", name, mode, seed, err, text)
+				}
+				if len(states) != len(steps)+1 || len(events) != len(steps) {
+					t.Fatalf("%d states, %d events for %d steps", len(states), len(events), len(steps))
+				}
+				if got := states[len(states)-1]; !got.Equal(want) {
+					t.Fatalf("%s %s seed %d: replayed state differs from the walked one", name, mode, seed)
+				}
+				for i, ts := range back.Steps {
+					if ts.Pos.Line == 0 || events[i].Step != steps[i] || ts.Comment != tr.Steps[i].Comment {
+						t.Fatalf("step %d: %+v vs %+v", i, ts, tr.Steps[i])
+					}
+				}
+			}
+		}
+	}
+	for k := machine.StepExec; k <= machine.StepReportQS; k++ {
+		if kinds[k] == 0 {
+			t.Errorf("no %s step in any walk: the round trip does not cover it", k)
+		}
+	}
+}
+
+// TestTraceWitnessReplays replays the explorer's shortest witnesses of every
+// outcome through the file format.
+func TestTraceWitnessReplays(t *testing.T) {
+	for _, name := range []string{"mp+once", "sb+rel-acq", "rcu-mp+assign-deref"} {
+		m := traceMachine(t, name, machine.ARM)
+		res := machine.Explore(m, machine.Options{})
+		for _, o := range res.Outcomes {
+			tr, err := NewTrace(m, o.Witness)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseTrace("w.trace", []byte(tr.Format()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			states, _, err := back.Replay(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := states[len(states)-1]
+			if !m.Final(last) || m.Outcome(last).Key() != o.Outcome.Key() {
+				t.Fatalf("%s: witness of %s replays to another outcome", name, o.Outcome.Format(m.Prog, nil))
+			}
+		}
+	}
+}
+
+const goodTrace = `smpscope trace 1
+scenario: mp+once
+variant: once
+mode: arm
+# Commit y before x.
+
+P0 exec        # P0: execute WRITE_ONCE(*x, 1);
+P0 exec
+P0 commit #1   # y first
+`
+
+func TestTraceNotEnabled(t *testing.T) {
+	m := traceMachine(t, "mp+once", machine.ARM)
+	tr, err := ParseTrace("good.trace", []byte(goodTrace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Notes[0] != "Commit y before x." || tr.Steps[2].ID != "P0 commit #1" || tr.Steps[2].Comment != "y first" || tr.Steps[1].Comment != "" {
+		t.Fatalf("%+v", tr)
+	}
+	states, _, err := tr.Replay(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sb := states[3].StoreBuffer(0); len(sb) != 1 || m.Prog.LocName(sb[0].Loc) != "x" {
+		t.Fatalf("store buffer after committing y: %+v", sb)
+	}
+
+	// Committing x=1 twice: the second is not enabled.
+	bad := goodTrace + "P0 commit #0\nP1 exec\nP0 commit #0   # again\n"
+	tr, err = ParseTrace("bad.trace", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, events, err := tr.Replay(m)
+	if err == nil {
+		t.Fatal("replayed a step that is not enabled")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"bad.trace:12:1: step 6 \"P0 commit #0\" is not enabled",
+		"steps enabled there:",
+		"\tP1 exec   # P1: execute r1 = READ_ONCE(*x);",
+		"\tP1 inv y  # P1: apply the queued invalidation of y",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing %q in\n%s", want, msg)
+		}
+	}
+	if len(states) != 6 || len(events) != 5 {
+		t.Fatalf("%d states, %d events before the failure", len(states), len(events))
+	}
+
+	// A step naming a CPU or location the program does not have.
+	tr, _ = ParseTrace("cpu.trace", []byte(goodTrace+"P7 exec\n"))
+	if _, _, err := tr.Replay(m); err == nil || !strings.Contains(err.Error(), "cpu.trace:10:1: step 4: step \"P7 exec\": no CPU named P7") ||
+		!strings.Contains(err.Error(), "P1 exec") {
+		t.Fatalf("unknown CPU: %v", err)
+	}
+	// Running out of steps at the end of the execution.
+	steps, _ := randomWalk(m, 1, 1000)
+	full, _ := NewTrace(m, steps)
+	full.Steps = append(full.Steps, TraceStep{ID: "P0 exec", Pos: Position{File: "x", Line: 99, Col: 1}})
+	if _, _, err := full.Replay(m); err == nil || !strings.Contains(err.Error(), "x:99:1:") || !strings.Contains(err.Error(), "already ended") {
+		t.Fatalf("step after the end: %v", err)
+	}
+}
+
+func TestTraceWrongScenarioOrMode(t *testing.T) {
+	tr, err := ParseTrace("good.trace", []byte(goodTrace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = tr.Replay(traceMachine(t, "sb+once", machine.ARM))
+	if err == nil || err.Error() != `good.trace:2:1: this trace is for scenario "mp+once", not "sb+once"` {
+		t.Fatalf("wrong scenario: %v", err)
+	}
+	_, _, err = tr.Replay(traceMachine(t, "mp+once", machine.TSO))
+	if err == nil || err.Error() != "good.trace:4:1: this trace was recorded in ARM-like mode, not TSO mode" {
+		t.Fatalf("wrong mode: %v", err)
+	}
+}
+
+func TestParseTraceErrors(t *testing.T) {
+	head := "smpscope trace 1\nscenario: mp+once\nmode: arm\n"
+	for _, tc := range []struct{ src, want string }{
+		{"", "t:1:1: empty trace"},
+		{"hello\n", "t:1:1: not a smpscope trace"},
+		{"smpscope trace 2\n", "t:1:16: trace format version 2 is not supported"},
+		{"smpscope trace x\n", "t:1:16: bad trace version"},
+		{"smpscope trace 1\nmode: arm\n", "missing \"scenario:\" line"},
+		{"smpscope trace 1\nscenario: a\n", "missing \"mode:\" line"},
+		{"smpscope trace 1\nscenario: a\nmode: power\n", "t:3:7: unknown mode \"power\""},
+		{"smpscope trace 1\nscenario:\n", "t:2:1: \"scenario:\" needs a value"},
+		{"smpscope trace 1\nscenario: a\nscenario: b\n", "t:3:1: duplicate \"scenario:\" line (first at line 2)"},
+		{"smpscope trace 1\ncolour: red\n", "t:2:1: unknown header \"colour:\""},
+		{head + "P0 exec\nvariant: x\n", "t:5:1: header line \"variant:\" after the first step"},
+		{head + "P0\n", "t:4:1: step \"P0\" is incomplete"},
+		{head + "  P0 run\n", "t:4:6: unknown step kind \"run\""},
+		{head + "P0 exec now\n", "t:4:9: unexpected \"now\" after the step \"P0 exec\""},
+		{head + "P0 exec #1 # no space\n", "t:4:9: unexpected \"#1\""},
+		{head + "P0 commit\n", "t:4:4: \"commit\" needs an instruction number, e.g. \"P0 commit #3\""},
+		{head + "P0 commit 3\n", "t:4:11: want an instruction number like #3, not \"3\""},
+		{head + "P0 early #99\n", "t:4:10: want an instruction number like #3"},
+		{head + "P1 inv\n", "t:4:4: \"inv\" needs the location"},
+		{head + "P1 qs x\n", "t:4:7: unexpected \"x\""},
+		{"smpscope trace 1\n\xff\n", "t:1:1: trace is not valid UTF-8"},
+	} {
+		_, err := ParseTrace("t", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.src, err, tc.want)
+			continue
+		}
+		if _, ok := err.(Error); !ok {
+			t.Errorf("%q: error %T is not a scenarios.Error", tc.src, err)
+		}
+	}
+}
+
+func TestParseTraceLenient(t *testing.T) {
+	// CRLF line ends, leading comments, tabs, trailing "#" and extra
+	// spaces inside a step are all accepted.
+	src := "# saved by hand\r\nsmpscope trace 1\r\nscenario:   mp+once  \r\nsource: ./my tests/mp.litmus\r\nmode: tso\r\n\r\n\tP0   exec\t#\r\nP0 commit #0#x\r\n"
+	tr, err := ParseTrace("t", []byte(src))
+	if err == nil {
+		t.Fatalf("\"#0#x\" accepted as an instruction number: %+v", tr)
+	}
+	src = strings.Replace(src, "#0#x", "#0 # first", 1)
+	tr, err = ParseTrace("t", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Scenario != "mp+once" || tr.Source != "./my tests/mp.litmus" || tr.Mode != machine.TSO || len(tr.Steps) != 2 ||
+		tr.Steps[0].ID != "P0 exec" || tr.Steps[0].Pos.Col != 2 || tr.Steps[1].Comment != "first" || len(tr.Notes) != 0 {
+		t.Fatalf("%+v", tr)
+	}
+	if !strings.Contains(tr.Format(), "source: ./my tests/mp.litmus\n") {
+		t.Fatalf("source lost:\n%s", tr.Format())
+	}
+}
