@@ -1,0 +1,75 @@
+package scenarios
+
+import (
+	"io/fs"
+	"testing"
+
+	"smpscope/machine"
+)
+
+// fuzzSeeds are small scenarios covering the dialect, written for the
+// fuzzer (not taken from any corpus).
+var fuzzSeeds = []string{
+	"C a\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n",
+	"C b\n(*\n * Result: Never\n * Title: t\n *)\n{\n\tint x;\n\tint *p=x;\n\tq=&x;\n\tatomic_t v = ATOMIC_INIT(2);\n\tspinlock_t l;\n}\n" +
+		"P0(int *x, int **p, int **q, atomic_t *v, spinlock_t *l) // c\n{\n\tint r0;\n\tint *r1 = READ_ONCE(*p);\n\n" +
+		"\tspin_lock(l);\n\tr0 = READ_ONCE(*r1) + atomic_inc_return(v);\n\tspin_unlock(l);\n\tif (r0 == 1 && !r0) { smp_mb(); } else r0 = -1;\n}\n" +
+		"locations [x; 0:r1]\nfilter (0:r0=1)\nexists (0:r0=1 /\\ ~(x=2 \\/ p=x)) (* end *)\n",
+	"C c\n{}\nP0(int *x, int *y)\n{\n\tint r0;\n\n\tr0 = smp_load_acquire(x);\n\tsmp_store_release(y, r0 << 2 | 1);\n}\n" +
+		"P1(int *x, int *y)\n{\n\tint r1 = xchg_relaxed(y, 3);\n\n\t*x = *y;\n\tr1 = cmpxchg(x, r1, 4) == 0;\n}\n~exists (0:r0=1 /\\ 1:r1=0)\n",
+	"C d\n{ x=-1; }\nvoid P0(unsigned long *x)\n{\n\tint r0 = test_and_set_bit(3, x);\n\tclear_bit_unlock(3, x);\n\trcu_read_lock();\n\tsynchronize_rcu();\n}\nforall (x=0 \\/ 0:r0=1)\n",
+	"C e\n{}\nP0(int *x)\n{\n\t/* c */ int r0; r0 += (int)READ_ONCE(*x) * 2 % 3; r0++; --r0;\n\tif (r0) if (!r0) ; else { }\n}\nexists (true)\n",
+}
+
+// FuzzParse checks that Parse never panics or hangs, that whatever parses
+// formats and re-parses to an equal scenario, and that Compile and the
+// condition evaluators never panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	files, _ := fs.Glob(libraryFS, "library/*.litmus")
+	for _, name := range files {
+		if src, err := fs.ReadFile(libraryFS, name); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := Parse("fuzz", src)
+		if err != nil {
+			if _, ok := err.(Error); !ok {
+				t.Fatalf("error %v is a %T, not an Error", err, err)
+			}
+			return
+		}
+		out := Format(s)
+		s2, err := Parse("fuzz", []byte(out))
+		if err != nil {
+			t.Fatalf("formatted output does not parse: %v\n%s", err, out)
+		}
+		if out2 := Format(s2); out2 != out {
+			t.Fatalf("Format not idempotent:\n%s\n---\n%s", out, out2)
+		}
+		c, cerr := s.Compile()
+		if !sameAST(s, s2) {
+			t.Fatalf("round trip changed the scenario:\n%s", out)
+		}
+		if cerr != nil {
+			if _, ok := cerr.(Error); !ok {
+				t.Fatalf("compile error %v is a %T, not an Error", cerr, cerr)
+			}
+			return
+		}
+		if err := c.Program.Validate(); err != nil {
+			t.Fatalf("compiled program invalid: %v", err)
+		}
+		// Evaluate the conditions on an all-zero outcome of the right shape
+		// and on an empty one.
+		o := machine.Outcome{Mem: make([]machine.Value, len(c.Program.Locs))}
+		for _, th := range c.Program.Threads {
+			o.Regs = append(o.Regs, make([]machine.Value, len(th.Regs)))
+		}
+		c.Verdict([]machine.Outcome{o, {}}, nil)
+		_ = o.Format(c.Program, c.Shown())
+	})
+}
