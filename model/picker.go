@@ -1,0 +1,211 @@
+package model
+
+import (
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/paginator"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"smpscope/views"
+)
+
+// familyItem is one row of the picker: a family of library entries.
+type familyItem struct {
+	family  string
+	entries []LibraryEntry
+	sel     int // chosen variant
+}
+
+// FilterValue is what the filter matches: the family and scenario names,
+// then (after a tab) the titles; see filterFamilies.
+func (f familyItem) FilterValue() string {
+	names := []string{f.family}
+	var titles []string
+	for _, e := range f.entries {
+		names = append(names, e.Variant, e.Name)
+		titles = append(titles, e.Title, e.Summary)
+	}
+	return strings.Join(names, " ") + "\t" + strings.Join(titles, " ")
+}
+
+// filterFamilies ranks picker rows for a filter term: rows whose names
+// contain the term come first (family name matches before scenario
+// names), then rows whose titles contain it, then fuzzy matches on the
+// names. Matching ignores case.
+func filterFamilies(term string, targets []string) []list.Rank {
+	term = strings.ToLower(strings.TrimSpace(term))
+	var exact, named, titled, fuzzy []list.Rank
+	var rest []string
+	var restIdx []int
+	for i, t := range targets {
+		names, titles, _ := strings.Cut(strings.ToLower(t), "\t")
+		family, _, _ := strings.Cut(names, " ")
+		switch {
+		case family == term || strings.HasPrefix(family, term):
+			exact = append(exact, list.Rank{Index: i})
+		case strings.Contains(names, term):
+			named = append(named, list.Rank{Index: i})
+		case strings.Contains(titles, term):
+			titled = append(titled, list.Rank{Index: i})
+		default:
+			rest = append(rest, names)
+			restIdx = append(restIdx, i)
+		}
+	}
+	for _, r := range list.DefaultFilter(term, rest) {
+		fuzzy = append(fuzzy, list.Rank{Index: restIdx[r.Index]})
+	}
+	return append(append(append(exact, named...), titled...), fuzzy...)
+}
+
+func (f familyItem) chosen() LibraryEntry { return f.entries[f.sel] }
+
+func (f familyItem) row() views.PickerRow {
+	e := f.chosen()
+	r := views.PickerRow{Family: f.family, Title: e.Title, Summary: e.Summary, Selected: f.sel}
+	if r.Title == "" {
+		r.Title = e.Name
+	}
+	if r.Summary == "" && e.Name != r.Title {
+		r.Summary = e.Name
+	}
+	for _, x := range f.entries {
+		v := x.Variant
+		if v == "" {
+			v = x.Name
+		}
+		r.Variants = append(r.Variants, v)
+	}
+	return r
+}
+
+// families groups library entries by family, in library order.
+func families(lib []LibraryEntry) []familyItem {
+	var out []familyItem
+	index := map[string]int{}
+	for _, e := range lib {
+		fam := e.Family
+		if fam == "" {
+			fam = e.Name
+		}
+		i, ok := index[fam]
+		if !ok {
+			i = len(out)
+			index[fam] = i
+			out = append(out, familyItem{family: fam})
+		}
+		out[i].entries = append(out[i].entries, e)
+	}
+	return out
+}
+
+// pickerDelegate draws family rows with views.RenderPickerRow.
+type pickerDelegate struct{ styles views.Styles }
+
+func (d pickerDelegate) Height() int                         { return views.PickerRowHeight }
+func (d pickerDelegate) Spacing() int                        { return 1 }
+func (d pickerDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
+func (d pickerDelegate) Render(w io.Writer, m list.Model, index int, item list.Item) {
+	f, ok := item.(familyItem)
+	if !ok {
+		return
+	}
+	io.WriteString(w, views.RenderPickerRow(f.row(), index == m.Index(), d.styles, m.Width()))
+}
+
+// picker is the scenario picker screen.
+type picker struct {
+	list list.Model
+}
+
+func newPicker(lib []LibraryEntry, st views.Styles, keys KeyMap) picker {
+	fams := families(lib)
+	items := make([]list.Item, len(fams))
+	for i, f := range fams {
+		items[i] = f
+	}
+	l := list.New(items, pickerDelegate{styles: st}, 0, 0)
+	l.Title = "smpscope · scenarios"
+	l.SetStatusBarItemName("family", "families")
+	l.SetShowHelp(false)
+	l.DisableQuitKeybindings()
+	l.KeyMap.ShowFullHelp.SetEnabled(false)
+	l.KeyMap.CloseFullHelp.SetEnabled(false)
+	// ←/→ choose a variant; pages move with pgup/pgdown only.
+	l.KeyMap.PrevPage = key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "prev page"))
+	l.KeyMap.NextPage = key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn", "next page"))
+	l.Paginator.Type = paginator.Arabic
+	l.Filter = filterFamilies
+	// A steady cursor: no blink timer.
+	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	ls := list.DefaultStyles()
+	ls.Title = st.PickerTitle
+	ls.Spinner = st.Spinner
+	ls.FilterPrompt = st.Bold
+	ls.FilterCursor = st.Bold
+	ls.StatusBar = st.Dim.Padding(0, 0, 1, 2)
+	ls.StatusEmpty = st.Dim
+	ls.StatusBarActiveFilter = st.Bold
+	ls.StatusBarFilterCount = st.Dim
+	ls.NoItems = st.Dim
+	ls.ArabicPagination = st.Dim
+	ls.DividerDot = st.Dim.SetString(" • ")
+	l.Styles = ls
+	l.FilterInput.PromptStyle = st.Bold
+	l.FilterInput.Cursor.Style = st.Bold
+	return picker{list: l}
+}
+
+func (p *picker) setSize(w, h int) { p.list.SetSize(w, max(h-2, 0)) }
+
+// filtering reports whether the filter input has the keyboard.
+func (p picker) filtering() bool { return p.list.FilterState() == list.Filtering }
+
+// selected returns the entry of the selected row's chosen variant.
+func (p picker) selected() (LibraryEntry, bool) {
+	f, ok := p.list.SelectedItem().(familyItem)
+	if !ok {
+		return LibraryEntry{}, false
+	}
+	return f.chosen(), true
+}
+
+// shiftVariant changes the chosen variant of the selected row.
+func (p picker) shiftVariant(d int) (picker, tea.Cmd) {
+	f, ok := p.list.SelectedItem().(familyItem)
+	if !ok || len(f.entries) < 2 {
+		return p, nil
+	}
+	f.sel = (f.sel + d + len(f.entries)) % len(f.entries)
+	cmd := p.list.SetItem(p.list.GlobalIndex(), f)
+	return p, cmd
+}
+
+// selectName moves the selection to the row holding the named entry and
+// makes it the chosen variant.
+func (p picker) selectName(name string) picker {
+	for i, it := range p.list.Items() {
+		f := it.(familyItem)
+		for j, e := range f.entries {
+			if e.Name == name {
+				f.sel = j
+				p.list.SetItem(i, f)
+				if !p.list.IsFiltered() {
+					p.list.Select(i)
+				}
+				return p
+			}
+		}
+	}
+	return p
+}
+
+func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return p, cmd
+}

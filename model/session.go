@@ -1,0 +1,217 @@
+package model
+
+import (
+	"fmt"
+
+	"smpscope/machine"
+	"smpscope/views"
+)
+
+// session is one open scenario: the machines for both modes, the recorded
+// history and the cursor into it, and the per-pane view state.
+//
+// Undo and redo move the cursor: states[i] is the state after steps[:i]
+// (states[0] is the initial state) and events[i] explains steps[i].
+// machine.Apply is pure, so nothing is ever copied; steps ahead of the
+// cursor are the redo future, which is also how a witness is replayed.
+type session struct {
+	sc       *Scenario
+	variants []string // the family's variants, in library order
+	machs    [2]*machine.Machine
+	mode     machine.Mode
+
+	states  []*machine.State
+	events  []machine.Event
+	steps   []machine.Step
+	cursor  int
+	enabled []machine.Step // enabled in states[cursor]
+
+	focus   views.Pane
+	side    views.Pane // the tab shown when history and outcomes share a box
+	sel     [views.NumPanes]int
+	off     [views.NumPanes]int
+	cpuOff  int
+	page    views.Page
+	pageOff int
+	loaded  int // outcome row whose witness was loaded, or -1
+
+	digits   string // a step number being typed
+	digitSeq int    // identifies the pending digit timeout
+
+	rng uint64 // splitmix64 state: random steps are reproducible
+}
+
+func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
+	if sc == nil || sc.Program == nil {
+		return session{}, fmt.Errorf("no program to run")
+	}
+	var s session
+	for _, md := range []machine.Mode{machine.TSO, machine.ARM} {
+		m, err := machine.New(sc.Program, md)
+		if err != nil {
+			return session{}, err
+		}
+		s.machs[md] = m
+	}
+	s.sc = sc
+	s.mode = mode
+	s.side = views.PaneOutcomes
+	s.loaded = -1
+	s.rng = seed
+	s.reset()
+	return s, nil
+}
+
+func (s *session) mach() *machine.Machine { return s.machs[s.mode] }
+func (s *session) state() *machine.State  { return s.states[s.cursor] }
+
+// reset returns to the initial state and forgets the history.
+func (s *session) reset() {
+	s.states = []*machine.State{s.mach().Initial()}
+	s.events = nil
+	s.steps = nil
+	s.cursor = 0
+	s.loaded = -1
+	s.refresh()
+}
+
+// refresh recomputes what depends on the cursor.
+func (s *session) refresh() {
+	s.enabled = s.mach().Enabled(s.state())
+	s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.enabled)-1)
+	s.sel[views.PaneHistory] = s.cursor
+}
+
+// take applies an enabled step at the cursor. When it is the step the
+// history already holds next, the cursor just moves forward (the future
+// is kept); otherwise the future is replaced.
+func (s *session) take(st machine.Step) error {
+	if s.cursor < len(s.steps) && s.steps[s.cursor] == st {
+		s.cursor++
+		s.refresh()
+		return nil
+	}
+	next, ev, err := s.mach().Apply(s.state(), st)
+	if err != nil {
+		return err
+	}
+	if s.cursor < len(s.steps) {
+		// Diverging from the recorded future: drop it (copying, so that
+		// no earlier model value sees its arrays change).
+		s.steps = append([]machine.Step(nil), s.steps[:s.cursor]...)
+		s.events = append([]machine.Event(nil), s.events[:s.cursor]...)
+		s.states = append([]*machine.State(nil), s.states[:s.cursor+1]...)
+		s.loaded = -1
+	}
+	s.steps = append(s.steps, st)
+	s.events = append(s.events, ev)
+	s.states = append(s.states, next)
+	s.cursor++
+	s.refresh()
+	return nil
+}
+
+// back and forward move the cursor (undo, redo).
+func (s *session) back() bool {
+	if s.cursor == 0 {
+		return false
+	}
+	s.cursor--
+	s.refresh()
+	return true
+}
+
+func (s *session) forward() bool {
+	if s.cursor >= len(s.steps) {
+		return false
+	}
+	s.cursor++
+	s.refresh()
+	return true
+}
+
+// travel moves the cursor to history entry i.
+func (s *session) travel(i int) {
+	s.cursor = clampInt(i, 0, len(s.steps))
+	s.refresh()
+}
+
+// load replaces the history with steps, which become the redo future from
+// the initial state.
+func (s *session) load(steps []machine.Step) error {
+	states, events, err := s.mach().Replay(steps)
+	if err != nil {
+		return err
+	}
+	s.steps = append([]machine.Step(nil), steps...)
+	s.states = states
+	s.events = events
+	s.cursor = 0
+	s.refresh()
+	return nil
+}
+
+// switchMode moves to the other mode, replaying the history there when
+// every step up to the cursor is valid in it (the future is kept as far
+// as it stays valid). It reports whether the history survived.
+func (s *session) switchMode() (kept bool, failedAt int) {
+	other := machine.ARM
+	if s.mode == machine.ARM {
+		other = machine.TSO
+	}
+	states, events, _ := s.machs[other].Replay(s.steps)
+	valid := len(states) - 1 // steps replayed successfully
+	s.mode = other
+	s.loaded = -1
+	if valid < s.cursor {
+		s.reset()
+		return false, valid
+	}
+	s.steps = append([]machine.Step(nil), s.steps[:valid]...)
+	s.states = states
+	s.events = events
+	s.refresh()
+	return true, valid
+}
+
+// random returns a pseudo-random number below n from the session's seeded
+// generator (splitmix64).
+func (s *session) random(n int) int {
+	s.rng += 0x9e3779b97f4a7c15
+	z := s.rng
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
+}
+
+// randomStep takes one random enabled step; it reports false when none is
+// enabled.
+func (s *session) randomStep() bool {
+	if len(s.enabled) == 0 {
+		return false
+	}
+	st := s.enabled[s.random(len(s.enabled))]
+	return s.take(st) == nil
+}
+
+// maxRunSteps bounds g (run to the end); programs are loop-free, so real
+// runs end far sooner.
+const maxRunSteps = 100000
+
+// run takes random steps until no step is enabled; it returns how many it
+// took.
+func (s *session) run() int {
+	n := 0
+	for n < maxRunSteps && s.randomStep() {
+		n++
+	}
+	return n
+}
+
+func clampInt(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}

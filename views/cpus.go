@@ -1,0 +1,340 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/machine"
+)
+
+// cpuColumns returns how many CPU columns fit in width w, and their width.
+func cpuColumns(n, w int) (k, colW int) {
+	const minCol = 24
+	k = max(1, min(n, (w+1)/(minCol+1)))
+	colW = (w - (k - 1)) / k
+	return k, colW
+}
+
+// A CPU column is made of sections (status, code, registers, store
+// buffer, invalidation queue, cache); each section is padded to the same
+// height in every column, so that the rows line up across CPUs.
+const (
+	secHead = iota
+	secCode
+	secRegs
+	secSB
+	secIQ
+	secCache
+	numSecs
+)
+
+// cpuSections returns the sections of every CPU's column at width colW.
+func cpuSections(in ScenarioInput, st Styles, colW int, tall bool) [][numSecs][]string {
+	n := len(in.Mach.Prog.Threads)
+	out := make([][numSecs][]string, n)
+	for c := 0; c < n; c++ {
+		out[c] = cpuColumn(in, st, c, colW, tall, executed(in, c))
+	}
+	return out
+}
+
+// sectionHeights returns the height of each section: the tallest over all
+// CPUs (not only the visible ones, so scrolling sideways does not move
+// rows).
+func sectionHeights(secs [][numSecs][]string) [numSecs]int {
+	var h [numSecs]int
+	for _, col := range secs {
+		for k := range col {
+			h[k] = max(h[k], len(col[k]))
+		}
+	}
+	return h
+}
+
+// CPULines returns how many lines the CPU columns need at width colW, in
+// the compact or the tall format.
+func CPULines(in ScenarioInput, colW int, tall bool) int {
+	n := 0
+	for _, h := range sectionHeights(cpuSections(in, Styles{}, colW, tall)) {
+		n += h
+	}
+	return n
+}
+
+func renderCPUs(in ScenarioInput, st Styles, r Rect, tall bool) string {
+	n := len(in.Mach.Prog.Threads)
+	inner := r.Inner()
+	k, colW := cpuColumns(n, inner.W)
+	off := clamp(in.CPUOff, 0, n-k)
+	secs := cpuSections(in, st, colW, tall)
+	heights := sectionHeights(secs)
+	cols := make([][]string, k)
+	for i := 0; i < k; i++ {
+		for s, h := range heights {
+			sec := secs[off+i][s]
+			cols[i] = append(cols[i], sec...)
+			for j := len(sec); j < h; j++ {
+				cols[i] = append(cols[i], "")
+			}
+		}
+	}
+	height := 0
+	for _, h := range heights {
+		height += h
+	}
+	sep := st.PaneBlurred.Render("│")
+	lines := make([]string, height)
+	for y := 0; y < height; y++ {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(fit(cols[i][y], colW))
+		}
+		lines[y] = b.String()
+	}
+	right := ""
+	if k < n {
+		p := in.Mach.Prog.Threads
+		right = fmt.Sprintf("%s–%s of %d · h/l", p[off].Name, p[off+k-1].Name, n)
+	}
+	return renderBox(boxSpec{title: "CPUs", right: right, focused: in.Focus == PaneCPUs, lines: lines, offset: in.Off[PaneCPUs]}, st, r.W, r.H)
+}
+
+// executed reports, per instruction of CPU c, whether it has been
+// performed in the steps taken so far.
+func executed(in ScenarioInput, c int) []bool {
+	code := in.Mach.Prog.Threads[c].Code
+	done := make([]bool, len(code))
+	if in.Initial != nil {
+		for i := 0; i < in.Initial.PC(c) && i < len(done); i++ {
+			done[i] = true // folded before the first step
+		}
+	}
+	for i := 0; i < in.Cursor && i < len(in.Events); i++ {
+		ev := &in.Events[i]
+		if int(ev.Step.CPU) != c || (ev.Step.Kind != machine.StepExec && ev.Step.Kind != machine.StepEarly) {
+			continue
+		}
+		if ev.Instr >= 0 && ev.Instr < len(done) {
+			done[ev.Instr] = true
+		}
+		for _, f := range ev.Folded {
+			if f >= 0 && f < len(done) {
+				done[f] = true
+			}
+		}
+	}
+	return done
+}
+
+func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [numSecs][]string {
+	var sec [numSecs][]string
+	m, s := in.Mach, in.State
+	p := m.Prog
+	th := &p.Threads[c]
+
+	// Status, and why the CPU waits.
+	status := m.Status(s, c)
+	head := st.CPUName.Render(th.Name)
+	switch {
+	case status.Finished:
+		head += " " + st.CPUFinished.Render("✓ done")
+	case status.Blocked:
+		head += " " + st.CPUBlocked.Render("⏸ blocked")
+	default:
+		head += " " + st.Running.Render("● ready")
+	}
+	if d := s.RCUDepth(c); d > 0 {
+		head += st.Dim.Render(fmt.Sprintf(" · rcu reader ×%d", d))
+	}
+	sec[secHead] = append(sec[secHead], head)
+	if status.Blocked && status.Reason != "" {
+		for _, l := range wrap(status.Reason, w-2) {
+			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
+		}
+	}
+	if waiting, owe := s.GracePeriodWaiting(c); waiting {
+		var names []string
+		for _, d := range owe {
+			names = append(names, p.Threads[d].Name)
+		}
+		txt := "grace period: waiting for " + strings.Join(names, ", ")
+		if len(names) == 0 {
+			txt = "grace period: over"
+		}
+		for _, l := range wrap(txt, w-2) {
+			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
+		}
+	}
+
+	// Source lines with their marks.
+	pc := s.PC(c)
+	for i, ins := range th.Code {
+		text := strings.TrimSpace(ins.Text)
+		if text == "" {
+			text = fmt.Sprintf("instruction %d", i)
+		}
+		var line string
+		switch {
+		case i == pc:
+			line = st.PCLine.Render("▶ " + text)
+		case s.IssuedEarly(c, i):
+			line = st.EarlyLine.Render("» " + text + " (early)")
+		case done[i]:
+			line = st.ExecutedLine.Render("✓ " + text)
+		case i < pc:
+			line = st.SkippedLine.Render("– " + text)
+		default:
+			line = st.PendingLine.Render("  " + text)
+		}
+		sec[secCode] = append(sec[secCode], line)
+	}
+
+	// Registers.
+	var regs []string
+	vals := s.Regs(c)
+	for r, name := range th.Regs {
+		if in.HideReg != nil && in.HideReg(c, machine.Reg(r)) {
+			continue
+		}
+		regs = append(regs, st.Register.Render(name+"="+p.FormatValue(vals[r])))
+	}
+	if len(regs) == 0 {
+		regs = []string{st.Empty.Render("none")}
+	}
+	sec[secRegs] = flow(st.Label.Render("regs  "), regs, w, " ")
+
+	// Store buffer, oldest first.
+	var sb []string
+	for _, e := range s.StoreBuffer(c) {
+		name, val := p.LocName(e.Loc), p.FormatValue(e.Val)
+		switch e.Kind {
+		case machine.EntryWmb:
+			sb = append(sb, st.WmbMarker.Render("┆wmb┆"))
+		case machine.EntryRelease:
+			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel"))
+		case machine.EntryExclusive:
+			sb = append(sb, st.ExclusiveEntry.Render(name+"="+val+" excl"))
+		default:
+			sb = append(sb, st.StoreBufferEntry.Render(name+"="+val))
+		}
+	}
+	if len(sb) == 0 {
+		sb = []string{st.Empty.Render("empty")}
+	}
+	if tall {
+		sec[secSB] = column(st.Label.Render("store buffer")+st.Dim.Render(" oldest first"), sb)
+	} else {
+		sec[secSB] = flow(st.Label.Render("sb    "), sb, w, " ")
+	}
+
+	// Invalidation queue (ARM-like), arrival order.
+	if m.Mode == machine.ARM {
+		var iq []string
+		for _, e := range s.InvalQueue(c) {
+			name := p.LocName(e.Loc)
+			t := fmt.Sprintf("%s@%d", name, e.Arrived)
+			if tall {
+				t = fmt.Sprintf("%s  queued at step %d", name, e.Arrived)
+			}
+			if e.Marked {
+				iq = append(iq, st.InvalMarked.Render(t+" acq"))
+			} else {
+				iq = append(iq, st.InvalEntry.Render(t))
+			}
+		}
+		if len(iq) == 0 {
+			iq = []string{st.Empty.Render("empty")}
+		}
+		if tall {
+			sec[secIQ] = column(st.Label.Render("invalidation queue"), iq)
+		} else {
+			sec[secIQ] = flow(st.Label.Render("iq    "), iq, w, " ")
+		}
+	}
+
+	// Cache lines.
+	nameW := 0
+	for _, name := range p.Locs {
+		nameW = max(nameW, ansi.StringWidth(name))
+	}
+	var cache []string
+	for l := range p.Locs {
+		loc := machine.Loc(l)
+		line := s.Cache(c, loc)
+		name := p.LocName(loc)
+		val := p.FormatValue(line.Val)
+		stale := line.State != machine.Invalid && s.Stale(c, loc)
+		var text string
+		switch {
+		case tall && line.State == machine.Invalid:
+			text = fmt.Sprintf("%-*s  I  –", nameW, name)
+		case tall:
+			text = fmt.Sprintf("%-*s  %s  %s", nameW, name, line.State, val)
+		case line.State == machine.Invalid:
+			text = name + " I"
+		default:
+			text = name + " " + line.State.String() + "=" + val
+		}
+		sty := st.CacheShared
+		switch {
+		case stale:
+			sty = st.StaleLine
+			text += " STALE"
+		case line.State == machine.Invalid:
+			sty = st.CacheInvalid
+		case line.State == machine.Modified:
+			sty = st.CacheModified
+		case line.State == machine.Exclusive:
+			sty = st.CacheExclusive
+		}
+		cache = append(cache, sty.Render(text))
+	}
+	if tall {
+		sec[secCache] = column(st.Label.Render("cache"), cache)
+	} else {
+		sec[secCache] = flow(st.Label.Render("cache "), cache, w, "  ")
+	}
+	return sec
+}
+
+// column is a label line followed by one indented item per line.
+func column(label string, items []string) []string {
+	out := []string{label}
+	for _, it := range items {
+		out = append(out, "  "+it)
+	}
+	return out
+}
+
+// flow lays out items after a label, separated by sep, wrapping onto
+// lines indented under the first item.
+func flow(label string, items []string, w int, sep string) []string {
+	indent := ansi.StringWidth(label)
+	sepW := ansi.StringWidth(sep)
+	var lines []string
+	cur := label
+	curW := indent
+	first := true
+	for _, it := range items {
+		iw := ansi.StringWidth(it)
+		if !first && curW+sepW+iw > w {
+			lines = append(lines, cur)
+			cur = strings.Repeat(" ", indent)
+			curW = indent
+			first = true
+		}
+		if !first {
+			cur += sep
+			curW += sepW
+		}
+		cur += it
+		curW += iw
+		first = false
+	}
+	return append(lines, cur)
+}

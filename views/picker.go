@@ -1,0 +1,75 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// PickerRow is one family of the library as the picker shows it.
+type PickerRow struct {
+	Family   string
+	Title    string // title of the chosen variant
+	Summary  string // one line; the scenario name when the library has none
+	Variants []string
+	Selected int // index of the chosen variant
+}
+
+// PickerRowHeight is the number of lines RenderPickerRow draws.
+const PickerRowHeight = 2
+
+// RenderPickerRow draws one picker row in w cells: the title and family on
+// the first line, the variants (the chosen one in brackets) and the summary
+// on the second. The selected row has a bar at its left edge.
+func RenderPickerRow(r PickerRow, selected bool, st Styles, w int) string {
+	bar := "  "
+	if selected {
+		bar = st.PickerRowSelected.Render("┃ ")
+	}
+	inner := w - 2
+	fam := ""
+	if r.Family != "" && r.Family != r.Title {
+		fam = st.PickerFamily.Render(r.Family)
+	}
+	title := st.PickerRowTitle.Render(r.Title)
+	gap := inner - ansi.StringWidth(title) - ansi.StringWidth(fam)
+	var l1 string
+	if gap >= 2 {
+		l1 = title + strings.Repeat(" ", gap) + fam
+	} else {
+		l1 = title
+	}
+	var chips []string
+	for i, v := range r.Variants {
+		if i == r.Selected {
+			if len(r.Variants) > 1 {
+				v = "[" + v + "]"
+			}
+			chips = append(chips, st.PickerVariantSelected.Render(v))
+		} else {
+			chips = append(chips, st.PickerVariant.Render(v))
+		}
+	}
+	l2 := strings.Join(chips, st.PickerVariant.Render(" · "))
+	if r.Summary != "" {
+		l2 += "  " + st.PickerSummary.Render(r.Summary)
+	}
+	return bar + fit(l1, inner) + "\n" + bar + fit(l2, inner)
+}
+
+// RenderPicker frames the picker: the list (already rendered at w×(h-2)),
+// a notice line and the help line.
+func RenderPicker(list, notice, helpBar string, st Styles, w, h int) string {
+	if w < MinWidth || h < MinHeight {
+		return TooSmall(st, w, h, MinWidth, MinHeight)
+	}
+	note := ""
+	if notice != "" {
+		note = st.Notice.Render("» " + notice)
+	}
+	return place(w, h, []placed{
+		{Rect{0, 0, w, h - 2}, list},
+		{Rect{0, h - 2, w, 1}, " " + note},
+		{Rect{0, h - 1, w, 1}, helpBar},
+	})
+}

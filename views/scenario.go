@@ -1,0 +1,764 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/machine"
+)
+
+// ScenarioInput is everything the scenario screen shows. The model fills
+// it; the views only read it.
+type ScenarioInput struct {
+	Name     string // e.g. "MP+poonceonces"
+	Title    string // one line for people
+	Family   string
+	Variant  string
+	Variants []string // the family's variants in order (for "2/3")
+	Story    string
+	Source   string // where the scenario comes from (patch, thread)
+	// Condition is the final clause as written, e.g.
+	// "exists (1:r0=1 /\ 1:r1=0)".
+	Condition string
+	Expected  string // the LKMM verdict the file records ("" if none)
+	// HideReg reports registers not to show (compiler temporaries); nil
+	// shows all.
+	HideReg func(thread int, r machine.Reg) bool
+
+	Mach    *machine.Machine
+	Initial *machine.State
+	State   *machine.State // the state shown: after Steps[:Cursor]
+	// Steps is the whole recorded history, including steps ahead of the
+	// cursor (redo, or a witness being replayed); Events[i] explains
+	// Steps[i].
+	Steps   []machine.Step
+	Events  []machine.Event
+	Cursor  int
+	Enabled []machine.Step // enabled in State, numbered from 1 on screen
+
+	Focus   Pane
+	SideTab Pane          // PaneHistory or PaneOutcomes: the tab shown when they share a box
+	Sel     [NumPanes]int // selected row of list panes
+	Off     [NumPanes]int // first row shown of each pane
+	CPUOff  int           // first CPU column shown
+	Digits  string        // step number being typed
+	Notice  string        // transient message for the header
+	Outcome OutcomesInput // the outcomes pane
+	Page    Page          // what the body shows
+	PageOff int           // first line shown of the help or story page
+	Help    []HelpSection // the full help (PageHelp)
+	Legend  [][2]string   // marks and their meaning (PageHelp)
+	HelpBar string        // the rendered short-help line
+}
+
+// Page is what the body of the scenario screen shows.
+type Page int
+
+// Pages.
+const (
+	PagePanes Page = iota // the normal panes
+	PageHelp              // full key help and the legend of marks
+	PageStory             // the scenario's story
+)
+
+// HelpSection is one column of the full help.
+type HelpSection struct {
+	Title string
+	Keys  [][2]string // key, description
+}
+
+// OutcomesInput is the outcomes pane's data.
+type OutcomesInput struct {
+	Running bool
+	Spinner string // the spinner's current frame
+	Result  *machine.Result
+	Err     string
+	// Quantifier is "exists", "~exists", "forall" or "" (no condition).
+	Quantifier string
+	// Holds evaluates the condition's proposition on an outcome; nil when
+	// the scenario has none.
+	Holds func(machine.Outcome) bool
+	// Format renders an outcome on one line; nil uses FormatOutcome.
+	Format func(machine.Outcome) string
+	// Keep is the scenario's filter clause: outcomes it rejects are shown
+	// as filtered and left out of the verdict. Nil keeps every outcome.
+	Keep func(machine.Outcome) bool
+	// Loaded is the row whose witness was loaded last, or -1.
+	Loaded int
+}
+
+// OutcomeHeaderLines is the number of lines above the first outcome row in
+// the outcomes pane (condition and verdict); mouse hit-tests use it.
+const OutcomeHeaderLines = 2
+
+// Rows returns the number of selectable rows: outcomes, then deadlocks.
+func (o OutcomesInput) Rows() int {
+	if o.Result == nil {
+		return 0
+	}
+	return len(o.Result.Outcomes) + len(o.Result.Deadlocks)
+}
+
+// Witness returns the witness of row i (an outcome or a deadlock).
+func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
+	if o.Result == nil || i < 0 {
+		return nil, false
+	}
+	if i < len(o.Result.Outcomes) {
+		return o.Result.Outcomes[i].Witness, true
+	}
+	i -= len(o.Result.Outcomes)
+	if i < len(o.Result.Deadlocks) {
+		return o.Result.Deadlocks[i].Witness, true
+	}
+	return nil, false
+}
+
+// Observation is herd7's word for how often the proposition holds over the
+// outcomes found ("Never", "Sometimes", "Always"), with the number of
+// outcomes where it holds (pos) and does not (neg); outcomes keep rejects
+// (the filter clause; nil keeps all) are not counted. It returns "" when
+// there is no result or no condition.
+func Observation(res *machine.Result, holds, keep func(machine.Outcome) bool) (obs string, pos, neg int) {
+	if res == nil || holds == nil {
+		return "", 0, 0
+	}
+	for _, o := range res.Outcomes {
+		if keep != nil && !keep(o.Outcome) {
+			continue
+		}
+		if holds(o.Outcome) {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	switch {
+	case pos == 0:
+		obs = "Never"
+	case neg == 0:
+		obs = "Always"
+	default:
+		obs = "Sometimes"
+	}
+	return obs, pos, neg
+}
+
+// FormatOutcome renders an outcome the litmus way: "1:r0=1 1:r1=0 x=1".
+func FormatOutcome(p *machine.Program, o machine.Outcome) string {
+	var parts []string
+	for t, regs := range o.Regs {
+		for r, v := range regs {
+			name := fmt.Sprintf("r%d", r)
+			if t < len(p.Threads) && r < len(p.Threads[t].Regs) {
+				name = p.Threads[t].Regs[r]
+			}
+			parts = append(parts, fmt.Sprintf("%d:%s=%s", t, name, p.FormatValue(v)))
+		}
+	}
+	for l, v := range o.Mem {
+		parts = append(parts, p.LocName(machine.Loc(l))+"="+p.FormatValue(v))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Status is the scenario's state in words: "running", "final" or
+// "deadlock".
+func Status(m *machine.Machine, s *machine.State) string {
+	switch {
+	case m.Final(s):
+		return "final"
+	case m.Deadlocked(s):
+		return "deadlock"
+	}
+	return "running"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// ScenarioLayout is Layout with the hints computed from the input: the
+// model calls it for mouse hit-tests, RenderScenario to draw.
+func ScenarioLayout(in ScenarioInput, w, h int) (Regions, bool) {
+	r, ok := Layout(w, h, LayoutHints{})
+	if !ok || in.Mach == nil {
+		return r, ok
+	}
+	cpu := r.Panes[PaneCPUs].Inner()
+	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpu.W)
+	mem := r.Panes[PaneMemory].Inner()
+	hints := LayoutHints{CPULines: CPULines(in, colW, false), MemLines: len(memoryLines(in, Styles{}, mem.W))}
+	if w >= wideWidth {
+		hints.CPULinesTall = CPULines(in, colW, true)
+	}
+	return Layout(w, h, hints)
+}
+
+// RenderScenario draws the scenario screen at w×h.
+func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
+	r, ok := ScenarioLayout(in, w, h)
+	if !ok {
+		return TooSmall(st, w, h, MinWidth, MinHeight)
+	}
+	items := []placed{
+		{r.Header, renderHeader(in, st, w)},
+		{r.Help, fit(in.HelpBar, w)},
+	}
+	switch in.Page {
+	case PageHelp:
+		items = append(items, placed{r.Page, renderHelpPage(in, st, r.Page.W, r.Page.H)})
+	case PageStory:
+		items = append(items, placed{r.Page, renderStoryPage(in, st, r.Page.W, r.Page.H)})
+	default:
+		items = append(items,
+			placed{r.Panes[PaneCPUs], renderCPUs(in, st, r.Panes[PaneCPUs], r.TallCPUs)},
+			placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory])},
+			placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps])},
+			placed{r.Event, renderEvent(in, st, r.Event)},
+		)
+		if r.Tabbed {
+			items = append(items, placed{r.Panes[PaneHistory], renderSide(in, st, r.Panes[PaneHistory])})
+		} else {
+			items = append(items,
+				placed{r.Panes[PaneHistory], renderHistory(in, st, r.Panes[PaneHistory], "")},
+				placed{r.Panes[PaneOutcomes], renderOutcomes(in, st, r.Panes[PaneOutcomes], "")})
+		}
+	}
+	return place(w, h, items)
+}
+
+func renderHeader(in ScenarioInput, st Styles, w int) string {
+	sep := st.HeaderDim.Render(" │ ")
+	name := in.Name
+	if name == "" {
+		name = in.Title
+	}
+	left := st.HeaderTitle.Render(" " + name)
+	if in.Variant != "" {
+		v := in.Variant
+		for i, x := range in.Variants {
+			if x == in.Variant && len(in.Variants) > 1 {
+				v += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
+			}
+		}
+		left += sep + st.Header.Render("variant "+v)
+	}
+	mode := "?"
+	if in.Mach != nil {
+		mode = in.Mach.Mode.Title()
+	}
+	left += sep + st.Mode.Render(" "+mode+" ")
+	stepTxt := "step " + itoa(in.Cursor)
+	if len(in.Steps) > in.Cursor {
+		stepTxt += " of " + itoa(len(in.Steps))
+	}
+	left += sep + st.Header.Render(stepTxt)
+	if in.Mach != nil && in.State != nil {
+		status := Status(in.Mach, in.State)
+		var s = st.Running
+		switch status {
+		case "final":
+			s = st.Final
+			status = "■ final"
+		case "deadlock":
+			s = st.Deadlock
+			status = "✗ deadlock"
+		default:
+			status = "● running"
+		}
+		left += sep + s.Render(status)
+	}
+	if in.Notice != "" {
+		right := st.Notice.Render("» " + in.Notice + " ")
+		gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+		if gap >= 2 {
+			return left + strings.Repeat(" ", gap) + right
+		}
+		// No room on the right: the notice wins over the tail of the header.
+		return fit(left, max(w-ansi.StringWidth(right)-1, w/3)) + " " + right
+	}
+	return left
+}
+
+func memoryLines(in ScenarioInput, st Styles, w int) []string {
+	s := in.State
+	p := in.Mach.Prog
+	var lines []string
+	for l := range p.Locs {
+		loc := machine.Loc(l)
+		name := p.LocName(loc)
+		// Coherence history: x: 0 → 1 (P0, step 3) → 2 (P1, step 7)
+		var parts []string
+		for i, cs := range s.Coherence(loc) {
+			v := p.FormatValue(cs.Val)
+			if cs.CPU >= 0 {
+				v += fmt.Sprintf(" (%s, step %d)", p.Threads[cs.CPU].Name, cs.Step)
+			}
+			if i > 0 {
+				v = "→ " + v
+			}
+			parts = append(parts, st.Coherence.Render(v))
+		}
+		lines = append(lines, flow(st.LocName.Render(name+":")+" ", parts, w, " ")...)
+		owner := "in memory"
+		if o := s.Owner(loc); o >= 0 {
+			owner = "owner " + p.Threads[o].Name + " (" + s.Cache(o, loc).State.String() + ")"
+		}
+		info := []string{st.Latest.Render("latest " + p.FormatValue(s.Latest(loc))), st.Owner.Render(owner)}
+		for c := range p.Threads {
+			for _, e := range s.StoreBuffer(c) {
+				if e.Kind != machine.EntryWmb && e.Loc == loc {
+					info = append(info, st.Pending.Render(fmt.Sprintf("pending %s=%s in %s", name, p.FormatValue(e.Val), p.Threads[c].Name)))
+				}
+			}
+		}
+		lines = append(lines, flow("  ", info, w, " · ")...)
+	}
+	return lines
+}
+
+func renderMemory(in ScenarioInput, st Styles, r Rect) string {
+	lines := memoryLines(in, st, r.Inner().W)
+	return renderBox(boxSpec{title: "memory", focused: in.Focus == PaneMemory, lines: lines, offset: in.Off[PaneMemory]}, st, r.W, r.H)
+}
+
+func renderSteps(in ScenarioInput, st Styles, r Rect) string {
+	var lines []string
+	numW := len(itoa(len(in.Enabled)))
+	var redo *machine.Step
+	if in.Cursor < len(in.Steps) {
+		redo = &in.Steps[in.Cursor]
+	}
+	for i, step := range in.Enabled {
+		sel := "  "
+		if in.Focus == PaneSteps && i == in.Sel[PaneSteps] {
+			sel = "› "
+		}
+		num := fmt.Sprintf("%*d", numW, i+1)
+		line := sel + st.StepNumber.Render(num) + " " + in.Mach.Describe(in.State, step)
+		if redo != nil && *redo == step {
+			line = sel + st.StepNumber.Render(num) + " " + st.StepRedo.Render("→ "+in.Mach.Describe(in.State, step))
+		}
+		if in.Focus == PaneSteps && i == in.Sel[PaneSteps] {
+			line = st.Selected.Render(ansi.Strip(line))
+		}
+		lines = append(lines, line)
+	}
+	if len(in.Enabled) == 0 {
+		switch Status(in.Mach, in.State) {
+		case "final":
+			lines = append(lines, st.Final.Render("■ final state: no steps left"), st.Dim.Render("← to step back, r to reset"))
+		default:
+			lines = append(lines, st.Deadlock.Render("✗ deadlock: no CPU can move"), st.Dim.Render("← to step back, r to reset"))
+		}
+	}
+	title := "steps"
+	if in.Digits != "" {
+		title += " · take " + in.Digits + "_"
+	}
+	right := ""
+	if redo != nil {
+		right = "→ replays " + itoa(len(in.Steps)-in.Cursor)
+	}
+	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: in.Off[PaneSteps]}, st, r.W, r.H)
+}
+
+// readClass returns the label and style of a load's classification.
+func readClass(st Styles, c machine.ReadClass) (string, func(...string) string) {
+	switch c {
+	case machine.Forwarded:
+		return "FORWARDED", st.Forwarded.Render
+	case machine.Stale:
+		return "STALE READ", st.StaleRead.Render
+	case machine.NewerPending:
+		return "NEWER VALUE PENDING", st.NewerPending.Render
+	}
+	return "UP TO DATE", st.UpToDate.Render
+}
+
+func renderEvent(in ScenarioInput, st Styles, r Rect) string {
+	inner := r.Inner()
+	title := "last event"
+	var text string
+	if in.Cursor == 0 || in.Cursor > len(in.Events) {
+		title = "initial state"
+		text = "Every CPU holds every location in S (warm caches); store buffers and queues are empty. Press a step's number to take it, space for a random step, w to load the witness of the condition."
+	} else {
+		ev := in.Events[in.Cursor-1]
+		title = fmt.Sprintf("step %d · %s", in.Cursor, in.Mach.ID(ev.Step))
+		text = ev.Text
+		if ev.Load != nil {
+			label, render := readClass(st, ev.Load.Class)
+			text = render("["+label+"]") + " " + text
+		}
+	}
+	if in.Mach.Final(in.State) {
+		o := in.Mach.Outcome(in.State)
+		f := in.Outcome.Format
+		if f == nil {
+			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
+		}
+		out := "Final outcome: " + f(o)
+		if in.Outcome.Holds != nil {
+			if in.Outcome.Holds(o) {
+				out += " — " + st.OutcomeMatch.Render("✓ the condition holds")
+			} else {
+				out += " — the condition does not hold"
+			}
+		}
+		text = out + ". " + text
+	}
+	lines := wrap(text, inner.W)
+	return renderBox(boxSpec{title: title, lines: lines}, st, r.W, r.H)
+}
+
+func historyLines(in ScenarioInput, st Styles, w int) []string {
+	numW := len(itoa(len(in.Steps)))
+	var lines []string
+	for i := 0; i <= len(in.Steps); i++ {
+		sel := "  "
+		if in.Focus == PaneHistory && i == in.Sel[PaneHistory] {
+			sel = "› "
+		}
+		cur := "  "
+		switch {
+		case i == in.Cursor:
+			cur = "▶ "
+		case i > in.Cursor:
+			cur = "· "
+		}
+		var text string
+		if i == 0 {
+			text = "initial state"
+		} else {
+			step := in.Steps[i-1]
+			text = in.Mach.ID(step)
+			if i-1 < len(in.Events) {
+				ev := &in.Events[i-1]
+				if ev.Instr >= 0 && (step.Kind == machine.StepExec || step.Kind == machine.StepEarly) {
+					text += "  " + strings.TrimSpace(in.Mach.Prog.Threads[step.CPU].Code[ev.Instr].Text)
+				}
+				if ev.Commit != nil && step.Kind == machine.StepCommit {
+					text += "  " + in.Mach.Prog.LocName(ev.Commit.Loc) + "=" + in.Mach.Prog.FormatValue(ev.Commit.Val)
+				}
+				if ev.Load != nil && ev.Load.Class == machine.Stale {
+					text += " " + st.StaleRead.Render("STALE")
+				}
+			}
+		}
+		line := sel + cur + fmt.Sprintf("%*d ", numW, i) + text
+		switch {
+		case in.Focus == PaneHistory && i == in.Sel[PaneHistory]:
+			line = st.Selected.Render(ansi.Strip(line))
+		case i == in.Cursor:
+			line = st.HistoryNow.Render(line)
+		case i > in.Cursor:
+			line = st.HistoryFuture.Render(ansi.Strip(line))
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func renderHistory(in ScenarioInput, st Styles, r Rect, title string) string {
+	if title == "" {
+		title = "history"
+	}
+	lines := historyLines(in, st, r.Inner().W)
+	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: in.Off[PaneHistory]}, st, r.W, r.H)
+}
+
+func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom string) {
+	o := in.Outcome
+	mode := in.Mach.Mode.Title()
+	cond := in.Condition
+	if cond == "" {
+		cond = "no condition"
+	}
+	lines = append(lines, st.Condition.Render(cond))
+	switch {
+	case o.Err != "":
+		lines = append(lines, st.Error.Render("✗ "+o.Err))
+	case o.Running:
+		lines = append(lines, st.Spinner.Render(o.Spinner)+" exploring every "+mode+" execution…")
+	case o.Result == nil:
+		lines = append(lines, st.Dim.Render("not explored yet"))
+	default:
+		obs, pos, neg := Observation(o.Result, o.Holds, o.Keep)
+		var core string
+		if obs == "" {
+			core = itoa(len(o.Result.Outcomes)) + " outcomes"
+		} else {
+			core = st.Verdict.Render(obs) + fmt.Sprintf(" %d/%d", pos, pos+neg)
+		}
+		if !o.Result.Complete {
+			core += st.Error.Render(" incomplete")
+		}
+		if in.Expected != "" {
+			core += st.Dim.Render(" (LKMM " + in.Expected + ")")
+		}
+		v := mode + ": " + core
+		if ansi.StringWidth(v) > w {
+			v = core
+		}
+		lines = append(lines, v)
+	}
+	if o.Result != nil {
+		format := o.Format
+		if format == nil {
+			format = func(x machine.Outcome) string { return FormatOutcome(in.Mach.Prog, x) }
+		}
+		row := 0
+		for _, or := range o.Result.Outcomes {
+			mk := "  "
+			holds := o.Holds != nil && o.Holds(or.Outcome)
+			kept := o.Keep == nil || o.Keep(or.Outcome)
+			if holds && kept {
+				mk = "✓ "
+			}
+			if row == o.Loaded {
+				mk = "▶ "
+			}
+			sel := "  "
+			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
+				sel = "› "
+			}
+			text := sel + mk + format(or.Outcome)
+			if !kept {
+				text += " (filtered)"
+			}
+			switch {
+			case in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes]:
+				text = st.Selected.Render(text)
+			case !kept:
+				text = st.Dim.Render(text)
+			case holds:
+				text = st.OutcomeMatch.Render(text)
+			}
+			lines = append(lines, text)
+			row++
+		}
+		for _, d := range o.Result.Deadlocks {
+			sel := "  "
+			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
+				sel = "› "
+			}
+			mk := "✗ "
+			if row == o.Loaded {
+				mk = "▶ "
+			}
+			text := sel + mk + "deadlock: " + strings.Join(d.Reasons, "; ")
+			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
+				text = st.Selected.Render(text)
+			} else {
+				text = st.Deadlock.Render(text)
+			}
+			lines = append(lines, text)
+			row++
+		}
+		if o.Result.Complete {
+			bottom = fmt.Sprintf("%d states", o.Result.States)
+		} else {
+			bottom = o.Result.StopReason
+		}
+	}
+	return lines, bottom
+}
+
+func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string) string {
+	if title == "" {
+		title = "outcomes"
+	}
+	lines, bottom := outcomeLines(in, st, r.Inner().W)
+	// Keep the two header lines in view: scroll only the rows.
+	off := in.Off[PaneOutcomes]
+	if off > 0 && len(lines) > OutcomeHeaderLines {
+		rows := lines[OutcomeHeaderLines:]
+		off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
+		lines = append(append([]string{}, lines[:OutcomeHeaderLines]...), rows[off:]...)
+	}
+	right := ""
+	if off > 0 {
+		right = "▲"
+	}
+	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneOutcomes, lines: lines, bottom: bottom}, st, r.W, r.H)
+}
+
+// renderSide draws history and outcomes sharing one box, with tabs in the
+// title: the tab shown is in brackets (and bold).
+func renderSide(in ScenarioInput, st Styles, r Rect) string {
+	if in.SideTab == PaneOutcomes {
+		return renderOutcomes(in, st, r, "history │ [outcomes]")
+	}
+	return renderHistory(in, st, r, "[history] │ outcomes")
+}
+
+func renderHelpPage(in ScenarioInput, st Styles, w, h int) string {
+	return renderBox(boxSpec{title: "help · ? or esc to close", focused: true, lines: helpPageLines(in, st, w), offset: in.PageOff}, st, w, h)
+}
+
+func helpPageLines(in ScenarioInput, st Styles, w int) []string {
+	var lines []string
+	// Lay the sections out in columns that fit.
+	colW := 0
+	for _, sec := range in.Help {
+		for _, k := range sec.Keys {
+			colW = max(colW, ansi.StringWidth(k[0])+2+ansi.StringWidth(k[1]))
+		}
+		colW = max(colW, ansi.StringWidth(sec.Title))
+	}
+	colW += 3
+	perRow := max(1, min(len(in.Help), (w-2)/max(colW, 1)))
+	for i := 0; i < len(in.Help); i += perRow {
+		end := min(i+perRow, len(in.Help))
+		rows := 0
+		for _, sec := range in.Help[i:end] {
+			rows = max(rows, len(sec.Keys)+1)
+		}
+		for y := 0; y < rows; y++ {
+			var b strings.Builder
+			for _, sec := range in.Help[i:end] {
+				cell := ""
+				switch {
+				case y == 0:
+					cell = st.HelpSection.Render(sec.Title)
+				case y-1 < len(sec.Keys):
+					k := sec.Keys[y-1]
+					cell = st.HelpKey.Render(k[0]) + "  " + st.HelpDesc.Render(k[1])
+				}
+				b.WriteString(fit(cell, colW))
+			}
+			lines = append(lines, b.String())
+		}
+		lines = append(lines, "")
+	}
+	if len(in.Legend) > 0 {
+		lines = append(lines, st.HelpSection.Render("Marks"))
+		keyW := 0
+		for _, l := range in.Legend {
+			keyW = max(keyW, ansi.StringWidth(l[0]))
+		}
+		for _, l := range in.Legend {
+			lines = append(lines, wrapIndented(st.HelpKey.Render(fit(l[0], keyW))+"  ", l[1], w-2)...)
+		}
+	}
+	return lines
+}
+
+// wrapIndented wraps text after a prefix, indenting continuation lines by
+// the prefix's width.
+func wrapIndented(prefix, text string, w int) []string {
+	pw := ansi.StringWidth(prefix)
+	parts := wrap(text, max(w-pw, 10))
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		if i == 0 {
+			out[i] = prefix + p
+		} else {
+			out[i] = strings.Repeat(" ", pw) + p
+		}
+	}
+	return out
+}
+
+func renderStoryPage(in ScenarioInput, st Styles, w, h int) string {
+	return renderBox(boxSpec{title: "story · s or esc to close", focused: true, lines: storyPageLines(in, st, w), offset: in.PageOff}, st, w, h)
+}
+
+func storyPageLines(in ScenarioInput, st Styles, w int) []string {
+	tw := min(w-4, 76)
+	var lines []string
+	if in.Title != "" {
+		lines = append(lines, wrap(st.Bold.Render(in.Title), tw)...)
+	}
+	meta := in.Name
+	if in.Family != "" {
+		meta += " · family " + in.Family
+	}
+	if len(in.Variants) > 0 {
+		meta += " · variants " + strings.Join(in.Variants, ", ")
+	}
+	lines = append(lines, wrap(st.Dim.Render(meta), tw)...)
+	if in.Source != "" {
+		lines = append(lines, wrapIndented(st.Label.Render("source "), in.Source, tw)...)
+	}
+	if in.Condition != "" {
+		c := in.Condition
+		if in.Expected != "" {
+			c += "   (LKMM: " + in.Expected + ")"
+		}
+		lines = append(lines, wrapIndented(st.Label.Render("asks   "), st.Condition.Render(c), tw)...)
+	}
+	lines = append(lines, "")
+	story := in.Story
+	if strings.TrimSpace(story) == "" {
+		story = "This scenario has no story."
+	}
+	for _, para := range strings.Split(strings.TrimSpace(story), "\n\n") {
+		para = strings.Join(strings.Fields(para), " ")
+		lines = append(lines, wrap(para, tw)...)
+		lines = append(lines, "")
+	}
+	for i := range lines {
+		lines[i] = " " + lines[i]
+	}
+	return lines
+}
+
+// VisibleRows returns how many content rows of pane p are visible (for
+// the outcomes pane: outcome rows, below the condition and verdict).
+func VisibleRows(r Regions, p Pane) int {
+	n := r.Panes[p].H - 2
+	if p == PaneOutcomes {
+		n -= OutcomeHeaderLines
+	}
+	return max(n, 0)
+}
+
+// ContentLines returns how many content rows pane p holds (for the
+// outcomes pane: outcome rows only), so that scrolling can stop at the end.
+func ContentLines(in ScenarioInput, r Regions, p Pane) int {
+	if in.Mach == nil {
+		return 0
+	}
+	switch p {
+	case PaneCPUs:
+		_, colW := cpuColumns(len(in.Mach.Prog.Threads), r.Panes[PaneCPUs].Inner().W)
+		return CPULines(in, colW, r.TallCPUs)
+	case PaneMemory:
+		return len(memoryLines(in, Styles{}, r.Panes[PaneMemory].Inner().W))
+	case PaneSteps:
+		return max(len(in.Enabled), 2)
+	case PaneHistory:
+		return len(in.Steps) + 1
+	case PaneOutcomes:
+		return in.Outcome.Rows()
+	}
+	return 0
+}
+
+// PageLines returns how many lines the help or story page holds, and how
+// many are visible, at w×h.
+func PageLines(in ScenarioInput, r Regions) (lines, visible int) {
+	w := r.Page.W
+	visible = r.Page.H - 2
+	switch in.Page {
+	case PageHelp:
+		return len(helpPageLines(in, Styles{}, w)), visible
+	case PageStory:
+		return len(storyPageLines(in, Styles{}, w)), visible
+	}
+	return 0, visible
+}
+
+// MaxCPUOffset returns the largest useful first-CPU-column offset.
+func MaxCPUOffset(in ScenarioInput, r Regions) int {
+	if in.Mach == nil {
+		return 0
+	}
+	n := len(in.Mach.Prog.Threads)
+	k, _ := cpuColumns(n, r.Panes[PaneCPUs].Inner().W)
+	return n - k
+}
