@@ -465,7 +465,10 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 		src = FromMiss
 		if o := s.owner(l); o >= 0 {
 			ol := &s.cpus[o].cache[l]
-			s.mem[l], s.memCo[l] = ol.Val, ol.Co
+			s.mem[l] = ol.Val
+			if s.memCo != nil {
+				s.memCo[l] = ol.Co
+			}
 			ol.State = Shared
 			if ev != nil {
 				ev.WroteBack = o
@@ -477,7 +480,10 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 				st = Shared
 			}
 		}
-		*line = Line{State: st, Val: s.mem[l], Co: s.memCo[l]}
+		*line = Line{State: st, Val: s.mem[l]}
+		if s.memCo != nil {
+			line.Co = s.memCo[l]
+		}
 	}
 	if ev != nil {
 		ev.Load = m.classify(s, c, l, line.Val, line.Co, src)
@@ -522,9 +528,12 @@ func (m *Machine) readLatest(s *State, c int, l Loc, ev *Event) Value {
 // queued invalidation and keep their stale copy (ARM-like).
 func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
 	m.applyInvalFor(s, c, l, ev)
-	head := s.coh[l]
-	node := &cohNode{val: v, cpu: int8(c), step: s.steps, prev: head, n: head.n + 1}
-	s.coh[l] = node
+	var co int32
+	if s.coh != nil { // explorer states carry no history
+		head := s.coh[l]
+		s.coh[l] = &cohNode{val: v, cpu: int8(c), step: s.steps, prev: head, n: head.n + 1}
+		co = head.n + 1
+	}
 	var ce *CommitEvent
 	if ev != nil {
 		ce = &CommitEvent{Loc: l, Val: v, WroteBack: -1}
@@ -537,7 +546,10 @@ func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
 		dl := &s.cpus[d].cache[l]
 		switch dl.State {
 		case Modified, Exclusive:
-			s.mem[l], s.memCo[l] = dl.Val, dl.Co
+			s.mem[l] = dl.Val
+			if s.memCo != nil {
+				s.memCo[l] = dl.Co
+			}
 			dl.State = Invalid
 			if ce != nil {
 				ce.WroteBack = d
@@ -559,7 +571,7 @@ func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
 			}
 		}
 	}
-	s.cpus[c].cache[l] = Line{State: Modified, Val: v, Co: node.n}
+	s.cpus[c].cache[l] = Line{State: Modified, Val: v, Co: co}
 }
 
 // canCommit reports whether store-buffer entry i of CPU c may commit now.

@@ -3,7 +3,9 @@ package machine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -149,28 +151,59 @@ func Explore(m *Machine, opts Options) *Result {
 	start := time.Now()
 	e := &explorer{m: m, opts: opts, index: make(map[string]int32), res: &Result{}, outs: make(map[string]*outcomeAcc)}
 	init := m.Initial()
-	e.visit(init, -1, macro{}, 0)
+	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
+	e.keyBuf = m.appendKey(e.keyBuf[:0], init, !opts.NoReduction)
+	e.visit(string(e.keyBuf), init, -1, macro{}, 0)
+	workers := runtime.GOMAXPROCS(0)
 	stopped := ""
 	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
 		for len(e.buckets[d]) > 0 && stopped == "" {
+			// Take a chunk of this distance's states, mark them expanded,
+			// generate their successors (in parallel when the chunk is big
+			// enough to pay for it), then merge in a fixed order so that
+			// results do not depend on scheduling.
 			b := e.buckets[d]
-			p := b[len(b)-1]
-			e.buckets[d] = b[:len(b)-1]
-			n := &e.nodes[p.idx]
-			if n.done || int(n.dist) != d {
-				continue
+			n := min(len(b), expandChunk)
+			var work []pending
+			for _, p := range b[len(b)-n:] {
+				nd := &e.nodes[p.idx]
+				if nd.done || int(nd.dist) != d {
+					continue
+				}
+				nd.done = true
+				e.bytes -= stateBytes(p.state)
+				work = append(work, p)
 			}
-			n.done = true
-			e.res.States++
-			e.bytes -= stateBytes(p.state)
-			e.expand(p.idx, p.state)
-			if e.res.States&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					if err == context.DeadlineExceeded {
-						stopped = "time limit"
-					} else {
-						stopped = "cancelled"
-					}
+			e.buckets[d] = b[:len(b)-n]
+			gens := make([][]successor, len(work))
+			if workers > 1 && len(work) >= parallelMin {
+				var wg sync.WaitGroup
+				for w := 0; w < workers; w++ {
+					wg.Add(1)
+					go func(w int) {
+						defer wg.Done()
+						var buf []byte
+						for i := w; i < len(work); i += workers {
+							gens[i], buf = e.successors(work[i].state, buf)
+						}
+					}(w)
+				}
+				wg.Wait()
+			} else {
+				for i := range work {
+					gens[i], e.keyBuf = e.successors(work[i].state, e.keyBuf)
+				}
+			}
+			for i, p := range work {
+				e.res.States++
+				e.merge(p, gens[i])
+				gens[i] = nil
+			}
+			if err := ctx.Err(); err != nil {
+				if err == context.DeadlineExceeded {
+					stopped = "time limit"
+				} else {
+					stopped = "cancelled"
 				}
 			}
 			if e.res.States >= opts.MaxStates && e.pendingWork(d) {
@@ -213,10 +246,10 @@ func stateBytes(s *State) int64 {
 	return n
 }
 
-// visit records a state reached from parent by mv at distance dist.
-func (e *explorer) visit(s *State, parent int32, mv macro, dist int32) {
-	e.keyBuf = e.m.appendKey(e.keyBuf[:0], s, !e.opts.NoReduction)
-	if idx, ok := e.index[string(e.keyBuf)]; ok {
+// visit records a state with the given key, reached from parent by mv at
+// distance dist.
+func (e *explorer) visit(key string, s *State, parent int32, mv macro, dist int32) {
+	if idx, ok := e.index[key]; ok {
 		n := &e.nodes[idx]
 		if !n.done && dist < n.dist {
 			n.dist, n.parent, n.via = dist, parent, mv
@@ -225,7 +258,6 @@ func (e *explorer) visit(s *State, parent int32, mv macro, dist int32) {
 		return
 	}
 	idx := int32(len(e.nodes))
-	key := string(e.keyBuf)
 	e.index[key] = idx
 	e.nodes = append(e.nodes, node{parent: parent, dist: dist, via: mv})
 	e.bytes += int64(len(key)) + 48 + 24 // key, map entry, node
@@ -243,20 +275,20 @@ func (e *explorer) push(idx int32, s *State, dist int32) {
 	}
 }
 
-func (e *explorer) expand(idx int32, s *State) {
-	m := e.m
-	dist := e.nodes[idx].dist
-	succ := e.successors(s)
+// merge records the successors of an expanded state, or the state itself
+// when it is terminal.
+func (e *explorer) merge(p pending, succ []successor) {
+	dist := e.nodes[p.idx].dist
 	if len(succ) == 0 {
-		e.terminal(idx, s)
+		e.terminal(p.idx, p.state)
 		return
 	}
-	if e.opts.NoReduction && m.Final(s) {
-		e.terminal(idx, s)
+	if e.opts.NoReduction && e.m.Final(p.state) {
+		e.terminal(p.idx, p.state)
 	}
 	for _, sc := range succ {
 		e.res.Transitions++
-		e.visit(sc.state, idx, sc.via, dist+sc.cost)
+		e.visit(sc.key, sc.state, p.idx, sc.via, dist+sc.cost)
 	}
 }
 
@@ -288,12 +320,29 @@ func (e *explorer) terminal(idx int32, s *State) {
 
 type successor struct {
 	state *State
+	key   string
 	via   macro
 	cost  int32
 }
 
-// successors returns the states the search moves to from s.
-func (e *explorer) successors(s *State) []successor {
+const (
+	expandChunk = 4096 // states expanded between limit checks
+	parallelMin = 64   // smaller chunks are expanded on one goroutine
+)
+
+// successors returns the states the search moves to from s, with their
+// keys (encoded using buf, which it returns for reuse). It only reads e, so
+// several goroutines may call it at once.
+func (e *explorer) successors(s *State, buf []byte) ([]successor, []byte) {
+	out, buf := e.successorStates(s), buf
+	for i := range out {
+		buf = e.m.appendKey(buf[:0], out[i].state, !e.opts.NoReduction)
+		out[i].key = string(buf)
+	}
+	return out, buf
+}
+
+func (e *explorer) successorStates(s *State) []successor {
 	m := e.m
 	var out []successor
 	take := func(mv macro) successor {

@@ -236,8 +236,8 @@ func TestPropReductionKeepsOutcomes(t *testing.T) {
 		p := genProgram(t, false)
 		mode := []Mode{TSO, ARM}[rapid.IntRange(0, 1).Draw(t, "mode")]
 		m := MustNew(p, mode)
-		red := Explore(m, Options{MaxStates: 300000})
-		full := Explore(m, Options{MaxStates: 300000, NoReduction: true})
+		red := Explore(m, Options{MaxStates: 50000})
+		full := Explore(m, Options{MaxStates: 50000, NoReduction: true})
 		if !red.Complete || !full.Complete {
 			t.Skip("too large")
 		}
@@ -288,7 +288,7 @@ func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
 		}
 		memo := map[string]string{}
 		byKey := map[string]string{}
-		budget := 20000
+		budget := 4000
 		var reach func(s *State) string
 		reach = func(s *State) string {
 			ek := exact(s)

@@ -89,9 +89,9 @@ type IQEntry struct {
 
 // Line is one cache line.
 type Line struct {
-	State MESI
 	Val   Value
 	Co    int32 // position of Val in the location's coherence order (display and tests)
+	State MESI
 }
 
 // cpuState is the per-CPU part of a State.
@@ -131,10 +131,12 @@ type State struct {
 func (s *State) clone() *State {
 	n := &State{
 		mem:   append([]Value(nil), s.mem...),
-		memCo: append([]int32(nil), s.memCo...),
 		cpus:  make([]cpuState, len(s.cpus)),
-		coh:   append([]*cohNode(nil), s.coh...),
 		steps: s.steps,
+	}
+	if s.coh != nil {
+		n.memCo = append([]int32(nil), s.memCo...)
+		n.coh = append([]*cohNode(nil), s.coh...)
 	}
 	nl := len(s.mem)
 	total := 0
