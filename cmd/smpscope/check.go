@@ -92,7 +92,7 @@ func runCheck(args []string, opts checkOptions, stdout, stderr io.Writer) error 
 	}
 	var jobs []job
 	for _, arg := range args {
-		sc, err := scenarios.Load(arg)
+		sc, err := loadScenario(arg)
 		var cs *scenarios.Compiled
 		if err == nil {
 			cs, err = sc.Compile()
@@ -334,4 +334,18 @@ func newProgressBar(w io.Writer, total int) func(done int) {
 		}
 		fmt.Fprintf(w, "\r%s %d/%d", bar.ViewAs(float64(done)/float64(total)), done, total)
 	}
+}
+
+// loadScenario reads arg as a litmus file when one exists at that path
+// (without parsing the built-in library, which check over many files would
+// pay for at every start), else as a built-in name.
+func loadScenario(arg string) (*scenarios.Scenario, error) {
+	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
+		src, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		return scenarios.Parse(arg, src)
+	}
+	return scenarios.Load(arg)
 }
