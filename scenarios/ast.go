@@ -274,6 +274,7 @@ const (
 	Forall                     // forall: every final state does
 )
 
+// String returns the clause's keyword: exists, ~exists or forall.
 func (k FinalKind) String() string {
 	switch k {
 	case NotExists:

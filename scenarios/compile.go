@@ -291,6 +291,9 @@ func (tc *threadCompiler) stmt(st Stmt) {
 		tc.at(st)
 		x := unparen(s.X)
 		call, ok := x.(*CallExpr)
+		if x == nil {
+			tc.fail(tc.pos, "missing expression")
+		}
 		if !ok {
 			msg := "statement has no effect"
 			if u, ok := x.(*UnaryExpr); ok && u.Op == "*" {
@@ -442,6 +445,9 @@ func isAddr(e *machine.Expr) bool {
 // value compiles e into a register expression, emitting the loads and
 // primitives it contains (into temporaries) left to right.
 func (tc *threadCompiler) value(e Expr) *machine.Expr {
+	if e == nil {
+		tc.fail(tc.pos, "missing expression")
+	}
 	switch x := e.(type) {
 	case *IntLit:
 		return machine.Const(machine.Value(x.Value))

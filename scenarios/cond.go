@@ -176,6 +176,23 @@ func (c *Compiled) Verdict(outcomes []machine.Outcome, counts []int) Verdict {
 	return v
 }
 
+// ResultVerdict evaluates the final clause over what an exploration
+// found, counting each outcome as the number of final states that
+// produced it.
+func (c *Compiled) ResultVerdict(r *machine.Result) Verdict {
+	outs, counts := resultOutcomes(r)
+	return c.Verdict(outs, counts)
+}
+
+func resultOutcomes(r *machine.Result) ([]machine.Outcome, []int) {
+	outs := make([]machine.Outcome, len(r.Outcomes))
+	counts := make([]int, len(r.Outcomes))
+	for i, o := range r.Outcomes {
+		outs[i], counts[i] = o.Outcome, o.States
+	}
+	return outs, counts
+}
+
 // HerdReport renders a verdict the way herd7 does: the test line, the
 // distinct shown states, Ok/No, witnesses, the condition and the
 // observation line.

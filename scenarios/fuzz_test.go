@@ -18,6 +18,8 @@ var fuzzSeeds = []string{
 	"C c\n{}\nP0(int *x, int *y)\n{\n\tint r0;\n\n\tr0 = smp_load_acquire(x);\n\tsmp_store_release(y, r0 << 2 | 1);\n}\n" +
 		"P1(int *x, int *y)\n{\n\tint r1 = xchg_relaxed(y, 3);\n\n\t*x = *y;\n\tr1 = cmpxchg(x, r1, 4) == 0;\n}\n~exists (0:r0=1 /\\ 1:r1=0)\n",
 	"C d\n{ x=-1; }\nvoid P0(unsigned long *x)\n{\n\tint r0 = test_and_set_bit(3, x);\n\tclear_bit_unlock(3, x);\n\trcu_read_lock();\n\tsynchronize_rcu();\n}\nforall (x=0 \\/ 0:r0=1)\n",
+	"C f // c\n(* Title: t\n * Story: s *)\n{\n\t// a\n\tint x; (* b *)\n\t/* c */\n}\n// d\nP0(int *x) /* e */\n{\n\tint r0; // f\n" +
+		"\tif (r0) // g\n\t\tr0 = 1;\n\telse { /* h */ } // i\n\t// j\n}\nlocations [x] // k\nexists (x=1) (* l *)\n(* m *)\n",
 	"C e\n{}\nP0(int *x)\n{\n\t/* c */ int r0; r0 += (int)READ_ONCE(*x) * 2 % 3; r0++; --r0;\n\tif (r0) if (!r0) ; else { }\n}\nexists (true)\n",
 }
 

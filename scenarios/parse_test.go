@@ -361,3 +361,15 @@ func TestLimits(t *testing.T) {
 		t.Errorf("deep condition: %v", err)
 	}
 }
+
+func TestCRLFAndBOM(t *testing.T) {
+	src := "\xEF\xBB\xBFC crlf\r\n(*\r\n * Title: with CRLF\r\n *)\r\n{\r\n\tint x; // c\r\n}\r\nP0(int *x)\r\n{\r\n\tWRITE_ONCE(*x, 1);\r\n}\r\nexists (x=1)\r\n"
+	s := mustParse(t, src)
+	if s.Name != "crlf" || s.Meta.Title != "with CRLF" || s.Init[0].Trail[0].Text != "// c" {
+		t.Errorf("Name %q, Title %q, trail %q", s.Name, s.Meta.Title, s.Init[0].Trail[0].Text)
+	}
+	if _, err := s.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	checkRoundTrip(t, "crlf", s)
+}

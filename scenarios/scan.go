@@ -142,7 +142,11 @@ type scanner struct {
 }
 
 func newScanner(file string, src []byte) *scanner {
-	return &scanner{file: file, src: src, line: 1, col: 1}
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off = 3 // skip a UTF-8 byte order mark
+	}
+	return s
 }
 
 func (s *scanner) pos() Position { return Position{File: s.file, Line: s.line, Col: s.col} }
