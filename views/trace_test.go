@@ -1,0 +1,247 @@
+package views
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+
+	"smpscope/machine"
+	"smpscope/scenarios"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+// staleTrace is mp+once in ARM-like mode: P0 commits x=1 then y=1, P1
+// applies the invalidation of y only, reads y=1 and then the stale x=0.
+const staleTrace = `smpscope trace 1
+scenario: mp+once
+variant: once
+mode: arm
+
+P0 exec
+P0 exec
+P0 commit #0
+P0 commit #1
+P1 inv y
+P1 exec
+P1 exec
+`
+
+// traceInput compiles a built-in scenario and replays trace text (or the
+// given steps) into a TraceInput.
+func traceInput(t *testing.T, name string, mode machine.Mode, traceText string, steps []machine.Step) TraceInput {
+	t.Helper()
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := machine.MustNew(cs.Program, mode)
+	var states []*machine.State
+	var events []machine.Event
+	if traceText != "" {
+		tr, err := scenarios.ParseTrace("t.trace", []byte(traceText))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if states, events, err = tr.Replay(m); err != nil {
+			t.Fatal(err)
+		}
+		steps = nil
+		for _, ev := range events {
+			steps = append(steps, ev.Step)
+		}
+	} else if states, events, err = m.Replay(steps); err != nil {
+		t.Fatal(err)
+	}
+	return TraceInput{
+		Mach: m, Steps: steps, States: states, Events: events,
+		Name: sc.Name, Variant: sc.Meta.Variant, Title: sc.Meta.Title,
+		Condition: sc.Final.Kind.String() + " " + scenarios.FormatCond(sc.Final.Cond),
+		Satisfies: cs.Satisfies, Filtered: cs.Filtered, Shown: cs.Shown(),
+	}
+}
+
+func TestTraceStaleText(t *testing.T) {
+	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
+	golden.RequireEqual(t, out)
+	for _, want := range []string{
+		"!! STALE read: P1 read x=0 from a stale cache line; x=1 was",
+		"P1 inval queue: x",
+		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	checkTraceText(t, out, DefaultTraceWidth, false)
+}
+
+func TestTraceStaleASCII(t *testing.T) {
+	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{ASCII: true, Width: 60})
+	golden.RequireEqual(t, out)
+	checkTraceText(t, out, 60, true)
+}
+
+func TestTraceStaleMarkdown(t *testing.T) {
+	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{Format: TraceMarkdown})
+	golden.RequireEqual(t, out)
+	if !strings.Contains(out, "- **!! STALE** read: P1 read x=0") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
+		t.Errorf("markdown:\n%s", out)
+	}
+	// Instruction text stays unescaped where markdown would not misread it,
+	// and emphasis characters are escaped.
+	if !strings.Contains(out, "WRITE_ONCE(\\*x, 1)") {
+		t.Errorf("want WRITE_ONCE(\\*x, 1) in\n%s", out)
+	}
+}
+
+// reorderTrace is mp+once in ARM-like mode reaching the same outcome
+// without a stale read: P0's stores commit out of order.
+const reorderTrace = `smpscope trace 1
+scenario: mp+once
+mode: arm
+
+P0 exec
+P0 exec
+P0 commit #1
+P1 inv y
+P1 exec
+P1 exec
+P0 commit #0
+`
+
+func TestTraceReorder(t *testing.T) {
+	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
+	golden.RequireEqual(t, out)
+	if strings.Contains(out, "STALE") || !strings.Contains(out, "read x=0: up to date, but x=1 is pending in P0's store buffer") {
+		t.Errorf("reorder trace:\n%s", out)
+	}
+	checkTraceText(t, out, DefaultTraceWidth, false)
+}
+
+// checkTraceText checks the promises RenderTrace makes about its text.
+func checkTraceText(t *testing.T, out string, width int, ascii bool) {
+	t.Helper()
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("escape codes without Color")
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > width {
+			t.Errorf("line %d is %d cells wide (max %d): %q", i+1, w, width, l)
+		}
+		if l != strings.TrimRight(l, " ") {
+			t.Errorf("line %d has trailing spaces: %q", i+1, l)
+		}
+		if ascii {
+			for _, r := range l {
+				if r >= 0x80 {
+					t.Errorf("line %d has non-ASCII %q: %q", i+1, r, l)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestTraceWidths renders random executions of several scenarios at many
+// widths and checks every line fits and ASCII mode is ASCII.
+func TestTraceWidths(t *testing.T) {
+	for _, name := range []string{"rcu-free+sync", "ext4-last-group+rel-acq-flag", "folio-lock-waiters+split-mb", "iriw+rmb", "userns-extents+wmb-rmb"} {
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			in := traceInput(t, name, mode, "", nil)
+			r := rand.New(rand.NewPCG(uint64(len(name)), uint64(mode)))
+			s := in.Mach.Initial()
+			var steps []machine.Step
+			for {
+				en := in.Mach.Enabled(s)
+				if len(en) == 0 {
+					break
+				}
+				st := en[r.IntN(len(en))]
+				s, _, _ = in.Mach.Apply(s, st)
+				steps = append(steps, st)
+			}
+			in = traceInput(t, name, mode, "", steps)
+			for _, w := range []int{40, 55, 72, 100} {
+				for _, ascii := range []bool{false, true} {
+					for _, f := range []TraceFormat{TraceText, TraceMarkdown} {
+						out := RenderTrace(in, TraceOptions{Width: w, ASCII: ascii, Format: f})
+						if f == TraceText {
+							checkTraceText(t, out, w, ascii)
+						} else if ascii && strings.ContainsFunc(out, func(r rune) bool { return r >= 0x80 }) {
+							t.Errorf("%s: markdown --ascii has non-ASCII text", name)
+						}
+						if !strings.Contains(out, "Final state after") && !strings.Contains(out, "Deadlock after") {
+							t.Errorf("%s %s: no final line:\n%s", name, mode, out)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTraceColor(t *testing.T) {
+	in := traceInput(t, "mp+once", machine.ARM, staleTrace, nil)
+	lipgloss.SetColorProfile(termenv.ANSI)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	out := RenderTrace(in, TraceOptions{Color: true})
+	if !strings.Contains(out, "\x1b[") {
+		t.Fatalf("no escape codes with Color on an ANSI profile")
+	}
+	plain := RenderTrace(in, TraceOptions{})
+	if ansi.Strip(out) != plain {
+		t.Errorf("colour changed the text:\n%s\n---\n%s", ansi.Strip(out), plain)
+	}
+}
+
+func TestTraceNotFinal(t *testing.T) {
+	in := traceInput(t, "sb+mb", machine.TSO, "", nil)
+	s := in.Mach.Initial()
+	st := in.Mach.Enabled(s)[0]
+	in = traceInput(t, "sb+mb", machine.TSO, "", []machine.Step{st})
+	out := RenderTrace(in, TraceOptions{})
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "Not a final state after 1 step: P0 has not finished; P1 has not finished.") {
+		t.Errorf("not final:\n%s", out)
+	}
+	if !strings.Contains(out, "P0 is blocked: ") {
+		t.Errorf("no blocked status after P0's store before smp_mb:\n%s", out)
+	}
+}
+
+func TestTraceHelpers(t *testing.T) {
+	if got := trWrapWords("a bb ccc dddd", 10, 10, false); len(got) != 2 || got[0] != "a bb ccc" {
+		t.Errorf("wrap: %q", got)
+	}
+	// A word too long for any line is cut.
+	if got := trWrapWords(strings.Repeat("x", 25), 10, 10, false); len(got) != 3 || got[2] != "xxxxx" {
+		t.Errorf("long word: %q", got)
+	}
+	// Markdown: "- x" and "12." never start a continuation line.
+	for _, l := range trWrapWords("aaaa bbbb - cccc 12. dddd", 10, 10, true)[1:] {
+		if trMdBlockStart(strings.Fields(l)[0]) {
+			t.Errorf("markdown line starts a block: %q", l)
+		}
+	}
+	if got := trMdEscape("WRITE_ONCE(*x) _y [a] `b`"); got != "WRITE_ONCE(\\*x) \\_y \\[a\\] \\`b\\`" {
+		t.Errorf("escape: %q", got)
+	}
+	if got := trMdCode("a`b"); got != "``a`b``" {
+		t.Errorf("code: %q", got)
+	}
+	if f, err := ParseTraceFormat("md"); err != nil || f != TraceMarkdown {
+		t.Errorf("md: %v %v", f, err)
+	}
+	if _, err := ParseTraceFormat("html"); err == nil {
+		t.Errorf("html accepted")
+	}
+}
