@@ -1,0 +1,141 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTraceWitness(t *testing.T) {
+	out, errs, code := runCmd(t, "trace", "mp+once", "--mode", "arm")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"mp+once (once), ARM-like mode\n",
+		"Condition: exists (1:r0=1 /\\ 1:r1=0)\n",
+		"  1. P0 exec\n",
+		"Final state after ",
+		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("escape codes in output to a pipe")
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 72 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+	// TSO never reaches it: exit 1 and a clear message.
+	out, errs, code = runCmd(t, "trace", "mp+once", "--mode", "tso", "--witness")
+	if code != 1 || out != "" || !strings.Contains(errs, "the exists outcome (1:r0=1 /\\ 1:r1=0) is unreachable in TSO mode") {
+		t.Fatalf("unreachable: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	_, errs, code = runCmd(t, "trace", "mp+wmb-rmb")
+	if code != 1 || !strings.Contains(errs, "unreachable in ARM-like mode") {
+		t.Fatalf("mp+wmb-rmb: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestTraceSaveReplay(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.trace")
+	out, errs, code := runCmd(t, "trace", "sb+once", "--mode", "tso", "--save", file)
+	if code != 0 || !strings.Contains(errs, "wrote "+file) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	saved, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"smpscope trace 1\nscenario: sb+once\nvariant: once\nmode: tso\n", "# Shortest witness of exists", "\nP0 exec  "} {
+		if !strings.Contains(string(saved), want) {
+			t.Errorf("missing %q in the trace file\n%s", want, saved)
+		}
+	}
+	// Replaying needs no scenario argument and no mode: both come from
+	// the file, and the output is the same.
+	again, errs, code := runCmd(t, "trace", "--replay", file)
+	if code != 0 || again != out {
+		t.Fatalf("replay: exit %d, stderr %q\n%s\n---\n%s", code, errs, again, out)
+	}
+	// Naming the scenario works too; another scenario or mode is refused.
+	if _, errs, code = runCmd(t, "trace", "sb+once", "--replay", file); code != 0 {
+		t.Fatalf("replay with the scenario named: exit %d %s", code, errs)
+	}
+	_, errs, code = runCmd(t, "trace", "mp+once", "--replay", file)
+	if code != 2 || !strings.Contains(errs, file+":2:1: this trace is for scenario \"sb+once\", not \"mp+once\"") {
+		t.Fatalf("wrong scenario: exit %d, stderr %q", code, errs)
+	}
+	_, errs, code = runCmd(t, "trace", "--replay", file, "--mode", "arm")
+	if code != 2 || !strings.Contains(errs, "recorded in TSO mode, not ARM-like mode") {
+		t.Fatalf("wrong mode: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestTraceBadReplay(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.trace")
+	os.WriteFile(file, []byte("smpscope trace 1\nscenario: mp+wmb-rmb\nmode: arm\n\nP0 exec\nP0 exec\nP0 commit #2  # y before x: smp_wmb forbids it\n"), 0o644)
+	out, errs, code := runCmd(t, "trace", "--replay", file)
+	if code != 2 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{
+		file + ":7:1: step 3 \"P0 commit #2\" is not enabled at this point",
+		"steps enabled there:",
+		"P0 commit #0",
+		"P1 exec",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("missing %q in\n%s", want, errs)
+		}
+	}
+	os.WriteFile(file, []byte("smpscope trace 1\nscenario: mp+once\nmode: arm\nP0 jump\n"), 0o644)
+	if _, errs, code = runCmd(t, "trace", "--replay", file); code != 2 || !strings.Contains(errs, file+":4:4: unknown step kind \"jump\"") {
+		t.Fatalf("syntax error: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code = runCmd(t, "trace", "--replay", filepath.Join(dir, "missing.trace")); code != 2 || !strings.Contains(errs, "missing.trace") {
+		t.Fatalf("missing file: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestTraceRandomAndFormats(t *testing.T) {
+	a, _, code := runCmd(t, "trace", "rcu-free+sync", "--random", "7")
+	b, _, code2 := runCmd(t, "trace", "rcu-free+sync", "--random", "7")
+	if code != 0 || code2 != 0 || a != b || !strings.Contains(a, "Final state after") {
+		t.Fatalf("random runs: exit %d/%d, equal %v\n%s", code, code2, a == b, a)
+	}
+	md, _, code := runCmd(t, "trace", "mp+once", "--format", "markdown", "--ascii", "--width", "60")
+	if code != 0 || !strings.HasPrefix(md, "### mp+once (once), ARM-like mode\n") || !strings.Contains(md, "1. **P0 exec**") {
+		t.Fatalf("markdown: exit %d\n%s", code, md)
+	}
+	for _, r := range md {
+		if r >= 0x80 {
+			t.Fatalf("--ascii output has %q", r)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "out.txt")
+	out, _, code := runCmd(t, "trace", "mp+once", "--out", file)
+	written, _ := os.ReadFile(file)
+	if code != 0 || out != "" || !strings.Contains(string(written), "HOLDS") {
+		t.Fatalf("--out: exit %d, stdout %q, file %q", code, out, written)
+	}
+	for _, args := range [][]string{
+		{"trace"},
+		{"trace", "mp+once", "--witness", "--random", "1"},
+		{"trace", "mp+once", "--width", "20"},
+		{"trace", "mp+once", "--format", "html"},
+		{"trace", "mp+once", "--mode", "power"},
+		{"trace", "no-such-scenario"},
+	} {
+		if _, errs, code := runCmd(t, args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
