@@ -100,6 +100,22 @@ func (p *parser) expectIdent(context string) tok {
 	return t
 }
 
+// isReserved reports whether name is a C keyword or type name that cannot
+// name a variable.
+func isReserved(name string) bool {
+	return basicTypeWords[name] || typedefNames[name] || unsupportedTypeWords[name] != "" ||
+		unsupportedStmts[name] != "" || name == "if" || name == "else"
+}
+
+// declName reads the name being declared, rejecting keywords and type names.
+func (p *parser) declName(context string) tok {
+	t := p.expectIdent(context)
+	if isReserved(t.text) {
+		p.fail(t.pos, "%q is a keyword or type name and cannot be declared as a variable", t.text)
+	}
+	return t
+}
+
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > MaxDepth {
@@ -219,7 +235,7 @@ func (p *parser) parseInitDecl() []*InitDecl {
 				d.Stars++
 				p.next()
 			}
-			name := p.expectIdent("in the initial state")
+			name := p.declName("in the initial state")
 			d.Name = name.text
 			if len(out) > 0 {
 				d.Pos = name.pos
@@ -471,7 +487,7 @@ func (p *parser) parseThread(index int) *Thread {
 			prm.Stars++
 			p.next()
 		}
-		id := p.expectIdent("for the parameter")
+		id := p.declName("for the parameter")
 		prm.Name = id.text
 		p.rejectArray()
 		if prm.Stars == 0 {
@@ -628,7 +644,7 @@ func (p *parser) parseDecl() []*DeclStmt {
 			d.Stars++
 			p.next()
 		}
-		id := p.expectIdent("in the declaration")
+		id := p.declName("in the declaration")
 		if len(out) > 0 {
 			d.Pos = id.pos
 		}
