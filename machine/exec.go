@@ -493,6 +493,9 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 
 func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSource) *LoadEvent {
 	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), NewerCPU: -1}
+	if s.coh == nil {
+		return le // a search state: no history to classify against
+	}
 	head := s.coh[l]
 	if co < head.n {
 		le.Class = Stale

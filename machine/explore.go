@@ -368,14 +368,8 @@ func (e *explorer) successorStates(s *State) []successor {
 		}
 		return out
 	}
-	// A CPU whose next instruction only appends a store to its own store
-	// buffer goes first, alone (a persistent set of one step).
-	if !m.hasSync {
-		for c := range s.cpus {
-			if sc, ok := e.privateStore(s, c); ok {
-				return []successor{sc}
-			}
-		}
+	if sc, ok := e.privateStep(s); ok {
+		return []successor{sc}
 	}
 	for c := range s.cpus {
 		steps := m.appendCPUSteps(nil, s, c)
@@ -440,31 +434,90 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 	return l, s.Stale(c, l)
 }
 
-// privateStore takes CPU c's next step when it is a store into its own
-// store buffer whose folding touches no fence that depends on other CPUs.
-func (e *explorer) privateStore(s *State, c int) (successor, bool) {
+// privateStep finds a step that no other CPU's step can observe, disable
+// or be affected by, in any future: taking it alone, before interleaving the
+// others, loses no outcome (a persistent set of one step). Three kinds
+// qualify:
+//   - the CPU's next instruction appends a store to its own store buffer
+//     (no other step reads a plain or release entry; not when grace periods
+//     exist, since a non-empty buffer delays the CPU's quiescent state);
+//   - the CPU's next instruction is a plain load of a private location (no
+//     other CPU has a store to it pending or may access it again), whose
+//     line holds no queued invalidation and whose destination never feeds
+//     an address;
+//   - a commit of a plain or exclusive entry to a private location.
+//
+// In each case the instructions folded after it must not include a barrier
+// whose condition depends on other CPUs.
+func (e *explorer) privateStep(s *State) (successor, bool) {
 	m := e.m
-	if m.finished(s, c) {
-		return successor{}, false
+	for c := range s.cpus {
+		if m.finished(s, c) {
+			continue
+		}
+		cs := &s.cpus[c]
+		in := &m.code(c)[cs.pc]
+		ok := false
+		switch in.Op {
+		case OpStore, OpUnlock:
+			ok = !m.hasSync
+		case OpLoad:
+			if in.Access == Acquire || in.Addr.Op != EConst {
+				break
+			}
+			l, isLoc := in.Addr.Val.AsLoc()
+			ok = isLoc && !e.shared(s, c, l) && s.iqIndex(c, l) < 0 && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
+		}
+		if ok {
+			if ok, _ := m.canExec(s, c); ok {
+				if sc, ok := e.tryPrivate(s, Step{Kind: StepExec, CPU: uint8(c)}); ok {
+					return sc, true
+				}
+			}
+		}
 	}
-	cs := &s.cpus[c]
-	in := &m.code(c)[cs.pc]
-	if in.Op != OpStore && in.Op != OpUnlock {
-		return successor{}, false
+	for c := range s.cpus {
+		for i, en := range s.cpus[c].sb {
+			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
+				continue
+			}
+			n := s.clone()
+			st := Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}
+			m.apply(n, st, nil)
+			return successor{state: n, via: macro{step: st}, cost: 1}, true
+		}
 	}
-	if ok, _ := m.canExec(s, c); !ok {
-		return successor{}, false
-	}
+	return successor{}, false
+}
+
+// tryPrivate takes an exec step and checks that nothing folded after it is
+// a barrier that waits on other CPUs.
+func (e *explorer) tryPrivate(s *State, st Step) (successor, bool) {
+	m := e.m
 	n := s.clone()
-	var ev Event
-	m.apply(n, Step{Kind: StepExec, CPU: uint8(c)}, &ev)
+	ev := Event{}
+	m.apply(n, st, &ev)
 	for _, i := range ev.Folded {
-		f := &m.code(c)[i]
+		f := &m.code(int(st.CPU))[i]
 		if f.Op == OpFence && (m.fenceKind(f.Fence) == fenceFull || m.fenceKind(f.Fence) == fenceRead) {
 			return successor{}, false
 		}
 	}
-	return successor{state: n, via: macro{step: Step{Kind: StepExec, CPU: uint8(c)}}, cost: 1}, true
+	return successor{state: n, via: macro{step: st}, cost: 1}, true
+}
+
+// shared reports whether a CPU other than c has a store to l pending or may
+// still access l.
+func (e *explorer) shared(s *State, c int, l Loc) bool {
+	for d := range s.cpus {
+		if d == c {
+			continue
+		}
+		if e.m.futureAccess[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // witness rebuilds the ordinary step sequence that leads to node idx.

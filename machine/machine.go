@@ -18,6 +18,9 @@ type Machine struct {
 	// when its pc is at pc: a stale copy of any other line can never be
 	// read, so its queued invalidation cannot change any outcome.
 	futureReads [][]uint64
+	// futureAccess[c][pc] holds the locations CPU c may still load, store
+	// or lock from pc on (issued-early stores are in its store buffer).
+	futureAccess [][]uint64
 }
 
 // New validates p and returns a machine running it in mode.
@@ -46,7 +49,8 @@ func New(p *Program, mode Mode) (*Machine, error) {
 			}
 		}
 		m.addrRegs[c] = regs
-		m.futureReads = append(m.futureReads, futureReads(t.Code))
+		m.futureReads = append(m.futureReads, futureLocs(t.Code, true))
+		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, false))
 	}
 	return m, nil
 }
@@ -331,14 +335,16 @@ func (m *Machine) Replay(steps []Step) ([]*State, []Event, error) {
 // buffer may still hold entries).
 func (m *Machine) Finished(s *State, c int) bool { return m.finished(s, c) }
 
-// futureReads computes, for every pc, the locations a load at or after pc
-// may read. Jumps only go forward, so one backward pass suffices.
-func futureReads(code []Instr) []uint64 {
+// futureLocs computes, for every pc, the locations an instruction at or
+// after pc may access: only loads (which may read a stale copy) when
+// loadsOnly, else every memory access. Jumps only go forward, so one
+// backward pass suffices.
+func futureLocs(code []Instr, loadsOnly bool) []uint64 {
 	reads := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
 		var own uint64
-		if in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg) {
+		if (in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg)) || (!loadsOnly && in.Addr != nil) {
 			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
 				own = 1 << l
 			} else {

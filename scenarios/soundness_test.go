@@ -1,0 +1,149 @@
+package scenarios
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"smpscope/machine"
+)
+
+// explored is one scenario's exhaustive result in one mode.
+type exploredResult struct {
+	res     *machine.Result
+	verdict Verdict
+}
+
+func exploreFull(t *testing.T, cs *Compiled, mode machine.Mode, opts machine.Options) exploredResult {
+	t.Helper()
+	m, err := machine.New(cs.Program, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := machine.Explore(m, opts)
+	if !res.Complete {
+		t.Fatalf("%s/%s: %s", cs.Scenario.Name, mode, res.Summary())
+	}
+	var outs []machine.Outcome
+	var counts []int
+	for _, o := range res.Outcomes {
+		outs = append(outs, o.Outcome)
+		counts = append(counts, o.States)
+	}
+	return exploredResult{res, cs.Verdict(outs, counts)}
+}
+
+// readExpectedModes reads expected.tsv: file -> column -> verdict.
+func readExpectedModes(t *testing.T) map[string]map[string]Observation {
+	f, err := os.Open(filepath.Join(corpusDir, "expected.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]map[string]Observation{}
+	sc := bufio.NewScanner(f)
+	var cols []string
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if cols == nil {
+			cols = fields
+			continue
+		}
+		row := map[string]Observation{}
+		for i := 1; i < len(fields) && i < len(cols); i++ {
+			row[cols[i]] = Observation(fields[i])
+		}
+		out[fields[0]] = row
+	}
+	return out
+}
+
+// TestCorpusSoundnessAndReduction explores every corpus file in both modes
+// and checks the per-mode verdicts of expected.tsv, that no outcome a
+// "Result: Never" forbids is reached in either mode, and that the reduced
+// and the unreduced search reach the same outcomes on every file.
+func TestCorpusSoundnessAndReduction(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("conformance corpus not present at %s", corpusDir)
+	}
+	expected := readExpectedModes(t)
+	if len(expected) == 0 {
+		t.Fatal("expected.tsv has no rows")
+	}
+	for file, want := range expected {
+		t.Run(file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(corpusDir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := Parse(file, src)
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			cs, err := sc.Compile()
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+				got := exploreFull(t, cs, mode, machine.Options{})
+				if sc.Meta.Result == Never && got.verdict.Positive > 0 {
+					t.Errorf("%s: SOUNDNESS: Result: Never, but %s mode reaches it (%d final states)", file, mode, got.verdict.Positive)
+				}
+				if w := want[mode.String()]; got.verdict.Observation != w {
+					t.Errorf("%s mode: got %s, expected.tsv says %s", mode, got.verdict.Observation, w)
+				}
+				if testing.Short() {
+					continue
+				}
+				full := exploreFull(t, cs, mode, machine.Options{NoReduction: true})
+				if outcomeKeys(got.res) != outcomeKeys(full.res) {
+					t.Errorf("%s mode: reduced and full searches reach different outcomes", mode)
+				}
+			}
+		})
+	}
+}
+
+func outcomeKeys(r *machine.Result) string {
+	var ks []string
+	for _, o := range r.Outcomes {
+		ks = append(ks, o.Outcome.Key())
+	}
+	return strings.Join(ks, "|")
+}
+
+// TestLibraryReductionAndDeadlocks explores every built-in scenario in both
+// modes: none may reach an outcome its "Result: Never" forbids or deadlock,
+// and the reduced and the unreduced search must agree.
+func TestLibraryReductionAndDeadlocks(t *testing.T) {
+	lib, err := Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range lib {
+		t.Run(e.Name, func(t *testing.T) {
+			cs, err := e.Scenario.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+				got := exploreFull(t, cs, mode, machine.Options{})
+				if e.Result == Never && got.verdict.Positive > 0 {
+					t.Errorf("SOUNDNESS: Result: Never, but %s mode reaches it", mode)
+				}
+				if len(got.res.Deadlocks) > 0 {
+					t.Errorf("%s mode: %d deadlocks: %v", mode, len(got.res.Deadlocks), got.res.Deadlocks[0].Reasons)
+				}
+				if testing.Short() {
+					continue
+				}
+				full := exploreFull(t, cs, mode, machine.Options{NoReduction: true, MaxStates: 2_000_000})
+				if outcomeKeys(got.res) != outcomeKeys(full.res) {
+					t.Errorf("%s mode: reduced and full searches reach different outcomes", mode)
+				}
+			}
+		})
+	}
+}
