@@ -395,18 +395,14 @@ func (m *Machine) insertWmb(cs *cpuState) {
 // normalizeSB drops wmb markers with no store before them: they order
 // nothing.
 func normalizeSB(cs *cpuState) {
-	for len(cs.sb) > 0 && cs.sb[0].Kind == EntryWmb {
-		cs.sb = cs.sb[1:]
-	}
-	for i := 1; i < len(cs.sb); i++ {
-		if cs.sb[i].Kind == EntryWmb && cs.sb[i-1].Kind == EntryWmb {
-			cs.sb = append(cs.sb[:i], cs.sb[i+1:]...)
-			i--
+	out := cs.sb[:0]
+	for _, e := range cs.sb {
+		if e.Kind == EntryWmb && (len(out) == 0 || out[len(out)-1].Kind == EntryWmb) {
+			continue
 		}
+		out = append(out, e)
 	}
-	if len(cs.sb) == 0 {
-		cs.sb = nil
-	}
+	cs.sb = out
 }
 
 // applyInval applies entry i of CPU c's invalidation queue: the line drops
@@ -415,9 +411,9 @@ func (m *Machine) applyInval(s *State, c, i int) {
 	cs := &s.cpus[c]
 	l := cs.iq[i].Loc
 	cs.cache[l].State = Invalid
-	cs.iq = append(cs.iq[:i:i], cs.iq[i+1:]...)
+	copy(cs.iq[i:], cs.iq[i+1:]) // in place: a state owns its queues
+	cs.iq = cs.iq[:len(cs.iq)-1]
 	if len(cs.iq) == 0 {
-		cs.iq = nil
 		cs.acqWait = false
 	}
 }
@@ -604,7 +600,8 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	if ev != nil {
 		ev.Instr = int(e.Instr)
 	}
-	cs.sb = append(cs.sb[:i:i], cs.sb[i+1:]...)
+	copy(cs.sb[i:], cs.sb[i+1:]) // in place: a state owns its buffers
+	cs.sb = cs.sb[:len(cs.sb)-1]
 	m.commitStore(s, c, e.Loc, e.Val, ev)
 	normalizeSB(&s.cpus[c])
 	if e.Kind == EntryRelease {

@@ -154,7 +154,11 @@ func Explore(m *Machine, opts Options) *Result {
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
 	e.keyBuf = m.appendKey(e.keyBuf[:0], init, !opts.NoReduction)
 	e.visit(string(e.keyBuf), init, -1, macro{}, 0)
-	workers := runtime.GOMAXPROCS(0)
+	pool := make([]*worker, runtime.GOMAXPROCS(0))
+	for i := range pool {
+		pool[i] = &worker{id: i}
+	}
+	transitions := make([]int, len(pool))
 	stopped := ""
 	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
 		for len(e.buckets[d]) > 0 && stopped == "" {
@@ -176,27 +180,32 @@ func Explore(m *Machine, opts Options) *Result {
 			}
 			e.buckets[d] = b[:len(b)-n]
 			gens := make([][]successor, len(work))
-			if workers > 1 && len(work) >= parallelMin {
+			terminal := make([]bool, len(work))
+			expand := func(w *worker, i int) {
+				gens[i] = e.successors(work[i].state, int32(d), w)
+				terminal[i] = w.transitions == 0
+				transitions[w.id] += w.transitions
+			}
+			if len(pool) > 1 && len(work) >= parallelMin {
 				var wg sync.WaitGroup
-				for w := 0; w < workers; w++ {
+				for _, w := range pool {
 					wg.Add(1)
-					go func(w int) {
+					go func(w *worker) {
 						defer wg.Done()
-						var buf []byte
-						for i := w; i < len(work); i += workers {
-							gens[i], buf = e.successors(work[i].state, buf)
+						for i := w.id; i < len(work); i += len(pool) {
+							expand(w, i)
 						}
 					}(w)
 				}
 				wg.Wait()
 			} else {
 				for i := range work {
-					gens[i], e.keyBuf = e.successors(work[i].state, e.keyBuf)
+					expand(pool[0], i)
 				}
 			}
 			for i, p := range work {
 				e.res.States++
-				e.merge(p, gens[i])
+				e.merge(p, gens[i], terminal[i])
 				gens[i] = nil
 			}
 			if err := ctx.Err(); err != nil {
@@ -214,6 +223,9 @@ func Explore(m *Machine, opts Options) *Result {
 			}
 		}
 		e.buckets[d] = nil
+	}
+	for _, t := range transitions {
+		e.res.Transitions += t
 	}
 	e.res.Complete = stopped == ""
 	e.res.StopReason = stopped
@@ -277,17 +289,12 @@ func (e *explorer) push(idx int32, s *State, dist int32) {
 
 // merge records the successors of an expanded state, or the state itself
 // when it is terminal.
-func (e *explorer) merge(p pending, succ []successor) {
+func (e *explorer) merge(p pending, succ []successor, terminal bool) {
 	dist := e.nodes[p.idx].dist
-	if len(succ) == 0 {
-		e.terminal(p.idx, p.state)
-		return
-	}
-	if e.opts.NoReduction && e.m.Final(p.state) {
+	if terminal || (e.opts.NoReduction && e.m.Final(p.state)) {
 		e.terminal(p.idx, p.state)
 	}
 	for _, sc := range succ {
-		e.res.Transitions++
 		e.visit(sc.key, sc.state, p.idx, sc.via, dist+sc.cost)
 	}
 }
@@ -318,6 +325,18 @@ func (e *explorer) terminal(idx int32, s *State) {
 	acc.states++
 }
 
+// worker holds one goroutine's reusable buffers.
+type worker struct {
+	id          int
+	sc          scratch
+	drained     scratch
+	steps       []Step
+	steps2      []Step
+	buf         []byte
+	ev          Event
+	transitions int
+}
+
 type successor struct {
 	state *State
 	key   string
@@ -330,52 +349,70 @@ const (
 	parallelMin = 64   // smaller chunks are expanded on one goroutine
 )
 
-// successors returns the states the search moves to from s, with their
-// keys (encoded using buf, which it returns for reuse). It only reads e, so
-// several goroutines may call it at once.
-func (e *explorer) successors(s *State, buf []byte) ([]successor, []byte) {
-	out, buf := e.successorStates(s), buf
-	for i := range out {
-		buf = e.m.appendKey(buf[:0], out[i].state, !e.opts.NoReduction)
-		out[i].key = string(buf)
-	}
-	return out, buf
-}
-
-func (e *explorer) successorStates(s *State) []successor {
-	m := e.m
+// successors returns the new states the search moves to from s (at
+// distance dist), with their keys. Each candidate is computed in the
+// worker's scratch state and copied to the heap only when its key is not
+// already known at a distance as short: most successors are states seen
+// before. The index is only read here, never written, so several
+// goroutines may call successors at once between merges.
+func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 	var out []successor
-	take := func(mv macro) successor {
-		n := s.clone()
-		cost := int32(1)
-		c := int(mv.step.CPU)
-		switch mv.pre {
-		case preOne:
-			m.apply(n, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
-			cost++
-		case preAll:
-			for len(n.cpus[c].iq) > 0 {
-				m.apply(n, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(n.cpus[c].iq[0].Loc)}, nil)
-				cost++
+	w.transitions = 0
+	add := func(t *State, mv macro, cost int32) {
+		w.transitions++
+		w.buf = e.m.appendKey(w.buf[:0], t, !e.opts.NoReduction)
+		if idx, ok := e.index[string(w.buf)]; ok {
+			if n := &e.nodes[idx]; n.done || n.dist <= dist+cost {
+				return
 			}
 		}
-		m.apply(n, mv.step, nil)
-		return successor{state: n, via: mv, cost: cost}
+		out = append(out, successor{state: t.clone(), key: string(w.buf), via: mv, cost: cost})
 	}
+	for _, mv := range e.macros(s, w) {
+		t := w.sc.load(s)
+		add(t, mv, e.applyMacro(t, mv, nil))
+	}
+	return out
+}
+
+// applyMacro performs a macro on t and returns its cost in ordinary steps.
+func (e *explorer) applyMacro(t *State, mv macro, ev *Event) int32 {
+	m := e.m
+	cost := int32(1)
+	c := int(mv.step.CPU)
+	switch mv.pre {
+	case preOne:
+		m.apply(t, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
+		cost++
+	case preAll:
+		for len(t.cpus[c].iq) > 0 {
+			m.apply(t, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
+			cost++
+		}
+	}
+	m.apply(t, mv.step, ev)
+	return cost
+}
+
+// macros returns the moves of the search from s.
+func (e *explorer) macros(s *State, w *worker) []macro {
+	m := e.m
+	var out []macro
 	if e.opts.NoReduction {
 		for _, st := range m.Enabled(s) {
-			out = append(out, take(macro{step: st}))
+			out = append(out, macro{step: st})
 		}
 		return out
 	}
-	if sc, ok := e.privateStep(s); ok {
-		return []successor{sc}
+	if st, ok := e.privateStep(s, w); ok {
+		return []macro{{step: st}}
 	}
 	for c := range s.cpus {
-		steps := m.appendCPUSteps(nil, s, c)
+		w.steps = m.appendCPUSteps(w.steps[:0], s, c)
+		steps := w.steps
 		for _, st := range steps {
 			if st.Kind != StepInvalidate {
-				out = append(out, take(macro{step: st}))
+				out = append(out, macro{step: st})
 			}
 		}
 		if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
@@ -384,23 +421,26 @@ func (e *explorer) successorStates(s *State) []successor {
 		// The load of a line whose invalidation is queued may read the
 		// stale copy (above) or apply the invalidation first.
 		if l, ok := e.staleRead(s, c); ok {
-			t := s.clone()
+			t := w.sc.load(s)
 			m.applyInval(t, c, t.iqIndex(c, l))
 			if ok, _ := m.canExec(t, c); ok {
-				out = append(out, take(macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l}))
+				out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 			}
 		}
 		// Steps that need an empty queue: apply every queued invalidation,
 		// then take them.
-		t := s.clone()
-		for len(t.cpus[c].iq) > 0 {
-			m.applyInval(t, c, 0)
+		t := w.drained.load(s)
+		for _, e := range t.cpus[c].iq {
+			t.cpus[c].cache[e.Loc].State = Invalid
 		}
-		for _, st := range m.appendCPUSteps(nil, t, c) {
+		t.cpus[c].iq = t.cpus[c].iq[:0]
+		t.cpus[c].acqWait = false
+		w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
+		for _, st := range w.steps2 {
 			if st.Kind == StepCommit || st.Kind == StepInvalidate || containsStep(steps, st) {
 				continue
 			}
-			out = append(out, take(macro{step: st, pre: preAll}))
+			out = append(out, macro{step: st, pre: preAll})
 		}
 	}
 	return out
@@ -449,7 +489,7 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 //
 // In each case the instructions folded after it must not include a barrier
 // whose condition depends on other CPUs.
-func (e *explorer) privateStep(s *State) (successor, bool) {
+func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
 	m := e.m
 	for c := range s.cpus {
 		if m.finished(s, c) {
@@ -468,12 +508,15 @@ func (e *explorer) privateStep(s *State) (successor, bool) {
 			l, isLoc := in.Addr.Val.AsLoc()
 			ok = isLoc && !e.shared(s, c, l) && s.iqIndex(c, l) < 0 && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
 		}
-		if ok {
-			if ok, _ := m.canExec(s, c); ok {
-				if sc, ok := e.tryPrivate(s, Step{Kind: StepExec, CPU: uint8(c)}); ok {
-					return sc, true
-				}
-			}
+		if !ok {
+			continue
+		}
+		if ok, _ := m.canExec(s, c); !ok {
+			continue
+		}
+		st := Step{Kind: StepExec, CPU: uint8(c)}
+		if e.foldsOnlyLocal(w.sc.load(s), st, w) {
+			return st, true
 		}
 	}
 	for c := range s.cpus {
@@ -481,29 +524,26 @@ func (e *explorer) privateStep(s *State) (successor, bool) {
 			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
 			}
-			n := s.clone()
-			st := Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}
-			m.apply(n, st, nil)
-			return successor{state: n, via: macro{step: st}, cost: 1}, true
+			return Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}, true
 		}
 	}
-	return successor{}, false
+	return Step{}, false
 }
 
-// tryPrivate takes an exec step and checks that nothing folded after it is
-// a barrier that waits on other CPUs.
-func (e *explorer) tryPrivate(s *State, st Step) (successor, bool) {
+// foldsOnlyLocal takes an exec step on t and reports whether nothing
+// folded after it is a barrier that waits on other CPUs.
+func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 	m := e.m
-	n := s.clone()
-	ev := Event{}
-	m.apply(n, st, &ev)
-	for _, i := range ev.Folded {
+	w.ev.Folded = w.ev.Folded[:0]
+	m.apply(t, st, &w.ev)
+	w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
+	for _, i := range w.ev.Folded {
 		f := &m.code(int(st.CPU))[i]
 		if f.Op == OpFence && (m.fenceKind(f.Fence) == fenceFull || m.fenceKind(f.Fence) == fenceRead) {
-			return successor{}, false
+			return false
 		}
 	}
-	return successor{state: n, via: macro{step: st}, cost: 1}, true
+	return true
 }
 
 // shared reports whether a CPU other than c has a store to l pending or may

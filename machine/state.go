@@ -129,43 +129,85 @@ type State struct {
 }
 
 func (s *State) clone() *State {
-	n := &State{
-		mem:   append([]Value(nil), s.mem...),
-		cpus:  make([]cpuState, len(s.cpus)),
-		steps: s.steps,
-	}
+	// A handful of allocations per state whatever the number of CPUs.
+	nv, nl, nsb, niq := s.sizes()
+	n := &State{}
+	s.cloneInto(n, make([]Value, nv), make([]Line, nl), make([]SBEntry, nsb), make([]IQEntry, niq), make([]cpuState, len(s.cpus)))
 	if s.coh != nil {
 		n.memCo = append([]int32(nil), s.memCo...)
 		n.coh = append([]*cohNode(nil), s.coh...)
 	}
-	nl := len(s.mem)
-	total := 0
+	return n
+}
+
+// sizes returns the buffer lengths cloneInto needs: values (memory and
+// registers), cache lines, and store-buffer and invalidation-queue entries
+// with room for one more per CPU (a step appends at most one to each).
+func (s *State) sizes() (vals, lines, sb, iq int) {
+	vals = len(s.mem)
 	for i := range s.cpus {
-		total += len(s.cpus[i].regs)
+		c := &s.cpus[i]
+		vals += len(c.regs)
+		sb += len(c.sb) + 1
+		iq += len(c.iq) + 1
 	}
-	regs := make([]Value, 0, total)
-	lines := make([]Line, len(s.cpus)*nl)
+	return vals, len(s.cpus) * len(s.mem), sb, iq
+}
+
+// cloneInto copies s into n using the given buffers (of the lengths sizes
+// returns). The coherence history is left to the caller.
+func (s *State) cloneInto(n *State, vals []Value, lines []Line, sbs []SBEntry, iqs []IQEntry, cpus []cpuState) {
+	nl := len(s.mem)
+	*n = State{cpus: cpus, steps: s.steps, mem: vals[:nl:nl]}
+	copy(n.mem, s.mem)
+	vo, so, io := nl, 0, 0
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		d := &n.cpus[i]
 		*d = *c
-		start := len(regs)
-		regs = append(regs, c.regs...)
-		d.regs = regs[start:len(regs):len(regs)]
+		k := len(c.regs)
+		d.regs = vals[vo : vo+k : vo+k]
+		copy(d.regs, c.regs)
+		vo += k
 		d.cache = lines[i*nl : (i+1)*nl : (i+1)*nl]
 		copy(d.cache, c.cache)
-		if len(c.sb) > 0 {
-			d.sb = append([]SBEntry(nil), c.sb...)
-		} else {
-			d.sb = nil
-		}
-		if len(c.iq) > 0 {
-			d.iq = append([]IQEntry(nil), c.iq...)
-		} else {
-			d.iq = nil
-		}
+		k = len(c.sb)
+		d.sb = sbs[so : so+k : so+k+1]
+		copy(d.sb, c.sb)
+		so += k + 1
+		k = len(c.iq)
+		d.iq = iqs[io : io+k : io+k+1]
+		copy(d.iq, c.iq)
+		io += k + 1
 	}
-	return n
+}
+
+// scratch is a reusable state for computing successors without allocating:
+// the explorer materialises a successor only when it is new.
+type scratch struct {
+	st    State
+	vals  []Value
+	lines []Line
+	sbs   []SBEntry
+	iqs   []IQEntry
+	cpus  []cpuState
+}
+
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n, 2*n)
+	}
+	return b[:n]
+}
+
+// load copies s into the scratch state (without history) and returns it.
+func (sc *scratch) load(s *State) *State {
+	nv, nl, nsb, niq := s.sizes()
+	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nl)
+	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
+	sc.cpus = grow(sc.cpus, len(s.cpus))
+	s.cloneInto(&sc.st, sc.vals, sc.lines, sc.sbs, sc.iqs, sc.cpus)
+	return &sc.st
 }
 
 // Steps returns how many steps led to this state.
