@@ -31,7 +31,7 @@ or a .litmus file it opens that scenario.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdout))
+	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdout), newRecordCmd(stdout, stderr))
 	return root
 }
 

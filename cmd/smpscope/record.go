@@ -1,0 +1,273 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+
+	"smpscope/machine"
+	"smpscope/model"
+	"smpscope/scenarios"
+)
+
+type recordOptions struct {
+	mode    string
+	witness bool
+	replay  string
+	random  uint64
+	out     string
+	delay   time.Duration
+	size    string
+	noColor bool
+}
+
+func newRecordCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o recordOptions
+	cmd := &cobra.Command{
+		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30]",
+		Short: "Record the UI stepping through an execution as an asciicast v2 file",
+		Long: `record renders the real UI frames of an execution, one per step,
+deterministically and without a terminal, into an asciicast v2 file that
+asciinema plays ("asciinema play demo.cast") and converts (svg-term, agg).
+
+The execution is the shortest witness of the outcome the final clause asks
+about (--witness, the default), a saved trace file (--replay FILE; SCENARIO
+may then be left out) or random steps (--random SEED). Frames are --delay
+apart; the last one stays for one more delay.
+
+Exit status: 0 written; 1 no witness (the outcome is unreachable); 2 usage,
+parse, replay or write errors.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecord(cmd, args, o, stderr)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.mode, "mode", "arm", "tso or arm (with --replay: the trace's mode)")
+	f.BoolVar(&o.witness, "witness", false, "record the shortest witness of the final clause's outcome (default)")
+	f.StringVar(&o.replay, "replay", "", "record a trace `FILE`")
+	f.Uint64Var(&o.random, "random", 0, "record random enabled steps chosen by `SEED`")
+	f.StringVar(&o.out, "out", "", "the asciicast `FILE` to write (required)")
+	f.DurationVar(&o.delay, "delay", 1500*time.Millisecond, "time between frames")
+	f.StringVar(&o.size, "size", "100x30", "terminal size COLSxROWS")
+	f.BoolVar(&o.noColor, "no-color", false, "record without colours")
+	return cmd
+}
+
+// parseSize reads "COLSxROWS".
+func parseSize(s string) (w, h int, err error) {
+	if _, err := fmt.Sscanf(strings.ToLower(s), "%dx%d", &w, &h); err != nil || w < 20 || h < 5 || w > 1000 || h > 500 {
+		return 0, 0, fmt.Errorf("--size %q: want COLSxROWS, e.g. 100x30", s)
+	}
+	return w, h, nil
+}
+
+// recordExecution resolves the execution to record, as trace does.
+func recordExecution(cmd *cobra.Command, args []string, o recordOptions) (*scenarios.Compiled, *machine.Machine, []machine.Step, error) {
+	f := cmd.Flags()
+	chosen := 0
+	for _, name := range []string{"witness", "replay", "random"} {
+		if f.Changed(name) {
+			chosen++
+		}
+	}
+	if chosen > 1 {
+		return nil, nil, nil, usageErr("record: choose one of --witness, --replay and --random")
+	}
+	if len(args) == 0 && o.replay == "" {
+		return nil, nil, nil, usageErr("record: name a scenario (a built-in name or a .litmus file), or give --replay FILE")
+	}
+	mode, err := machine.ParseMode(o.mode)
+	if err != nil {
+		return nil, nil, nil, usageErr("record: --mode: %v", err)
+	}
+	arg := ""
+	if len(args) == 1 {
+		arg = args[0]
+	}
+	if o.replay != "" {
+		tr, cs, _, err := loadTraceFile(o.replay, arg)
+		if err != nil {
+			return nil, nil, nil, usageErr("record: %v", err)
+		}
+		if !f.Changed("mode") {
+			mode = tr.Mode
+		}
+		m, err := machine.New(cs.Program, mode)
+		if err != nil {
+			return nil, nil, nil, usageErr("record: %v", err)
+		}
+		_, events, err := tr.Replay(m)
+		if err != nil {
+			return nil, nil, nil, usageErr("record: %v", err)
+		}
+		var steps []machine.Step
+		for _, ev := range events {
+			steps = append(steps, ev.Step)
+		}
+		return cs, m, steps, nil
+	}
+	cs, err := compiledArg(arg)
+	if err != nil {
+		return nil, nil, nil, usageErr("record: %v", err)
+	}
+	m, err := machine.New(cs.Program, mode)
+	if err != nil {
+		return nil, nil, nil, usageErr("record: %v", err)
+	}
+	if f.Changed("random") {
+		return cs, m, randomRun(m, o.random), nil
+	}
+	res := machine.Explore(m, machine.Options{})
+	w, ok := shortestWitness(cs, res)
+	if !ok {
+		if !res.Complete {
+			return nil, nil, nil, &exitError{2, fmt.Sprintf("smpscope record: %s: no witness found before the search %s", cs.Scenario.Name, res.Summary())}
+		}
+		return nil, nil, nil, &exitError{1, fmt.Sprintf("smpscope record: %s: %s is unreachable in %s mode: there is no witness to record.", cs.Scenario.Name, askedWords(cs), mode.Title())}
+	}
+	return cs, m, w, nil
+}
+
+func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Writer) error {
+	if o.out == "" {
+		return usageErr("record: --out FILE is required")
+	}
+	w, h, err := parseSize(o.size)
+	if err != nil {
+		return usageErr("record: %v", err)
+	}
+	if o.delay <= 0 {
+		return usageErr("record: --delay must be positive")
+	}
+	cs, m, steps, err := recordExecution(cmd, args, o)
+	if err != nil {
+		return err
+	}
+	if o.noColor {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	} else {
+		lipgloss.SetColorProfile(termenv.ANSI256)
+	}
+	lipgloss.SetHasDarkBackground(true) // never query a terminal
+	frames := recordFrames(cs, m.Mode, steps, w, h)
+
+	file, err := os.Create(o.out)
+	if err != nil {
+		return usageErr("record: %v", err)
+	}
+	title := fmt.Sprintf("smpscope %s (%s mode)", cs.Scenario.Name, m.Mode.Title())
+	werr := writeCast(file, w, h, title, frames, o.delay)
+	if cerr := file.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return usageErr("record: %s: %v", o.out, werr)
+	}
+	fmt.Fprintf(stderr, "smpscope record: wrote %s (%d frames, %dx%d); play it with: asciinema play %s\n", o.out, len(frames), w, h, shellQuote(o.out))
+	return nil
+}
+
+// recordFrames drives the UI model without a terminal: it opens the
+// scenario with the whole execution as history, lets the background
+// exploration finish, steps back to the initial state and then forward
+// one step at a time, taking the view after each.
+func recordFrames(cs *scenarios.Compiled, mode machine.Mode, steps []machine.Step, w, h int) []string {
+	var tm tea.Model = model.New(model.Options{Scenario: model.FromCompiled(cs), Mode: mode, History: steps, Seed: 1})
+	var cmd tea.Cmd
+	tm, cmd = tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	tm = settle(tm, tea.Batch(tm.Init(), cmd), 8)
+	press := func(k tea.KeyType) {
+		var c tea.Cmd
+		tm, c = tm.Update(tea.KeyMsg{Type: k})
+		tm = settle(tm, c, 8)
+	}
+	for range steps {
+		press(tea.KeyLeft)
+	}
+	frames := []string{tm.View()}
+	for range steps {
+		press(tea.KeyRight)
+		frames = append(frames, tm.View())
+	}
+	return frames
+}
+
+// settle runs the commands a model returns and feeds their messages back,
+// so that background work (the exploration) lands in the model. Timers
+// (the spinner's ticks) are dropped, quitting is ignored, and a command
+// that has not answered within a minute is abandoned. depth bounds the
+// chain of follow-up commands.
+func settle(m tea.Model, cmd tea.Cmd, depth int) tea.Model {
+	if cmd == nil || depth == 0 {
+		return m
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(time.Minute):
+		return m
+	}
+	switch msg := msg.(type) {
+	case nil, spinner.TickMsg, tea.QuitMsg:
+		return m
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = settle(m, c, depth-1)
+		}
+		return m
+	}
+	var next tea.Cmd
+	m, next = m.Update(msg)
+	return settle(m, next, depth-1)
+}
+
+// castHeader is the first line of an asciicast v2 file. A struct keeps
+// "version" first; no timestamp, so that recordings are reproducible.
+type castHeader struct {
+	Version int               `json:"version"`
+	Width   int               `json:"width"`
+	Height  int               `json:"height"`
+	Title   string            `json:"title,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// writeCast writes frames as an asciicast v2 file: a header, then one
+// output event per frame, delay apart, each clearing the screen first;
+// lines end with \r\n as on a raw terminal. Times are whole milliseconds.
+// A last empty event holds the final frame for one more delay.
+func writeCast(w io.Writer, width, height int, title string, frames []string, delay time.Duration) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(castHeader{Version: 2, Width: width, Height: height, Title: title, Env: map[string]string{"TERM": "xterm-256color"}}); err != nil {
+		return err
+	}
+	step := int(delay / time.Millisecond)
+	ms := 0
+	event := func(data string) error {
+		t := json.Number(fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
+		ms += step
+		return enc.Encode([]any{t, "o", data})
+	}
+	for i, f := range frames {
+		data := "\x1b[H\x1b[2J" + strings.ReplaceAll(strings.ReplaceAll(f, "\r\n", "\n"), "\n", "\r\n")
+		if i == 0 {
+			data = "\x1b[?25l" + data // hide the cursor
+		}
+		if err := event(data); err != nil {
+			return err
+		}
+	}
+	return event("")
+}

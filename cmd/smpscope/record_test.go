@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// readCast parses an asciicast v2 file: its header and the raw time
+// strings and data of its events.
+func readCast(t *testing.T, path string) (map[string]any, []string, []string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	var header map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &header); err != nil {
+		t.Fatalf("header %q: %v", lines[0], err)
+	}
+	if !strings.HasPrefix(lines[0], `{"version":2,`) {
+		t.Errorf("header does not start with the version: %q", lines[0])
+	}
+	var times, data []string
+	for i, l := range lines[1:] {
+		var ev []json.RawMessage
+		if err := json.Unmarshal([]byte(l), &ev); err != nil || len(ev) != 3 {
+			t.Fatalf("event %d %q: %v", i+1, l, err)
+		}
+		var code, d string
+		if err := json.Unmarshal(ev[1], &code); err != nil || code != "o" {
+			t.Fatalf("event %d: code %s", i+1, ev[1])
+		}
+		if err := json.Unmarshal(ev[2], &d); err != nil {
+			t.Fatalf("event %d: data %s", i+1, ev[2])
+		}
+		times = append(times, string(ev[0]))
+		data = append(data, d)
+	}
+	return header, times, data
+}
+
+func TestRecordCast(t *testing.T) {
+	dir := t.TempDir()
+	cast := filepath.Join(dir, "demo.cast")
+	_, errs, code := runCmd(t, "record", "mp+once", "--witness", "--out", cast, "--size", "100x30", "--delay", "1.25s", "--no-color")
+	if code != 0 || !strings.Contains(errs, "wrote "+cast) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	header, times, data := readCast(t, cast)
+	if header["version"] != float64(2) || header["width"] != float64(100) || header["height"] != float64(30) {
+		t.Fatalf("header %v", header)
+	}
+	// The witness has 7 steps: 8 frames and a closing event.
+	if len(data) != 9 || data[8] != "" {
+		t.Fatalf("%d events, last %q", len(data), data[len(data)-1])
+	}
+	prev := -1
+	for i, ts := range times {
+		// Whole milliseconds, strictly increasing, 1.25 s apart.
+		whole, frac, ok := strings.Cut(ts, ".")
+		s, err1 := strconv.Atoi(whole)
+		ms, err2 := strconv.Atoi(frac)
+		if !ok || len(frac) != 3 || err1 != nil || err2 != nil {
+			t.Fatalf("time %q is not whole milliseconds", ts)
+		}
+		now := s*1000 + ms
+		if now <= prev || now != i*1250 {
+			t.Fatalf("event %d at %q (previous %d ms)", i, ts, prev)
+		}
+		prev = now
+	}
+	for i, d := range data[:8] {
+		d = strings.TrimPrefix(d, "\x1b[?25l")
+		if !strings.HasPrefix(d, "\x1b[H\x1b[2J") {
+			t.Fatalf("frame %d does not start by clearing the screen: %q", i, d[:min(len(d), 20)])
+		}
+		if strings.Count(d, "\n") != strings.Count(d, "\r\n") {
+			t.Fatalf("frame %d has a bare \\n", i)
+		}
+		lines := strings.Split(strings.TrimPrefix(d, "\x1b[H\x1b[2J"), "\r\n")
+		if len(lines) > 30 {
+			t.Errorf("frame %d has %d lines for 30 rows", i, len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 100 {
+				t.Errorf("frame %d: line %d cells wide: %q", i, w, ansi.Strip(l))
+			}
+		}
+	}
+	if strings.Contains(data[3], "\x1b[3") || strings.Contains(data[3], "\x1b[1;3") {
+		t.Errorf("--no-color frame has colours")
+	}
+	first, last := ansi.Strip(data[0]), ansi.Strip(data[7])
+	if !strings.Contains(first, "mp+once") || strings.Contains(first, "final") {
+		t.Errorf("first frame is not the initial state:\n%s", first)
+	}
+	if !strings.Contains(last, "final") || !strings.Contains(last, "r0=1") || !strings.Contains(last, "r1=0") {
+		t.Errorf("last frame does not show the final state:\n%s", last)
+	}
+	// Deterministic: a second recording is byte-identical.
+	again := filepath.Join(dir, "again.cast")
+	runCmd(t, "record", "mp+once", "--out", again, "--size", "100x30", "--delay", "1.25s", "--no-color")
+	a, _ := os.ReadFile(cast)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Errorf("two recordings differ")
+	}
+}
+
+func TestRecordReplayAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "sb.trace")
+	if _, errs, code := runCmd(t, "trace", "sb+once", "--mode", "tso", "--random", "3", "--save", trace, "--out", filepath.Join(dir, "sb.txt")); code != 0 {
+		t.Fatalf("trace --save: exit %d %s", code, errs)
+	}
+	cast := filepath.Join(dir, "sb.cast")
+	if _, errs, code := runCmd(t, "record", "--replay", trace, "--out", cast, "--size", "90x28"); code != 0 {
+		t.Fatalf("record --replay: exit %d %s", code, errs)
+	}
+	header, _, data := readCast(t, cast)
+	if header["width"] != float64(90) || header["height"] != float64(28) || !strings.Contains(ansi.Strip(data[len(data)-2]), "TSO") {
+		t.Errorf("header %v", header)
+	}
+	if _, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--out", filepath.Join(dir, "x.cast")); code != 1 || !strings.Contains(errs, "unreachable") {
+		t.Errorf("unreachable: exit %d, stderr %q", code, errs)
+	}
+	for _, args := range [][]string{
+		{"record", "mp+once"},
+		{"record", "mp+once", "--out", cast, "--size", "big"},
+		{"record", "mp+once", "--out", cast, "--delay", "0s"},
+		{"record", "mp+once", "--out", cast, "--witness", "--random", "2"},
+		{"record", "--out", cast},
+	} {
+		if _, errs, code := runCmd(t, args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
