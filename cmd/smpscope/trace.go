@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -175,7 +173,8 @@ func loadTraceFile(path string, arg string) (*scenarios.Trace, *scenarios.Compil
 		arg = tr.Source
 		if arg == "" {
 			arg = tr.Scenario
-		} else if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(arg) {
+		} else if !filepath.IsAbs(arg) {
+			// --save writes a file source relative to the trace file.
 			if alt := filepath.Join(filepath.Dir(path), arg); fileExists(alt) {
 				arg = alt
 			}
@@ -186,6 +185,24 @@ func loadTraceFile(path string, arg string) (*scenarios.Trace, *scenarios.Compil
 		return nil, nil, "", err
 	}
 	return tr, cs, arg, nil
+}
+
+// sourceFor is how a trace saved at tracePath names the scenario loaded
+// from arg: a .litmus file by its path relative to the trace file (so the
+// two can move together), a built-in scenario by its name.
+func sourceFor(arg, tracePath string) string {
+	if !fileExists(arg) {
+		return arg
+	}
+	a, err1 := filepath.Abs(arg)
+	d, err2 := filepath.Abs(filepath.Dir(tracePath))
+	if err1 != nil || err2 != nil {
+		return arg
+	}
+	if rel, err := filepath.Rel(d, a); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return a
 }
 
 func fileExists(path string) bool {
@@ -312,7 +329,7 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdout, stderr 
 			return &exitError{2, "smpscope trace: " + err.Error()}
 		}
 		if arg != sc.Name {
-			tr.Source = arg
+			tr.Source = sourceFor(arg, o.save)
 		}
 		tr.Variant = sc.Meta.Variant
 		if sc.Meta.Title != "" {

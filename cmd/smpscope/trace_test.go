@@ -139,3 +139,31 @@ func TestTraceRandomAndFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceFileSource: a trace of a .litmus file names it relative to the
+// trace file, so both can move together.
+func TestTraceFileSource(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "traces"), 0o755)
+	src, _, _ := runCmd(t, "show", "sb+once")
+	litmus := filepath.Join(dir, "tests", "my sb.litmus")
+	os.WriteFile(litmus, []byte(src), 0o644)
+	file := filepath.Join(dir, "traces", "sb.trace")
+	out, errs, code := runCmd(t, "trace", litmus, "--save", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	saved, _ := os.ReadFile(file)
+	if !strings.Contains(string(saved), "\nsource: ../tests/my sb.litmus\n") {
+		t.Fatalf("source line:\n%s", saved)
+	}
+	moved := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	again, errs, code := runCmd(t, "trace", "--replay", filepath.Join(moved, "traces", "sb.trace"))
+	if code != 0 || again != out {
+		t.Fatalf("replay after moving: exit %d, stderr %q", code, errs)
+	}
+}
