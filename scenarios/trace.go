@@ -31,8 +31,9 @@ const MaxTraceSize = 16 << 20
 //
 // The first line names the format and its version. Header lines
 // "key: value" follow: scenario (the scenario's C name, required), source
-// (where to load it from, a built-in name or a .litmus path, when that is
-// not the scenario name), variant and mode (tso or arm, required). Then
+// (where to load it from when that is not the scenario name: a built-in
+// name, or a .litmus path, which smpscope writes relative to the trace
+// file), variant and mode (tso or arm, required). Then
 // one line per step, naming it by its machine step ID (see
 // [machine.Machine.ID]). A "#" followed by a space, or ending a line,
 // starts a comment ("#3" in a step ID is not one); comment lines before
