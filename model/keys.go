@@ -11,6 +11,7 @@ import (
 type KeyMap struct {
 	// Stepping.
 	Step    key.Binding // digits: take the numbered step
+	BackFwd key.Binding // ←/→ as one entry of the short help
 	Back    key.Binding // ← undo
 	Forward key.Binding // → redo / replay
 	Random  key.Binding // space: one random enabled step
@@ -53,10 +54,11 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
 	return KeyMap{
-		Step:    b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}, "1-9", "take step"),
+		Step:    b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}, "1-9", "step"),
+		BackFwd: b([]string{"left", "right"}, "←/→", "back/fwd"),
 		Back:    b([]string{"left"}, "←", "step back"),
 		Forward: b([]string{"right"}, "→", "step forward"),
-		Random:  b([]string{" "}, "space", "random step"),
+		Random:  b([]string{" "}, "space", "random"),
 		Run:     b([]string{"g"}, "g", "run to the end"),
 		Reset:   b([]string{"r"}, "r", "reset"),
 		Witness: b([]string{"w"}, "w", "witness"),
@@ -68,15 +70,15 @@ func DefaultKeyMap() KeyMap {
 		ScrollLeft:  b([]string{"h"}, "h", "CPUs left"),
 		ScrollRight: b([]string{"l"}, "l", "CPUs right"),
 		Enter:       b([]string{"enter"}, "enter", "take / go to / load"),
-		Focus:       b([]string{"tab"}, "tab", "next pane"),
+		Focus:       b([]string{"tab"}, "tab", "pane"),
 		FocusBack:   b([]string{"shift+tab"}, "shift+tab", "previous pane"),
 
-		Mode:    b([]string{"m"}, "m", "TSO ⇄ ARM"),
+		Mode:    b([]string{"m"}, "m", "TSO⇄ARM"),
 		Variant: b([]string{"v"}, "v", "next variant"),
 		Story:   b([]string{"s"}, "s", "story"),
 
 		Help:      b([]string{"?"}, "?", "help"),
-		Picker:    b([]string{"esc"}, "esc", "scenarios"),
+		Picker:    b([]string{"esc"}, "esc", "back"),
 		Quit:      b([]string{"q"}, "q", "quit"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
@@ -87,10 +89,15 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// ShortHelp is the scenario screen's one-line help (help.KeyMap).
+// ShortHelp is the scenario screen's one-line help (help.KeyMap); the
+// help line always ends with ShortHelpEnd.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Step, k.Back, k.Forward, k.Random, k.Mode, k.Witness, k.Focus, k.Help, k.Quit}
+	return []key.Binding{k.Step, k.BackFwd, k.Witness, k.Mode, k.Random, k.Focus, k.Story, k.Variant, k.Picker}
 }
+
+// ShortHelpEnd is the part of the help line that is never cut: help and
+// quit.
+func (k KeyMap) ShortHelpEnd() []key.Binding { return []key.Binding{k.Help, k.Quit} }
 
 // FullHelp is the scenario screen's full help, one column per topic
 // (help.KeyMap).
@@ -113,7 +120,9 @@ type PickerKeys KeyMap
 
 // ShortHelp implements help.KeyMap.
 func (k PickerKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PrevVariant, k.NextVariant, k.Filter, k.Open, k.Quit}
+	move := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+	variant := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "variant"))
+	return []key.Binding{move, variant, k.Filter, k.Open, k.Picker}
 }
 
 // FullHelp implements help.KeyMap.
@@ -128,12 +137,16 @@ func (k KeyMap) helpSections() []views.HelpSection {
 			if b.Enabled() {
 				sec.Keys = append(sec.Keys, [2]string{b.Help().Key, b.Help().Desc})
 			}
+			if b.Help().Key == k.Step.Help().Key {
+				sec.Keys = append(sec.Keys, [2]string{"", "(10+ steps: type 1 2, then"}, [2]string{"", " pause or enter)"})
+			}
 		}
 		out = append(out, sec)
 	}
 	sec := views.HelpSection{Title: "Mouse"}
 	sec.Keys = [][2]string{
-		{"click", "take a step, go to a history entry, load an outcome's witness"},
+		{"click", "take a step, go to an entry,"},
+		{"", "load an outcome's witness"},
 		{"wheel", "scroll the focused pane"},
 	}
 	return append(out, sec)
@@ -152,7 +165,7 @@ var legend = [][2]string{
 	{"x=1 excl", "the write of an exclusive RMW: reserves the line"},
 	{"┆wmb┆", "smp_wmb marker: later stores wait for the ones before it"},
 	{"iq x@3", "invalidation of x queued at step 3 (ARM-like); acq: an acquire applies it first"},
-	{"$ x S=0", "cache line state (M, E, S, I) and value"},
+	{"cache x S=0", "cache line state (M, E, S, I) and value"},
 	{"x S=0 STALE", "a readable copy whose invalidation is still queued"},
 	{"[STALE READ]", "a load returned an old value; also FORWARDED, UP TO DATE, NEWER VALUE PENDING"},
 	{"→ step", "the step → replays next (history ahead of you, or a witness)"},

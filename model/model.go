@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"smpscope/machine"
 	"smpscope/views"
@@ -44,7 +45,7 @@ type Options struct {
 }
 
 // DefaultExploreOptions bound the background exploration.
-var DefaultExploreOptions = machine.Options{MaxStates: 5_000_000, MaxMemory: 1 << 30, Timeout: 2 * time.Minute}
+var DefaultExploreOptions = machine.Options{MaxStates: 5_000_000, MaxMemory: 768 << 20, Timeout: time.Minute}
 
 // screen is what the model shows.
 type screen int
@@ -818,8 +819,39 @@ func (m Model) input() views.ScenarioInput {
 		PageOff:   s.pageOff,
 		Help:      m.keys.helpSections(),
 		Legend:    legend,
-		HelpBar:   " " + m.help.ShortHelpView(m.keys.ShortHelp()),
+		HelpBar:   m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd()),
 	}
+}
+
+// helpBar renders the short-help line with bubbles/help: the bindings of
+// main, as many as fit (then "…"), followed by those of end, never cut.
+// (help.Model's own truncation lets an item through when even the "…"
+// does not fit, so the items are trimmed here.)
+func (m Model) helpBar(main, end []key.Binding) string {
+	h := m.help
+	h.Width = 0
+	right := h.ShortHelpView(end)
+	sep := m.styles.Dim.Render(h.ShortSeparator)
+	room := m.width - 1 - lipgloss.Width(right) - lipgloss.Width(sep)
+	var enabled []key.Binding
+	for _, b := range main {
+		if b.Enabled() {
+			enabled = append(enabled, b)
+		}
+	}
+	n := len(enabled)
+	left := h.ShortHelpView(enabled)
+	for n > 0 && lipgloss.Width(left) > room {
+		n--
+		left = h.ShortHelpView(enabled[:n])
+		if n > 0 {
+			left += " " + m.styles.Dim.Render(h.Ellipsis)
+		}
+	}
+	if n == 0 {
+		return " " + right
+	}
+	return " " + left + sep + right
 }
 
 // View renders the current screen.
@@ -828,7 +860,8 @@ func (m Model) View() string {
 		return ""
 	}
 	if m.screen == screenPicker || !m.hasSess {
-		return views.RenderPicker(m.picker.list.View(), m.notice, " "+m.help.ShortHelpView(m.keys.PickerHelp().ShortHelp()), m.styles, m.width, m.height)
+		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit})
+		return views.RenderPicker(m.picker.list.View(), m.notice, bar, m.styles, m.width, m.height)
 	}
 	return views.RenderScenario(m.input(), m.styles, m.width, m.height)
 }

@@ -437,14 +437,14 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 			text = in.Mach.ID(step)
 			if i-1 < len(in.Events) {
 				ev := &in.Events[i-1]
+				if ev.Load != nil && ev.Load.Class == machine.Stale {
+					text += " " + st.StaleRead.Render("STALE")
+				}
 				if ev.Instr >= 0 && (step.Kind == machine.StepExec || step.Kind == machine.StepEarly) {
 					text += "  " + strings.TrimSpace(in.Mach.Prog.Threads[step.CPU].Code[ev.Instr].Text)
 				}
 				if ev.Commit != nil && step.Kind == machine.StepCommit {
 					text += "  " + in.Mach.Prog.LocName(ev.Commit.Loc) + "=" + in.Mach.Prog.FormatValue(ev.Commit.Val)
-				}
-				if ev.Load != nil && ev.Load.Class == machine.Stale {
-					text += " " + st.StaleRead.Render("STALE")
 				}
 			}
 		}
@@ -600,48 +600,60 @@ func renderHelpPage(in ScenarioInput, st Styles, w, h int) string {
 }
 
 func helpPageLines(in ScenarioInput, st Styles, w int) []string {
-	var lines []string
-	// Lay the sections out in columns that fit.
-	colW := 0
-	for _, sec := range in.Help {
-		for _, k := range sec.Keys {
-			colW = max(colW, ansi.StringWidth(k[0])+2+ansi.StringWidth(k[1]))
-		}
-		colW = max(colW, ansi.StringWidth(sec.Title))
+	// Each section is a column: keys padded to the section's widest key,
+	// then descriptions. Columns are packed into rows that fit w.
+	type column struct {
+		lines []string
+		width int
 	}
-	colW += 3
-	perRow := max(1, min(len(in.Help), (w-2)/max(colW, 1)))
-	for i := 0; i < len(in.Help); i += perRow {
-		end := min(i+perRow, len(in.Help))
+	var cols []column
+	for _, sec := range in.Help {
+		keyW, width := 0, ansi.StringWidth(sec.Title)
+		for _, k := range sec.Keys {
+			keyW = max(keyW, ansi.StringWidth(k[0]))
+		}
+		c := column{lines: []string{st.HelpSection.Render(sec.Title)}}
+		for _, k := range sec.Keys {
+			line := st.HelpKey.Render(fit(k[0], keyW)) + "  " + st.HelpDesc.Render(k[1])
+			c.lines = append(c.lines, line)
+			width = max(width, ansi.StringWidth(line))
+		}
+		c.width = width + 4
+		cols = append(cols, c)
+	}
+	var lines []string
+	for i := 0; i < len(cols); {
+		j, used := i, 0
+		for j < len(cols) && (j == i || used+cols[j].width <= w-2) {
+			used += cols[j].width
+			j++
+		}
 		rows := 0
-		for _, sec := range in.Help[i:end] {
-			rows = max(rows, len(sec.Keys)+1)
+		for _, c := range cols[i:j] {
+			rows = max(rows, len(c.lines))
 		}
 		for y := 0; y < rows; y++ {
 			var b strings.Builder
-			for _, sec := range in.Help[i:end] {
+			for _, c := range cols[i:j] {
 				cell := ""
-				switch {
-				case y == 0:
-					cell = st.HelpSection.Render(sec.Title)
-				case y-1 < len(sec.Keys):
-					k := sec.Keys[y-1]
-					cell = st.HelpKey.Render(k[0]) + "  " + st.HelpDesc.Render(k[1])
+				if y < len(c.lines) {
+					cell = c.lines[y]
 				}
-				b.WriteString(fit(cell, colW))
+				b.WriteString(fit(cell, c.width))
 			}
-			lines = append(lines, b.String())
+			lines = append(lines, " "+b.String())
 		}
 		lines = append(lines, "")
+		i = j
 	}
 	if len(in.Legend) > 0 {
-		lines = append(lines, st.HelpSection.Render("Marks"))
+		lines = append(lines, " "+st.HelpSection.Render("Marks"))
 		keyW := 0
 		for _, l := range in.Legend {
 			keyW = max(keyW, ansi.StringWidth(l[0]))
 		}
 		for _, l := range in.Legend {
-			lines = append(lines, wrapIndented(st.HelpKey.Render(fit(l[0], keyW))+"  ", l[1], w-2)...)
+			lines = append(lines, wrapIndented(" "+st.HelpKey.Render(fit(l[0], keyW))+"  ", l[1], w-2)...)
 		}
 	}
 	return lines

@@ -1,0 +1,204 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"smpscope/machine"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+// Test scenarios built with machine.NewBuilder, so that the UI tests do not
+// depend on the scenarios package or its library's wording.
+
+func mpScenario(variant string) *Scenario {
+	b := machine.NewBuilder("MP")
+	x, y := b.Loc("x", 0), b.Loc("y", 0)
+	t0 := b.Thread()
+	t1 := b.Thread()
+	r0, r1 := t1.Reg("r0"), t1.Reg("r1")
+	name := "MP+" + variant
+	switch variant {
+	case "plain":
+		t0.StoreConst(machine.Once, x, 1)
+		t0.StoreConst(machine.Once, y, 1)
+		t1.Load(machine.Once, r0, y)
+		t1.Load(machine.Once, r1, x)
+	case "wmb+rmb":
+		t0.StoreConst(machine.Once, x, 1)
+		t0.Fence(machine.FenceWmb)
+		t0.StoreConst(machine.Once, y, 1)
+		t1.Load(machine.Once, r0, y)
+		t1.Fence(machine.FenceRmb)
+		t1.Load(machine.Once, r1, x)
+	case "rel+acq":
+		t0.StoreConst(machine.Once, x, 1)
+		t0.StoreConst(machine.Release, y, 1)
+		t1.Load(machine.Acquire, r0, y)
+		t1.Load(machine.Once, r1, x)
+	default:
+		panic(variant)
+	}
+	p := b.Program()
+	p.Name = name
+	return &Scenario{
+		Name:       name,
+		Title:      "Message passing: does the reader see the data once it sees the flag?",
+		Family:     "MP",
+		Variant:    variant,
+		Story:      "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue.",
+		Source:     "tools/memory-model/litmus-tests/MP+poonceonces.litmus",
+		Program:    p,
+		Condition:  `exists (1:r0=1 /\ 1:r1=0)`,
+		Quantifier: "exists",
+		Holds:      func(o machine.Outcome) bool { return o.Regs[1][r0] == 1 && o.Regs[1][r1] == 0 },
+		Expected:   map[string]string{"plain": "Sometimes", "wmb+rmb": "Never", "rel+acq": "Never"}[variant],
+	}
+}
+
+// bigScenario is 4 CPUs with 10 instructions each (the speed target).
+func bigScenario() *Scenario {
+	b := machine.NewBuilder("big")
+	var locs []machine.Loc
+	for i := 0; i < 4; i++ {
+		locs = append(locs, b.Loc(fmt.Sprintf("v%d", i), 0))
+	}
+	for c := 0; c < 4; c++ {
+		t := b.Thread()
+		var regs []machine.Reg
+		for r := 0; r < 5; r++ {
+			regs = append(regs, t.Reg(fmt.Sprintf("r%d", r)))
+		}
+		for i := 0; i < 10; i++ {
+			l := locs[(c+i)%4]
+			switch i % 4 {
+			case 0:
+				t.StoreConst(machine.Once, l, machine.Value(c*10+i+1))
+			case 1:
+				t.Load(machine.Once, regs[i/2], l)
+			case 2:
+				t.StoreConst(machine.Release, l, machine.Value(c*10+i+1))
+			default:
+				t.Load(machine.Acquire, regs[i/2], l)
+			}
+		}
+	}
+	p := b.Program()
+	return &Scenario{Name: "big4x10", Title: "four CPUs, ten instructions each", Program: p}
+}
+
+var testLibrary = []LibraryEntry{
+	{Name: "MP+plain", Family: "MP", Variant: "plain", Title: "Message passing with WRITE_ONCE/READ_ONCE only"},
+	{Name: "MP+wmb+rmb", Family: "MP", Variant: "wmb+rmb", Title: "Message passing with smp_wmb/smp_rmb"},
+	{Name: "MP+rel+acq", Family: "MP", Variant: "rel+acq", Title: "Message passing with release/acquire"},
+	{Name: "big4x10", Family: "", Title: "Four CPUs, ten instructions each", Summary: "the speed benchmark"},
+}
+
+func testLoad(name string) (*Scenario, error) {
+	switch name {
+	case "MP+plain":
+		return mpScenario("plain"), nil
+	case "MP+wmb+rmb":
+		return mpScenario("wmb+rmb"), nil
+	case "MP+rel+acq":
+		return mpScenario("rel+acq"), nil
+	case "big4x10":
+		return bigScenario(), nil
+	}
+	return nil, fmt.Errorf("no scenario named %q", name)
+}
+
+func testOptions(sc *Scenario, mode machine.Mode) Options {
+	return Options{Scenario: sc, Library: testLibrary, Load: testLoad, Mode: mode, Seed: 1, DigitDelay: 1,
+		Explore: machine.Options{MaxStates: 20000}}
+}
+
+// drive feeds msgs to m one at a time, as a person would type them: the
+// commands each returns are run synchronously and their messages fed back
+// before the next msg, except the spinner's ticks, which would sleep.
+func drive(t testing.TB, m Model, msgs ...tea.Msg) Model {
+	t.Helper()
+	for _, msg := range msgs {
+		queue := []tea.Msg{msg}
+		for len(queue) > 0 {
+			msg := queue[0]
+			queue = queue[1:]
+			var cmd tea.Cmd
+			m, cmd = m.update(msg)
+			queue = append(queue, runCmd(cmd)...)
+		}
+	}
+	return m
+}
+
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil, spinner.TickMsg, tea.QuitMsg:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+func keys(s ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, k := range s {
+		out = append(out, keyMsg(k))
+	}
+	return out
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	switch k {
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case " ":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+func size(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+// start builds a model on sc at w×h and runs Init.
+func start(t testing.TB, opts Options, w, h int) Model {
+	t.Helper()
+	m := New(opts)
+	msgs := runCmd(m.Init())
+	return drive(t, m, append([]tea.Msg{size(w, h)}, msgs...)...)
+}

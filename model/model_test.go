@@ -1,0 +1,475 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"smpscope/machine"
+	"smpscope/views"
+)
+
+// checkSize fails unless the view is exactly w×h cells.
+func checkSize(t testing.TB, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Fatalf("view has %d lines, want %d:\n%s", len(lines), h, view)
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw != w {
+			t.Fatalf("line %d is %d cells wide, want %d:\n%q\n%s", i, lw, w, l, view)
+		}
+	}
+}
+
+// take presses the number of the enabled step with the given ID.
+func take(t testing.TB, m Model, ids ...string) Model {
+	t.Helper()
+	for _, id := range ids {
+		i := -1
+		for j, st := range m.sess.enabled {
+			if m.sess.mach().ID(st) == id {
+				i = j
+			}
+		}
+		if i < 0 {
+			var have []string
+			for _, st := range m.sess.enabled {
+				have = append(have, m.sess.mach().ID(st))
+			}
+			t.Fatalf("step %q is not enabled; enabled: %v", id, have)
+		}
+		digits := fmt.Sprint(i + 1)
+		for _, d := range digits {
+			m = drive(t, m, keyMsg(string(d)))
+		}
+		if len(m.sess.enabled) >= 10 && m.sess.digits != "" {
+			m = drive(t, m, keyMsg("enter"))
+		}
+	}
+	return m
+}
+
+func TestPicker(t *testing.T) {
+	m := start(t, Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	checkSize(t, m.View(), 80, 24)
+	golden.RequireEqual(t, []byte(m.View()))
+
+	// → picks the next variant of the selected family; enter opens it.
+	m = drive(t, m, keys("right", "enter")...)
+	if m.screen != screenScenario || m.Scenario().Name != "MP+wmb+rmb" {
+		t.Fatalf("opened %v, want MP+wmb+rmb", m.Scenario())
+	}
+	// esc goes back to the picker, with the scenario's row selected.
+	m = drive(t, m, keys("esc")...)
+	if m.screen != screenPicker {
+		t.Fatal("esc did not return to the picker")
+	}
+	if e, _ := m.picker.selected(); e.Name != "MP+wmb+rmb" {
+		t.Errorf("picker selects %s after esc, want MP+wmb+rmb", e.Name)
+	}
+}
+
+func TestPickerFilter(t *testing.T) {
+	m := start(t, Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m = drive(t, m, keys("/", "b", "i", "g", "enter", "enter")...)
+	if m.Scenario() == nil || m.Scenario().Name != "big4x10" {
+		t.Fatalf("filtering for big opened %v", m.Scenario())
+	}
+}
+
+func TestScenarioScreen(t *testing.T) {
+	for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+		for _, sz := range [][2]int{{80, 24}, {140, 45}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", mode, sz[0], sz[1]), func(t *testing.T) {
+				m := start(t, testOptions(mpScenario("plain"), mode), sz[0], sz[1])
+				if m.ex.running || m.ex.result(m.sess.mach()) == nil {
+					t.Fatal("exploration did not finish")
+				}
+				checkSize(t, m.View(), sz[0], sz[1])
+				golden.RequireEqual(t, []byte(m.View()))
+			})
+		}
+	}
+}
+
+func TestStaleRead(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := start(t, testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
+			// P0 commits x=1: P1's copy of x stays readable, its invalidation
+			// queued; P1 reads y, then reads x from the stale copy.
+			m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
+			ev := m.sess.events[m.sess.cursor-1]
+			if ev.Load == nil || ev.Load.Class != machine.Stale {
+				t.Fatalf("last event is not a stale read: %+v", ev)
+			}
+			v := m.View()
+			for _, want := range []string{"STALE READ", "x S=0 STALE", "x@2"} {
+				if sz[0] >= 120 && want == "x@2" {
+					want = "x  queued at step 2"
+				}
+				if sz[0] >= 120 && want == "x S=0 STALE" {
+					want = "x  S  0 STALE"
+				}
+				if !strings.Contains(v, want) {
+					t.Errorf("view lacks %q:\n%s", want, v)
+				}
+			}
+			checkSize(t, v, sz[0], sz[1])
+			golden.RequireEqual(t, []byte(v))
+		})
+	}
+}
+
+func TestWitnessReplay(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = drive(t, m, keys("w")...)
+	wit := m.sess.steps
+	if len(wit) == 0 || m.sess.cursor != 0 || m.sess.loaded < 0 {
+		t.Fatalf("w did not load a witness: %d steps, cursor %d", len(wit), m.sess.cursor)
+	}
+	m = drive(t, m, keys("right", "right", "right")...)
+	if m.sess.cursor != 3 || len(m.sess.steps) != len(wit) {
+		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.sess.cursor, len(m.sess.steps))
+	}
+	golden.RequireEqual(t, []byte(m.View()))
+	// Replaying to the end reaches the outcome the condition asks about.
+	for range wit {
+		m = drive(t, m, keys("right")...)
+	}
+	mach := m.Machine()
+	if !mach.Final(m.State()) || !m.Scenario().Holds(mach.Outcome(m.State())) {
+		t.Fatal("the witness does not end in an outcome satisfying the condition")
+	}
+	// Taking a step the witness also takes keeps the rest of it.
+	m = drive(t, m, keys("r", "w", "right")...)
+	next := m.sess.steps[1]
+	for i, st := range m.sess.enabled {
+		if st == next {
+			m = drive(t, m, keyMsg(fmt.Sprint(i+1)))
+		}
+	}
+	if len(m.sess.steps) != len(wit) || m.sess.cursor != 2 {
+		t.Errorf("taking the witness's own next step dropped the rest: %d steps, cursor %d", len(m.sess.steps), m.sess.cursor)
+	}
+}
+
+func TestWitnessNever(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.TSO), 80, 24)
+	m = drive(t, m, keys("w")...)
+	if len(m.sess.steps) != 0 || !strings.Contains(m.notice, "no outcome satisfies the condition in TSO mode") {
+		t.Errorf("w in TSO: %d steps, notice %q", len(m.sess.steps), m.notice)
+	}
+}
+
+func TestHelpScreen(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := start(t, testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
+			m = drive(t, m, keys("?")...)
+			if m.sess.page != views.PageHelp {
+				t.Fatal("? did not open the help")
+			}
+			checkSize(t, m.View(), sz[0], sz[1])
+			golden.RequireEqual(t, []byte(m.View()))
+			m = drive(t, m, keys("?")...)
+			if m.sess.page != views.PagePanes {
+				t.Fatal("? did not close the help")
+			}
+		})
+	}
+}
+
+func TestStory(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = drive(t, m, keys("s")...)
+	checkSize(t, m.View(), 80, 24)
+	golden.RequireEqual(t, []byte(m.View()))
+	m = drive(t, m, keys("esc")...)
+	if m.sess.page != views.PagePanes || m.screen != screenScenario {
+		t.Fatal("esc did not close the story")
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 50, 15)
+	v := m.View()
+	if !strings.Contains(v, "need ≥ 60x20, have 50x15") {
+		t.Errorf("too-small view: %q", v)
+	}
+	checkSize(t, v, 50, 15)
+	golden.RequireEqual(t, []byte(v))
+	// Growing the window brings the screen back.
+	m = drive(t, m, size(80, 24))
+	if strings.Contains(m.View(), "too small") {
+		t.Error("still too small at 80x24")
+	}
+}
+
+func TestUndoRedo(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	init := m.State()
+	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec")
+	after := m.State()
+	m = drive(t, m, keys("left", "left", "left", "left", "left")...)
+	if !m.State().Equal(init) || m.sess.cursor != 0 {
+		t.Fatal("undo to step 0 does not give the initial state")
+	}
+	if !strings.Contains(m.notice, "initial state") {
+		t.Errorf("← at step 0: notice %q", m.notice)
+	}
+	m = drive(t, m, keys("right", "right", "right", "right", "right")...)
+	if !m.State().Equal(after) || m.sess.cursor != 4 {
+		t.Fatal("redo does not return to the state after four steps")
+	}
+	// Taking a different step from the middle drops the future.
+	m = drive(t, m, keys("left", "left")...)
+	m = take(t, m, "P1 exec")
+	if len(m.sess.steps) != 3 {
+		t.Errorf("history after diverging has %d steps, want 3", len(m.sess.steps))
+	}
+	// History travel: select entry 1 and press enter.
+	m = drive(t, m, keys("tab", "tab", "tab")...)
+	if m.sess.focus != views.PaneHistory {
+		t.Fatalf("focus is %v, want history", m.sess.focus)
+	}
+	m = drive(t, m, keys("up", "up", "enter")...)
+	if m.sess.cursor != 1 {
+		t.Errorf("history travel: cursor %d, want 1", m.sess.cursor)
+	}
+	// r resets.
+	m = drive(t, m, keys("r")...)
+	if len(m.sess.steps) != 0 || !m.State().Equal(init) {
+		t.Error("r did not reset")
+	}
+}
+
+func TestModeSwitch(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = take(t, m, "P0 exec", "P1 exec")
+	m = drive(t, m, keys("m")...)
+	if m.Mode() != machine.TSO || m.sess.cursor != 2 {
+		t.Fatalf("m: mode %v, cursor %d; want TSO with the 2 steps replayed", m.Mode(), m.sess.cursor)
+	}
+	if m.ex.result(m.Machine()) == nil {
+		t.Error("switching mode did not explore the new mode")
+	}
+	m = drive(t, m, keys("m")...)
+	// An ARM-only step (out-of-order commit) cannot replay in TSO: reset.
+	m = take(t, m, "P0 exec", "P0 commit #1")
+	m = drive(t, m, keys("m")...)
+	if m.Mode() != machine.TSO || m.sess.cursor != 0 || len(m.sess.steps) != 0 {
+		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.sess.cursor)
+	}
+	if !strings.Contains(m.notice, "not possible here; reset") {
+		t.Errorf("notice %q", m.notice)
+	}
+}
+
+func TestVariant(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = drive(t, m, keys("tab")...)
+	m = drive(t, m, keys("v")...)
+	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM || m.sess.focus != views.PaneCPUs {
+		t.Fatalf("v: %s in %v, focus %v", m.Scenario().Name, m.Mode(), m.sess.focus)
+	}
+	m = drive(t, m, keys("v", "v")...)
+	if m.Scenario().Name != "MP+plain" {
+		t.Errorf("v wraps to %s, want MP+plain", m.Scenario().Name)
+	}
+	if !strings.Contains(m.View(), "variant plain 1/3") {
+		t.Error("header does not show the variant")
+	}
+}
+
+// wideScenario has eight CPUs with two stores each, so that ten or more
+// steps are enabled at once.
+func wideScenario() *Scenario {
+	b := machine.NewBuilder("wide8")
+	for c := 0; c < 8; c++ {
+		x := b.Loc(fmt.Sprintf("x%d", c), 0)
+		y := b.Loc(fmt.Sprintf("y%d", c), 0)
+		t := b.Thread()
+		t.StoreConst(machine.Once, x, 1)
+		t.StoreConst(machine.Once, y, 1)
+	}
+	return &Scenario{Name: "wide8", Program: b.Program()}
+}
+
+func TestDigits(t *testing.T) {
+	m := start(t, testOptions(wideScenario(), machine.ARM), 140, 45)
+	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec") // 8 execs and 4 commits
+	n := len(m.sess.enabled)
+	if n < 10 {
+		t.Fatalf("%d steps enabled, want ≥ 10", n)
+	}
+	// "1" could begin "10": it waits.
+	m2, cmd := m.update(keyMsg("1"))
+	if m2.sess.cursor != m.sess.cursor || m2.sess.digits != "1" || cmd == nil {
+		t.Fatal("1 with ≥ 10 steps did not wait for a second digit")
+	}
+	if !strings.Contains(m2.View(), "take 1_") {
+		t.Error("the pending number is not shown")
+	}
+	// A second digit completes it.
+	last := fmt.Sprint(n)
+	m3, _ := m.update(keyMsg(last[:1]))
+	m3 = drive(t, m3, keyMsg(last[1:]))
+	if m3.sess.cursor != m.sess.cursor+1 || m3.sess.steps[m.sess.cursor] != m.sess.enabled[n-1] {
+		t.Fatalf("%s did not take step %d", last, n)
+	}
+	// Enter takes a pending number at once; so does the pause.
+	m4 := drive(t, m2, keyMsg("enter"))
+	if m4.sess.cursor != m.sess.cursor+1 || m4.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+		t.Error("1 enter did not take step 1")
+	}
+	m5 := drive(t, m2, digitTimeoutMsg{seq: m2.sess.digitSeq})
+	if m5.sess.cursor != m.sess.cursor+1 || m5.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+		t.Error("1 and a pause did not take step 1")
+	}
+	// An old timeout does nothing; another key abandons the number.
+	if m6 := drive(t, m2, digitTimeoutMsg{seq: m2.sess.digitSeq - 1}); m6.sess.cursor != m.sess.cursor {
+		t.Error("an old timeout took a step")
+	}
+	if m7 := drive(t, m2, keyMsg("tab")); m7.sess.digits != "" || m7.sess.cursor != m.sess.cursor {
+		t.Error("tab did not abandon the number")
+	}
+	// A number past the end is refused with a notice.
+	m8, _ := m2.update(keyMsg("9"))
+	if m8.sess.cursor != m.sess.cursor || !strings.Contains(m8.notice, "no step 19") {
+		t.Errorf("19: cursor %d, notice %q", m8.sess.cursor, m8.notice)
+	}
+	// With fewer than ten steps a digit acts at once.
+	m9 := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	if m9, _ = m9.update(keyMsg("2")); m9.sess.cursor != 1 {
+		t.Error("2 with two steps did not act at once")
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	r, ok := m.layout()
+	if !ok {
+		t.Fatal("no layout")
+	}
+	steps := r.Panes[views.PaneSteps]
+	want := m.sess.enabled[1]
+	m = drive(t, m, tea.MouseMsg{X: steps.X + 5, Y: steps.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.sess.cursor != 1 || m.sess.steps[0] != want {
+		t.Fatalf("clicking step 2 took %v", m.sess.steps)
+	}
+	// Click the CPUs pane: it gets the focus; the wheel scrolls it.
+	cpus := r.Panes[views.PaneCPUs]
+	m = drive(t, m, tea.MouseMsg{X: cpus.X + 3, Y: cpus.Y + 3, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.sess.focus != views.PaneCPUs {
+		t.Errorf("focus %v after clicking the CPUs", m.sess.focus)
+	}
+	// Click an outcome: its witness loads.
+	m = drive(t, m, keys("r")...)
+	side := r.Panes[views.PaneOutcomes]
+	m = drive(t, m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.sess.loaded != 0 || len(m.sess.steps) == 0 {
+		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.sess.loaded, len(m.sess.steps))
+	}
+	m = drive(t, m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
+}
+
+// TestRandomKeys feeds thousands of random keys, clicks and resizes and
+// checks after each that the screen shows exactly the state that replaying
+// its recorded history gives.
+func TestRandomKeys(t *testing.T) {
+	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
+		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x"}
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	for _, sc := range []func() *Scenario{func() *Scenario { return mpScenario("plain") }, bigScenario} {
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			sc := sc()
+			t.Run(fmt.Sprintf("%s_%s", sc.Name, mode), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(7, uint64(mode)))
+				m := start(t, testOptions(sc, mode), 80, 24)
+				for i := 0; i < n; i++ {
+					var msg tea.Msg
+					switch r := rng.IntN(100); {
+					case r < 4:
+						msg = size(40+rng.IntN(160), 10+rng.IntN(50))
+					case r < 10:
+						btn := []tea.MouseButton{tea.MouseButtonLeft, tea.MouseButtonWheelUp, tea.MouseButtonWheelDown}[rng.IntN(3)]
+						msg = tea.MouseMsg{X: rng.IntN(max(m.width, 1)), Y: rng.IntN(max(m.height, 1)), Action: tea.MouseActionPress, Button: btn}
+					default:
+						msg = keyMsg(pool[rng.IntN(len(pool))])
+					}
+					m = drive(t, m, msg)
+					if i%7 == 0 {
+						checkSize(t, m.View(), m.width, m.height)
+					}
+					if !m.hasSess {
+						continue
+					}
+					states, _, err := m.Machine().Replay(m.History())
+					if err != nil {
+						t.Fatalf("after %d messages the history does not replay: %v", i, err)
+					}
+					if !states[len(states)-1].Equal(m.State()) {
+						t.Fatalf("after %d messages the state shown differs from replaying the history", i)
+					}
+				}
+				// Back to the scenario screen (esc leaves a filter, then the
+				// picker; closes a page), then undo to step 0.
+				for i := 0; m.screen != screenScenario || m.sess.page != views.PagePanes; i++ {
+					if i > 5 {
+						t.Fatalf("cannot get back to the scenario screen (screen %d, page %d)", m.screen, m.sess.page)
+					}
+					m = drive(t, m, keys("esc")...)
+				}
+				for m.sess.cursor > 0 {
+					c := m.sess.cursor
+					m = drive(t, m, keys("left")...)
+					if m.sess.cursor != c-1 {
+						t.Fatalf("← moved the cursor from %d to %d", c, m.sess.cursor)
+					}
+				}
+				if !m.State().Equal(m.Machine().Initial()) {
+					t.Fatal("undo back to step 0 does not give the initial state")
+				}
+			})
+		}
+	}
+}
+
+func TestNoScenario(t *testing.T) {
+	// No library and no scenario: an empty picker that still quits.
+	m := start(t, Options{}, 80, 24)
+	checkSize(t, m.View(), 80, 24)
+	_, cmd := m.update(keyMsg("q"))
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Error("q does not quit the empty picker")
+	}
+}
+
+func TestHistoryOption(t *testing.T) {
+	sc := mpScenario("plain")
+	mach := machine.MustNew(sc.Program, machine.ARM)
+	var steps []machine.Step
+	s := mach.Initial()
+	for i := 0; i < 3; i++ {
+		st := mach.Enabled(s)[0]
+		s, _, _ = mach.Apply(s, st)
+		steps = append(steps, st)
+	}
+	opts := testOptions(sc, machine.ARM)
+	opts.History = steps
+	m := start(t, opts, 80, 24)
+	if m.sess.cursor != 3 || !m.State().Equal(s) {
+		t.Fatalf("Options.History: cursor %d", m.sess.cursor)
+	}
+}
