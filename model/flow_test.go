@@ -1,0 +1,69 @@
+package model
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"smpscope/machine"
+)
+
+// End-to-end flows through a real tea.Program (teatest). They assert on
+// the settled final model, not on the frame stream.
+
+func TestFlowWitness(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(testOptions(mpScenario("plain"), machine.ARM)), teatest.WithInitialTermSize(80, 24))
+	// The background exploration finishes and the outcomes appear.
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("states")) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(keyMsg("w"))
+	tm.Send(keyMsg("right"))
+	tm.Send(keyMsg("right"))
+	tm.Send(keyMsg("right"))
+	tm.Send(keyMsg("left"))
+	tm.Send(tea.WindowSizeMsg{Width: 140, Height: 45})
+	tm.Send(keyMsg("q"))
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if m.sess.cursor != 2 || m.sess.loaded < 0 {
+		t.Fatalf("after w → → → ←: cursor %d, loaded %d", m.sess.cursor, m.sess.loaded)
+	}
+	v := m.View()
+	checkSize(t, v, 140, 45)
+	for _, want := range []string{"step 2 of", "ARM-like", "→ replays", "▶ 1:r0=1 1:r1=0"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("final view lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestFlowPickerVariantMode(t *testing.T) {
+	opts := Options{Library: testLibrary, Load: testLoad, Seed: 3, Explore: machine.Options{MaxStates: 20000}}
+	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(80, 24))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("families")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(keyMsg("enter")) // open MP+plain in TSO
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("variant plain")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(keyMsg(" "))
+	tm.Send(keyMsg(" "))
+	tm.Send(keyMsg("m")) // replays the two steps in ARM-like mode
+	tm.Send(keyMsg("v")) // next variant, still ARM-like
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("variant wmb+rmb")) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(keyMsg("g"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM {
+		t.Fatalf("ended on %s in %v", m.Scenario().Name, m.Mode())
+	}
+	if !m.Machine().Final(m.State()) {
+		t.Error("g did not run to a final state")
+	}
+	if !strings.Contains(m.View(), "■ final") {
+		t.Errorf("final view:\n%s", m.View())
+	}
+}
