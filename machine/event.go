@@ -87,12 +87,14 @@ type Event struct {
 
 func (m *Machine) cpuName(c int) string { return m.Prog.Threads[c].Name }
 
+// instrText is instruction i of CPU c as written, without the final
+// semicolon, for use inside sentences.
 func (m *Machine) instrText(c, i int) string {
 	code := m.code(c)
 	if i < 0 || i >= len(code) {
 		return "?"
 	}
-	if t := strings.TrimSpace(code[i].Text); t != "" {
+	if t := strings.TrimSuffix(strings.TrimSpace(code[i].Text), ";"); t != "" {
 		return t
 	}
 	return fmt.Sprintf("instruction %d", i)
