@@ -10,6 +10,7 @@ import (
 )
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var ui uiOptions
 	root := &cobra.Command{
 		Use:   "smpscope [SCENARIO | FILE.litmus]",
 		Short: "Step through weak-memory executions one hardware event at a time",
@@ -24,11 +25,18 @@ or a .litmus file it opens that scenario.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+				if len(args) == 1 || ui.replay != "" {
+					// Still report a bad scenario or trace the way the UI would.
+					if _, err := uiModelOptions(args, ui); err != nil {
+						return err
+					}
+				}
 				return printNonInteractive(cmd, stdout)
 			}
-			return runUI(cmd, args, stdin, stdout)
+			return runUI(args, ui, stdin, stdout)
 		},
 	}
+	addUIFlags(root, &ui)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdout), newRecordCmd(stdout, stderr))
