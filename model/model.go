@@ -284,9 +284,6 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m2.notice = ""
-		if msg.variant {
-			m2.notice = "variant " + msg.sc.Variant
-		}
 		m2.picker = m2.picker.selectName(msg.name)
 		return m2, cmd
 
@@ -297,6 +294,17 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed faster than the terminal is read arrive as one
+			// message ("jjj", "12"): take them one at a time.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				var cmd tea.Cmd
+				m, cmd = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
 		if key.Matches(msg, m.keys.ForceQuit) {
 			m.ex.stop()
 			return m, tea.Quit
@@ -582,14 +590,14 @@ func (m Model) loadWitness() Model {
 			return m.loadRow(i)
 		}
 	}
-	what := "no outcome satisfies the condition"
+	what := "the condition never holds"
 	if s.sc.Quantifier == "forall" {
-		what = "every outcome satisfies the condition"
+		what = "the condition always holds"
 	}
 	if !res.Complete {
-		m.notice = fmt.Sprintf("%s among those found in %s mode (search incomplete)", what, s.mode.Title())
+		m.notice = fmt.Sprintf("%s in what %s exploration found (incomplete): no witness", what, s.mode.Title())
 	} else {
-		m.notice = fmt.Sprintf("%s in %s mode: nothing to witness", what, s.mode.Title())
+		m.notice = fmt.Sprintf("%s in %s mode: no witness", what, s.mode.Title())
 	}
 	return m
 }

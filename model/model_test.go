@@ -164,7 +164,7 @@ func TestWitnessReplay(t *testing.T) {
 func TestWitnessNever(t *testing.T) {
 	m := start(t, testOptions(mpScenario("plain"), machine.TSO), 80, 24)
 	m = drive(t, m, keys("w")...)
-	if len(m.sess.steps) != 0 || !strings.Contains(m.notice, "no outcome satisfies the condition in TSO mode") {
+	if len(m.sess.steps) != 0 || !strings.Contains(m.notice, "the condition never holds in TSO mode") {
 		t.Errorf("w in TSO: %d steps, notice %q", len(m.sess.steps), m.notice)
 	}
 }
@@ -471,5 +471,20 @@ func TestHistoryOption(t *testing.T) {
 	m := start(t, opts, 80, 24)
 	if m.sess.cursor != 3 || !m.State().Equal(s) {
 		t.Fatalf("Options.History: cursor %d", m.sess.cursor)
+	}
+}
+
+func TestKeyBurst(t *testing.T) {
+	// "12" read from the terminal in one go arrives as one KeyMsg.
+	m := start(t, testOptions(wideScenario(), machine.ARM), 140, 45)
+	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec")
+	want := m.sess.enabled[11]
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")})
+	if m.sess.cursor != 5 || m.sess.steps[4] != want {
+		t.Fatalf("burst 12: cursor %d", m.sess.cursor)
+	}
+	m = drive(t, m, size(80, 24), keyMsg("?"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if m.sess.pageOff != 3 {
+		t.Errorf("burst jjj scrolled the help to %d, want 3", m.sess.pageOff)
 	}
 }

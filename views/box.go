@@ -48,6 +48,7 @@ type boxSpec struct {
 	title   string // plain title text (styled here)
 	right   string // plain text at the right of the top border (e.g. "3–9 of 12")
 	focused bool
+	notice  bool     // right is a notice (Notice style, cut rather than dropped)
 	lines   []string // content lines, already styled
 	offset  int      // first content line shown
 	// bottom is plain text set into the bottom border (e.g. a hint).
@@ -90,6 +91,12 @@ func renderBox(b boxSpec, st Styles, w, h int) string {
 		rw = ansi.StringWidth(right) + 2
 	}
 	fill := w - used - rw - 1
+	if fill < 0 && b.notice && w-used-1 >= 12 {
+		// Cut the notice to fit.
+		right = ansi.Truncate(right, w-used-1-2-1, "…")
+		rw = ansi.StringWidth(right) + 2
+		fill = w - used - rw - 1
+	}
 	if fill < 0 {
 		// Not enough room: drop the right text, then shorten the title.
 		right, rw = "", 0
@@ -102,7 +109,11 @@ func renderBox(b boxSpec, st Styles, w, h int) string {
 	}
 	top += bs.Render(strings.Repeat(bc.h, fill))
 	if right != "" {
-		top += st.ScrollMark.Render(" " + right + " ")
+		rs := st.ScrollMark
+		if b.notice {
+			rs = st.Notice
+		}
+		top += rs.Render(" " + right + " ")
 	}
 	top += bs.Render(bc.tr)
 	out.WriteString(fit(top, w))

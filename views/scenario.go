@@ -235,51 +235,55 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 	if name == "" {
 		name = in.Title
 	}
-	left := st.HeaderTitle.Render(" " + name)
+	variant := ""
 	if in.Variant != "" {
-		v := in.Variant
+		variant = in.Variant
 		for i, x := range in.Variants {
 			if x == in.Variant && len(in.Variants) > 1 {
-				v += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
+				variant += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
 			}
 		}
-		left += sep + st.Header.Render("variant "+v)
 	}
 	mode := "?"
 	if in.Mach != nil {
 		mode = in.Mach.Mode.Title()
 	}
-	left += sep + st.Mode.Render(" "+mode+" ")
 	stepTxt := "step " + itoa(in.Cursor)
 	if len(in.Steps) > in.Cursor {
 		stepTxt += " of " + itoa(len(in.Steps))
 	}
-	left += sep + st.Header.Render(stepTxt)
+	status := ""
 	if in.Mach != nil && in.State != nil {
-		status := Status(in.Mach, in.State)
-		var s = st.Running
-		switch status {
+		s := st.Running
+		switch Status(in.Mach, in.State) {
 		case "final":
-			s = st.Final
-			status = "■ final"
+			s, status = st.Final, "■ final"
 		case "deadlock":
-			s = st.Deadlock
-			status = "✗ deadlock"
+			s, status = st.Deadlock, "✗ deadlock"
 		default:
 			status = "● running"
 		}
-		left += sep + s.Render(status)
+		status = sep + s.Render(status)
 	}
-	if in.Notice != "" {
-		right := st.Notice.Render("» " + in.Notice + " ")
-		gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
-		if gap >= 2 {
-			return left + strings.Repeat(" ", gap) + right
+	// The tail (mode, step, status) always shows; the name and variant
+	// give way when the window is narrow.
+	tail := sep + st.Mode.Render(" "+mode+" ") + sep + st.Header.Render(stepTxt) + status
+	head := func(label string) string {
+		h := st.HeaderTitle.Render(" " + name)
+		if variant != "" {
+			h += sep + st.Header.Render(label+variant)
 		}
-		// No room on the right: the notice wins over the tail of the header.
-		return fit(left, max(w-ansi.StringWidth(right)-1, w/3)) + " " + right
+		return h
 	}
-	return left
+	room := w - ansi.StringWidth(tail)
+	h := head("variant ")
+	if ansi.StringWidth(h) > room {
+		h = head("")
+	}
+	if ansi.StringWidth(h) > room {
+		h = ansi.Truncate(h, max(room, 1), "…")
+	}
+	return h + tail
 }
 
 func memoryLines(in ScenarioInput, st Styles, w int) []string {
@@ -408,10 +412,14 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 				out += " — the condition does not hold"
 			}
 		}
-		text = out + ". " + text
+		text += " " + out + "."
 	}
 	lines := wrap(text, inner.W)
-	return renderBox(boxSpec{title: title, lines: lines}, st, r.W, r.H)
+	b := boxSpec{title: title, lines: lines}
+	if in.Notice != "" {
+		b.right, b.notice = "» "+in.Notice, true
+	}
+	return renderBox(b, st, r.W, r.H)
 }
 
 func historyLines(in ScenarioInput, st Styles, w int) []string {
