@@ -99,7 +99,11 @@ func renderCPUs(in ScenarioInput, st Styles, r Rect, tall bool) string {
 	right := ""
 	if k < n {
 		p := in.Mach.Prog.Threads
-		right = fmt.Sprintf("%s–%s of %d · h/l", p[off].Name, p[off+k-1].Name, n)
+		if k == 1 {
+			right = fmt.Sprintf("%s of %d · h/l", p[off].Name, n)
+		} else {
+			right = fmt.Sprintf("%s–%s of %d · h/l", p[off].Name, p[off+k-1].Name, n)
+		}
 	}
 	return renderBox(boxSpec{title: "CPUs", right: right, focused: in.Focus == PaneCPUs, lines: lines, offset: in.Off[PaneCPUs]}, st, r.W, r.H)
 }
@@ -148,8 +152,11 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [n
 	default:
 		head += " " + st.Running.Render("● ready")
 	}
-	if d := s.RCUDepth(c); d > 0 {
-		head += st.Dim.Render(fmt.Sprintf(" · rcu reader ×%d", d))
+	switch d := s.RCUDepth(c); {
+	case d == 1:
+		head += st.Dim.Render(" · in rcu")
+	case d > 1:
+		head += st.Dim.Render(fmt.Sprintf(" · in rcu ×%d", d))
 	}
 	sec[secHead] = append(sec[secHead], head)
 	if status.Blocked && status.Reason != "" {
@@ -157,7 +164,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [n
 			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
 		}
 	}
-	if waiting, owe := s.GracePeriodWaiting(c); waiting {
+	if waiting, owe := s.GracePeriodWaiting(c); waiting && !status.Blocked {
 		var names []string
 		for _, d := range owe {
 			names = append(names, p.Threads[d].Name)
