@@ -257,9 +257,13 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [n
 		if len(iq) == 0 {
 			iq = []string{st.Empty.Render("empty")}
 		}
-		if tall {
+		switch {
+		case tall:
 			sec[secIQ] = column(st.Label.Render("invalidation queue"), iq)
-		} else {
+		case len(sec[secSB]) == 1 && ansi.StringWidth(sec[secSB][0])+2+ansi.StringWidth(strings.Join(iq, " "))+3 <= w:
+			// Both fit on one line: "sb    x=1  iq y@3".
+			sec[secSB][0] += "  " + st.Label.Render("iq ") + strings.Join(iq, " ")
+		default:
 			sec[secIQ] = flow(st.Label.Render("iq    "), iq, w, " ")
 		}
 	}
