@@ -488,3 +488,28 @@ func TestKeyBurst(t *testing.T) {
 		t.Errorf("burst jjj scrolled the help to %d, want 3", m.sess.pageOff)
 	}
 }
+
+func TestMouseWide(t *testing.T) {
+	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 140, 45)
+	m = take(t, m, "P0 exec", "P0 exec", "P1 exec")
+	r, _ := m.layout()
+	if r.Tabbed {
+		t.Fatal("140 columns should give history its own box")
+	}
+	hist := r.Panes[views.PaneHistory]
+	// Row 1 of the history is entry 1 (entry 0 is the initial state).
+	m = drive(t, m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.sess.cursor != 1 || m.sess.focus != views.PaneHistory {
+		t.Fatalf("clicking history entry 1: cursor %d, focus %v", m.sess.cursor, m.sess.focus)
+	}
+	// A release or a motion event does nothing.
+	m = drive(t, m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 4, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
+	if m.sess.cursor != 1 {
+		t.Error("a mouse release acted")
+	}
+	// esc → picker → esc returns to the same session.
+	m = drive(t, m, keys("esc", "esc")...)
+	if m.screen != screenScenario || m.sess.cursor != 1 {
+		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.sess.cursor)
+	}
+}
