@@ -513,3 +513,21 @@ func TestMouseWide(t *testing.T) {
 		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.sess.cursor)
 	}
 }
+
+func TestPickerFilterOutOfOrder(t *testing.T) {
+	m := start(t, Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m, _ = m.update(keyMsg("/"))
+	// Type "bi" then "g" without running the filter commands, then deliver
+	// the results in the wrong order: the list must show the matches for
+	// "big".
+	m, c1 := m.update(keyMsg("b"))
+	m, c2 := m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ig")})
+	m = drive(t, m, runCmd(c2)...)
+	m = drive(t, m, runCmd(c1)...)
+	if got := len(m.picker.list.VisibleItems()); got != 1 {
+		t.Fatalf("%d rows match %q after out-of-order filter results, want 1", got, m.picker.list.FilterValue())
+	}
+	if !m.picker.filtering() {
+		t.Error("the filter input lost the keyboard")
+	}
+}

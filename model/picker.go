@@ -205,6 +205,20 @@ func (p picker) selectName(name string) picker {
 }
 
 func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
+	if _, ok := msg.(list.FilterMatchesMsg); ok {
+		// The list filters in commands, whose results can arrive out of
+		// order when keys come fast ("s" after "sb"). Filter again,
+		// synchronously, for the text the filter holds now.
+		state := p.list.FilterState()
+		if state == list.Unfiltered {
+			return p, nil
+		}
+		p.list.SetFilterText(p.list.FilterValue())
+		if state == list.Filtering {
+			p.list.SetFilterState(list.Filtering)
+		}
+		return p, nil
+	}
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
