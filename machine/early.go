@@ -123,4 +123,5 @@ func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Instr: uint8(k)})
 	}
 	cs.early |= 1 << uint(k)
+	cs.executed |= 1 << uint(k)
 }

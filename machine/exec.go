@@ -1,6 +1,9 @@
 package machine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // This file holds the semantics proper: what each step requires and does.
 // The table in shared/design/machine.md is the reference; comments name the
@@ -159,7 +162,7 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 					names = append(names, m.Prog.Threads[d].Name)
 				}
 			}
-			return false, fmt.Sprintf("synchronize_rcu waits for a quiescent state from %v", names)
+			return false, "synchronize_rcu waits for a quiescent state from " + strings.Join(names, ", ")
 		}
 		if ok, why := m.fullFenceReady(cs); !ok {
 			return false, "synchronize_rcu " + why
@@ -325,6 +328,7 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 		if ev != nil {
 			ev.Folded = append(ev.Folded, pc)
 		}
+		cs.executed |= 1 << uint(pc)
 		switch in.Op {
 		case OpAssign:
 			m.assign(s, c, in.Dst, in.Val)
@@ -675,6 +679,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	}
 	arm := m.Mode == ARM
 	cs.acqWait = false
+	cs.executed |= 1 << uint(pc)
 	next := pc + 1
 	switch in.Op {
 	case OpLoad:

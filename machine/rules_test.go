@@ -433,7 +433,7 @@ func TestRuleSynchronizeRCUInsideOwnReaderDeadlocks(t *testing.T) {
 		if len(res.Outcomes) != 0 || len(res.Deadlocks) == 0 {
 			t.Fatalf("%s: rule \"synchronize_rcu in its own reader never completes\": %d outcomes, %d deadlocks", mode, len(res.Outcomes), len(res.Deadlocks))
 		}
-		if !strings.Contains(strings.Join(res.Deadlocks[0].Reasons, " "), "quiescent state from [P0]") {
+		if !strings.Contains(strings.Join(res.Deadlocks[0].Reasons, " "), "quiescent state from P0") {
 			t.Fatalf("deadlock reason: %v", res.Deadlocks[0].Reasons)
 		}
 	}
@@ -512,4 +512,23 @@ func TestRuleMbBeforeAtomicIsNoOpOnTSO(t *testing.T) {
 	d = drive(t, b.Program(), ARM)
 	d.do("P0 exec")
 	d.mustNot("P0 exec", "ARM: smp_mb__before_atomic is a full barrier")
+}
+
+func TestExecutedMarksPerformedInstructions(t *testing.T) {
+	b := NewBuilder("branch")
+	x := b.Loc("x", 0)
+	t0 := b.Thread()
+	r := t0.Reg("r0")
+	t0.Load(Once, r, x)
+	t0.If(RegExpr(r), func() { t0.StoreConst(Once, x, 2) }, func() { t0.StoreConst(Once, x, 3) })
+	d := drive(t, b.Program(), TSO)
+	d.do("P0 exec") // r0=0, the branch folds in and skips the then-part
+	d.do("P0 exec") // x=3
+	s := d.state()
+	want := []bool{true, true, false, false, true}
+	for i, w := range want {
+		if s.Executed(0, i) != w {
+			t.Fatalf("instruction %d (%s): executed=%v, want %v", i, b.Program().Threads[0].Code[i].Text, s.Executed(0, i), w)
+		}
+	}
 }

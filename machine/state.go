@@ -98,6 +98,7 @@ type Line struct {
 type cpuState struct {
 	pc       uint8
 	early    uint64 // instructions issued early and not yet passed by the pc
+	executed uint64 // annotation: instructions performed so far (not in keys)
 	acqWait  bool   // an acquire ran: the next instruction waits for an empty invalidation queue
 	syncWait bool   // inside synchronize_rcu, after the grace period started
 	rcuDepth uint8
@@ -224,6 +225,11 @@ func (s *State) PC(c int) int { return int(s.cpus[c].pc) }
 // ahead of the (still unexecuted) loads before it.
 func (s *State) IssuedEarly(c, i int) bool { return i < 64 && s.cpus[c].early&(1<<uint(i)) != 0 }
 
+// Executed reports whether instruction i of CPU c has been performed
+// (including instructions folded into a step, and those issued early); an
+// instruction the pc passed without performing it was skipped by a branch.
+func (s *State) Executed(c, i int) bool { return i < 64 && s.cpus[c].executed&(1<<uint(i)) != 0 }
+
 // Reg returns the value of register r of CPU c.
 func (s *State) Reg(c int, r Reg) Value { return s.cpus[c].regs[r] }
 
@@ -334,7 +340,7 @@ func (s *State) Equal(t *State) bool {
 	}
 	for i := range s.cpus {
 		a, b := &s.cpus[i], &t.cpus[i]
-		if a.pc != b.pc || a.early != b.early || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
+		if a.pc != b.pc || a.early != b.early || a.executed != b.executed || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
 			a.rcuDepth != b.rcuDepth || a.gpWait != b.gpWait || len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
 			return false
 		}

@@ -166,7 +166,7 @@ func TestTraceNotEnabled(t *testing.T) {
 	for _, want := range []string{
 		"bad.trace:12:1: step 6 \"P0 commit #0\" is not enabled",
 		"steps enabled there:",
-		"\tP1 exec   # P1: execute r1 = READ_ONCE(*x);",
+		"\tP1 exec   # P1: execute r1 = READ_ONCE(*x)",
 		"\tP1 inv y  # P1: apply the queued invalidation of y",
 	} {
 		if !strings.Contains(msg, want) {
