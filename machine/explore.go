@@ -22,6 +22,10 @@ type Options struct {
 	Timeout time.Duration
 	// Context cancels the search (default: none).
 	Context context.Context
+	// NoWitnesses leaves OutcomeResult.Witness and DeadlockResult.Witness
+	// empty, for callers that only need verdicts (rebuilding a witness
+	// replays it from the initial state).
+	NoWitnesses bool
 	// NoReduction visits every interleaving of every enabled step,
 	// including free-standing invalidation steps. It exists to prove the
 	// reductions keep every outcome.
@@ -562,6 +566,9 @@ func (e *explorer) shared(s *State, c int, l Loc) bool {
 
 // witness rebuilds the ordinary step sequence that leads to node idx.
 func (e *explorer) witness(idx int32) []Step {
+	if e.opts.NoWitnesses {
+		return nil
+	}
 	var mvs []macro
 	for i := idx; e.nodes[i].parent >= 0; i = e.nodes[i].parent {
 		mvs = append(mvs, e.nodes[i].via)

@@ -85,3 +85,16 @@ func TestWitnessesReplay(t *testing.T) {
 		}
 	}
 }
+
+func TestNoWitnessesSameOutcomes(t *testing.T) {
+	m := MustNew(ring(3, nil), ARM)
+	a, b := Explore(m, Options{}), Explore(m, Options{NoWitnesses: true})
+	if len(a.Outcomes) != len(b.Outcomes) || a.States != b.States {
+		t.Fatalf("outcomes %d vs %d, states %d vs %d", len(a.Outcomes), len(b.Outcomes), a.States, b.States)
+	}
+	for i := range b.Outcomes {
+		if b.Outcomes[i].Witness != nil || len(a.Outcomes[i].Witness) == 0 {
+			t.Fatalf("outcome %d: witnesses %v / %v", i, a.Outcomes[i].Witness, b.Outcomes[i].Witness)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -82,6 +83,10 @@ func (r *checkResult) unsound() bool {
 }
 
 func runCheck(args []string, opts checkOptions, stdout, stderr io.Writer) error {
+	// A check run is short-lived and its explorations hold little live
+	// memory: collect garbage less often (the explorer's own memory limit
+	// still bounds each search).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	// Parse everything first: parse errors are reported once per file.
 	type job struct {
 		idx  int
@@ -178,7 +183,7 @@ func checkOne(arg string, cs *scenarios.Compiled, mode machine.Mode, err error, 
 		r.err = err
 		return r
 	}
-	r.res = machine.Explore(m, machine.Options{Timeout: opts.timeout, MaxStates: opts.maxStates})
+	r.res = machine.Explore(m, machine.Options{Timeout: opts.timeout, MaxStates: opts.maxStates, NoWitnesses: true})
 	r.seconds = time.Since(start).Seconds()
 	if !r.res.Complete {
 		r.err = fmt.Errorf("%s", r.res.Summary())
