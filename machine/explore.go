@@ -33,6 +33,7 @@ type Options struct {
 }
 
 const (
+	maxDeadlocks     = 16
 	defaultMaxStates = 20_000_000
 	defaultMaxMemory = 2 << 30
 )
@@ -56,8 +57,11 @@ type DeadlockResult struct {
 
 // Result is what an exploration found.
 type Result struct {
-	Outcomes  []OutcomeResult // sorted by outcome key
-	Deadlocks []DeadlockResult
+	Outcomes []OutcomeResult // sorted by outcome key
+	// Deadlocks holds the first stuck states found (at most 16, nearest
+	// first); DeadlockStates counts them all.
+	Deadlocks      []DeadlockResult
+	DeadlockStates int
 	// States is the number of distinct states expanded.
 	States int
 	// Transitions is the number of successor states generated.
@@ -130,12 +134,18 @@ type outcomeAcc struct {
 // Explore visits every state reachable from m's initial state and reports
 // the final outcomes, deadlocks and how many states it visited.
 //
-// Two reductions keep the search small without losing any outcome (tests
-// compare them with the unreduced search): queued invalidations are applied
-// only where they make a difference, just before a step of their CPU that
-// reads the line or needs an empty queue; and a CPU whose next step only
-// appends to its own store buffer takes that step without interleaving the
-// others first, since no other step can observe or disable it.
+// Reductions keep the search small without losing any outcome (tests
+// compare every one of them with the unreduced search):
+//   - queued invalidations are applied only where they make a difference,
+//     just before a step of their CPU that reads the line or needs an empty
+//     queue, and an invalidation of a line its CPU never reads again is left
+//     out of the state key;
+//   - a step no other CPU can observe, disable or influence (a store into
+//     the CPU's own store buffer, a load or a commit of a location no other
+//     CPU touches again) is taken alone, without interleaving the others
+//     first (a persistent set of one step);
+//   - successors are generated on all cores, in chunks, and merged in a
+//     fixed order, so results do not depend on scheduling.
 func Explore(m *Machine, opts Options) *Result {
 	if opts.MaxStates <= 0 {
 		opts.MaxStates = defaultMaxStates
@@ -307,6 +317,10 @@ func (e *explorer) terminal(idx int32, s *State) {
 	m := e.m
 	if !m.Final(s) {
 		if !e.opts.NoReduction || m.Deadlocked(s) {
+			e.res.DeadlockStates++
+			if len(e.res.Deadlocks) >= maxDeadlocks {
+				return
+			}
 			d := DeadlockResult{Witness: e.witness(idx)}
 			for c := range s.cpus {
 				if st := m.Status(s, c); !st.Finished {

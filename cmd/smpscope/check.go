@@ -217,7 +217,7 @@ func textResult(r *checkResult) string {
 	name := r.compiled.Scenario.Name
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.res.States)
-	if n := len(r.res.Deadlocks); n > 0 {
+	if n := r.res.DeadlockStates; n > 0 {
 		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(r.res.Deadlocks[0].Reasons, "; "))
 	}
 	if exp := r.compiled.Scenario.Meta.Result; exp != "" {
