@@ -22,6 +22,9 @@ type Options struct {
 	Timeout time.Duration
 	// Context cancels the search (default: none).
 	Context context.Context
+	// Workers is how many goroutines generate successors (default: one per
+	// core). Callers that run several searches at once use 1.
+	Workers int
 	// NoWitnesses leaves OutcomeResult.Witness and DeadlockResult.Witness
 	// empty, for callers that only need verdicts (rebuilding a witness
 	// replays it from the initial state).
@@ -168,7 +171,10 @@ func Explore(m *Machine, opts Options) *Result {
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
 	e.keyBuf = m.appendKey(e.keyBuf[:0], init, !opts.NoReduction)
 	e.visit(string(e.keyBuf), init, -1, macro{}, 0)
-	pool := make([]*worker, runtime.GOMAXPROCS(0))
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	pool := make([]*worker, opts.Workers)
 	for i := range pool {
 		pool[i] = &worker{id: i}
 	}

@@ -25,6 +25,7 @@ type checkOptions struct {
 	asJSON    bool
 	timeout   time.Duration
 	maxStates int
+	workers   int // goroutines per search: 1 when several searches run at once
 }
 
 func parseModes(s string) ([]machine.Mode, error) {
@@ -110,6 +111,9 @@ func runCheck(args []string, opts checkOptions, stdout, stderr io.Writer) error 
 		}
 	}
 	results := make([]checkResult, len(jobs))
+	if len(jobs) > 1 {
+		opts.workers = 1 // the jobs already keep every core busy
+	}
 	work := make(chan job)
 	var wg sync.WaitGroup
 	var done sync.Mutex
@@ -183,7 +187,7 @@ func checkOne(arg string, cs *scenarios.Compiled, mode machine.Mode, err error, 
 		r.err = err
 		return r
 	}
-	r.res = machine.Explore(m, machine.Options{Timeout: opts.timeout, MaxStates: opts.maxStates, NoWitnesses: true})
+	r.res = machine.Explore(m, machine.Options{Timeout: opts.timeout, MaxStates: opts.maxStates, NoWitnesses: true, Workers: opts.workers})
 	r.seconds = time.Since(start).Seconds()
 	if !r.res.Complete {
 		r.err = fmt.Errorf("%s", r.res.Summary())

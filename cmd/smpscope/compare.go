@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,139 +39,44 @@ an exploration stopped by a limit (its cell shows "?").`,
 	return cmd
 }
 
-// findFamily returns the family called name, or the family of the
-// scenario called name.
-func findFamily(name string) (scenarios.Family, error) {
-	fams, err := scenarios.Families()
-	if err != nil {
-		return scenarios.Family{}, err
-	}
-	var names []string
-	for _, f := range fams {
-		if strings.EqualFold(f.Name, name) {
-			return f, nil
-		}
-		names = append(names, f.Name)
-	}
-	for _, f := range fams {
-		for _, e := range f.Entries {
-			if e.Name == name || strings.TrimSuffix(e.File, ".litmus") == name {
-				return f, nil
-			}
-		}
-	}
-	return scenarios.Family{}, fmt.Errorf("no built-in family %q; families: %s", name, strings.Join(names, ", "))
-}
-
-// compareCell is one variant explored in one mode.
-type compareCell struct {
-	verdict  scenarios.Verdict
-	complete bool
-	deadlock bool
-	err      error
-}
-
-func (c compareCell) text() string {
-	if c.err != nil {
-		return "error"
-	}
-	total := c.verdict.Positive + c.verdict.Negative
-	s := fmt.Sprintf("%s %d/%d", c.verdict.Observation, c.verdict.Positive, total)
-	if !c.complete {
-		s = "? " + s
-	}
-	if c.deadlock {
-		s += " *"
-	}
-	return s
-}
-
-// exploreAll explores each compiled scenario in each mode, in parallel,
-// and returns the cells indexed [scenario][mode].
-func exploreAll(css []*scenarios.Compiled, modes []machine.Mode, timeout time.Duration) [][]compareCell {
-	cells := make([][]compareCell, len(css))
-	for i := range cells {
-		cells[i] = make([]compareCell, len(modes))
-	}
-	type job struct{ i, j int }
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range work {
-				cells[jb.i][jb.j] = exploreCell(css[jb.i], modes[jb.j], timeout)
-			}
-		}()
-	}
-	for i := range css {
-		for j := range modes {
-			work <- job{i, j}
-		}
-	}
-	close(work)
-	wg.Wait()
-	return cells
-}
-
-func exploreCell(cs *scenarios.Compiled, mode machine.Mode, timeout time.Duration) compareCell {
-	m, err := machine.New(cs.Program, mode)
-	if err != nil {
-		return compareCell{err: err}
-	}
-	res := machine.Explore(m, machine.Options{Timeout: timeout})
-	var outs []machine.Outcome
-	var counts []int
-	for _, o := range res.Outcomes {
-		outs = append(outs, o.Outcome)
-		counts = append(counts, o.States)
-	}
-	return compareCell{verdict: cs.Verdict(outs, counts), complete: res.Complete, deadlock: len(res.Deadlocks) > 0}
-}
-
 func runCompare(name string, markdown bool, timeout time.Duration, w io.Writer) error {
-	fam, err := findFamily(name)
+	fam, err := scenarios.FindFamily(name)
 	if err != nil {
 		return &exitError{2, "smpscope compare: " + err.Error()}
 	}
-	var css []*scenarios.Compiled
-	for _, e := range fam.Entries {
-		cs, err := compiledArg(e.Name)
-		if err != nil {
-			return &exitError{2, fmt.Sprintf("smpscope compare: %s: %v", e.Name, err)}
-		}
-		css = append(css, cs)
+	t, err := scenarios.CompareFamily(fam, bothModes, machine.Options{Timeout: timeout})
+	if err != nil {
+		return &exitError{2, "smpscope compare: " + err.Error()}
 	}
-	cells := exploreAll(css, bothModes, timeout)
+	if _, err := io.WriteString(w, renderCompare(t, markdown)); err != nil {
+		return err
+	}
+	if t.Incomplete() {
+		return &exitError{2, "smpscope compare: some explorations did not finish (cells marked ?)"}
+	}
+	return nil
+}
 
-	// One condition line if the variants share it, else one per variant.
-	conds := map[string]bool{}
-	for _, cs := range css {
-		conds[finalText(cs)] = true
+// renderCompare renders a family's table as plain text (72 columns) or
+// markdown.
+func renderCompare(t scenarios.CompareTable, markdown bool) string {
+	cond, shared := t.Condition()
+	lkmm := t.HasExpected()
+	header := []string{"Variant"}
+	for _, m := range t.Modes {
+		header = append(header, m.Title())
 	}
-	lkmm := false
-	for _, e := range fam.Entries {
-		lkmm = lkmm || e.Result != ""
-	}
-	header := []string{"Variant", machine.TSO.Title(), machine.ARM.Title()}
 	if lkmm {
 		header = append(header, "LKMM")
 	}
 	var rows [][]string
-	incomplete, deadlock := false, false
-	for i, e := range fam.Entries {
-		row := []string{e.Variant}
-		if row[0] == "" {
-			row[0] = e.Name
-		}
-		for _, c := range cells[i] {
-			row = append(row, c.text())
-			incomplete = incomplete || !c.complete || c.err != nil
-			deadlock = deadlock || c.deadlock
+	for _, r := range t.Rows {
+		row := []string{r.Question.Label()}
+		for _, c := range r.Cells {
+			row = append(row, c.Text())
 		}
 		if lkmm {
-			res := string(e.Result)
+			res := string(r.Question.Expected)
 			if res == "" {
 				res = "-"
 			}
@@ -184,47 +87,42 @@ func runCompare(name string, markdown bool, timeout time.Duration, w io.Writer) 
 
 	var b strings.Builder
 	if markdown {
-		fmt.Fprintf(&b, "**%s**", fam.Name)
-		if len(conds) == 1 {
-			fmt.Fprintf(&b, ": `%s`", finalText(css[0]))
+		fmt.Fprintf(&b, "**%s**", t.Family)
+		if shared {
+			fmt.Fprintf(&b, ": `%s`", cond)
 		}
 		b.WriteString("\n\n")
 		writeMarkdownTable(&b, header, rows)
 	} else {
-		head := "Family " + fam.Name
-		if len(conds) == 1 {
-			head += ": " + finalText(css[0])
+		head := "Family " + t.Family
+		if shared {
+			head += ": " + cond
 		}
 		b.WriteString(wrapText(head, 72, "  "))
 		b.WriteString("\n")
 		writeTextTable(&b, header, rows)
 	}
 	b.WriteString("\n")
-	if len(conds) > 1 {
-		for i, e := range fam.Entries {
+	if !shared {
+		for _, r := range t.Rows {
+			q := r.Question
 			if markdown {
-				fmt.Fprintf(&b, "%s: `%s`\n", e.Name, finalText(css[i]))
+				fmt.Fprintf(&b, "%s: `%s`\n", q.Name, q.Condition)
 			} else {
-				b.WriteString(wrapText(e.Name+": "+finalText(css[i]), 72, "  "))
+				b.WriteString(wrapText(q.Name+": "+q.Condition, 72, "  "))
 			}
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("Cells: how often the condition holds, then final states satisfying it\nout of all final states.")
-	if deadlock {
+	if t.Deadlock() {
 		b.WriteString(" *: the search also reached deadlocked states.")
 	}
-	if incomplete {
+	if t.Incomplete() {
 		b.WriteString(" ?: a limit stopped the search; counts are partial.")
 	}
 	b.WriteString("\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return err
-	}
-	if incomplete {
-		return &exitError{2, "smpscope compare: some explorations did not finish (cells marked ?)"}
-	}
-	return nil
+	return b.String()
 }
 
 // wrapText breaks s at spaces into lines of at most width columns (a

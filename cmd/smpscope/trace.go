@@ -92,21 +92,8 @@ func finalText(cs *scenarios.Compiled) string {
 	return f.Kind.String() + " " + scenarios.FormatCond(f.Cond)
 }
 
-// askedOutcome reports whether an outcome is the one the final clause asks
-// about: one that satisfies the condition for exists and ~exists, one that
-// violates it for forall. Outcomes the filter leaves out never are.
-func askedOutcome(cs *scenarios.Compiled, o machine.Outcome) bool {
-	if cs.Scenario.Final == nil || !cs.Filtered(o) {
-		return false
-	}
-	sat := cs.Satisfies(o)
-	if cs.Scenario.Final.Kind == scenarios.Forall {
-		return !sat
-	}
-	return sat
-}
-
-// askedWords names the outcome askedOutcome looks for, for messages.
+// askedWords names the outcome the final clause asks about (see
+// scenarios.Question.Asked), for messages.
 func askedWords(cs *scenarios.Compiled) string {
 	f := cs.Scenario.Final
 	if f == nil {
@@ -125,14 +112,7 @@ func askedWords(cs *scenarios.Compiled) string {
 // shortestWitness returns the shortest witness among the outcomes the
 // final clause asks about, and whether there is one.
 func shortestWitness(cs *scenarios.Compiled, res *machine.Result) ([]machine.Step, bool) {
-	var best []machine.Step
-	found := false
-	for _, o := range res.Outcomes {
-		if askedOutcome(cs, o.Outcome) && (!found || len(o.Witness) < len(best)) {
-			best, found = o.Witness, true
-		}
-	}
-	return best, found
+	return cs.Question().ShortestWitness(res)
 }
 
 // randomRun takes random enabled steps chosen by seed until the state is
