@@ -142,38 +142,7 @@ type Verdict struct {
 // counts[i] is how many final states outcomes[i] stands for; nil counts
 // every outcome once.
 func (c *Compiled) Verdict(outcomes []machine.Outcome, counts []int) Verdict {
-	var v Verdict
-	for i, o := range outcomes {
-		n := 1
-		if counts != nil && i < len(counts) {
-			n = counts[i]
-		}
-		switch {
-		case !c.Filtered(o):
-			v.Filtered += n
-		case c.Satisfies(o):
-			v.Positive += n
-		default:
-			v.Negative += n
-		}
-	}
-	switch {
-	case v.Positive == 0:
-		v.Observation = Never
-	case v.Negative == 0:
-		v.Observation = Always
-	default:
-		v.Observation = Sometimes
-	}
-	switch c.Scenario.Final.Kind {
-	case Exists:
-		v.Validated = v.Positive > 0
-	case NotExists:
-		v.Validated = v.Positive == 0
-	case Forall:
-		v.Validated = v.Negative == 0
-	}
-	return v
+	return verdictOf(outcomes, counts, c.Scenario.Final.Kind, c.Satisfies, c.Filtered)
 }
 
 // ResultVerdict evaluates the final clause over what an exploration
