@@ -160,6 +160,16 @@ func parallel(ctx context.Context, n int, job func(i int)) {
 	wg.Wait()
 }
 
+// shareCores sets opts.Workers, unless the caller chose it, so that the
+// given number of explorations running at once share the cores rather
+// than each taking all of them.
+func shareCores(opts machine.Options, jobs int) machine.Options {
+	if opts.Workers <= 0 && jobs > 0 {
+		opts.Workers = max(1, runtime.GOMAXPROCS(0)/jobs)
+	}
+	return opts
+}
+
 func contextOf(opts machine.Options) context.Context {
 	if opts.Context != nil {
 		return opts.Context
@@ -275,6 +285,7 @@ func Compare(family string, qs []Question, modes []machine.Mode, opts machine.Op
 		t.Rows = append(t.Rows, CompareRow{Question: q, Cells: make([]CompareCell, len(modes))})
 	}
 	ctx := contextOf(opts)
+	opts = shareCores(opts, len(qs)*len(modes))
 	parallel(ctx, len(qs)*len(modes), func(k int) {
 		i, j := k/len(modes), k%len(modes)
 		t.Rows[i].Cells[j] = compareCell(qs[i], modes[j], opts)
@@ -575,7 +586,9 @@ func NecessityOf(q Question, modes []machine.Mode, opts machine.Options) (Necess
 	}
 	ctx := contextOf(opts)
 	r.AsWritten = make([]NecessityRun, len(modes))
-	parallel(ctx, len(modes), func(j int) { r.AsWritten[j] = necessityRun(q, q.Program, modes[j], opts) })
+	parallel(ctx, len(modes), func(j int) {
+		r.AsWritten[j] = necessityRun(q, q.Program, modes[j], shareCores(opts, len(modes)))
+	})
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
@@ -601,9 +614,10 @@ func NecessityOf(q Question, modes []machine.Mode, opts machine.Options) (Necess
 			}
 		}
 	}
+	jobOpts := shareCores(opts, len(jobs))
 	parallel(ctx, len(jobs), func(k int) {
 		jb := jobs[k]
-		progs[jb.p].Runs[jb.j] = necessityRun(q, progs[jb.p].Program, modes[jb.j], opts)
+		progs[jb.p].Runs[jb.j] = necessityRun(q, progs[jb.p].Program, modes[jb.j], jobOpts)
 	})
 	return r, ctx.Err()
 }
