@@ -45,3 +45,33 @@ func TestLibraryScenarios(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstSentence(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		limit int
+		want  string
+	}{
+		{"P0 writes x. Then y.", 20, "P0 writes x."},
+		{"  Jan Kara suggested\n  plain WRITE_ONCE()/READ_ONCE(). Baokun Li measured both.", 100, "Jan Kara suggested plain WRITE_ONCE()/READ_ONCE()."},
+		{"Barriers, e.g. smp_mb(), order accesses. More.", 100, "Barriers, e.g. smp_mb(), order accesses."},
+		{"No full stop at all", 20, "No full stop at all"},
+		{"", 20, ""},
+		{"one two three four five six seven eight nine ten eleven.", 20, "one two three four…"},
+		{"abcdefghijklmnopqrstuvwxyz.", 20, "abcdefghijklmnopqrs…"},
+	} {
+		if got := firstSentence(c.in, c.limit); got != c.want {
+			t.Errorf("firstSentence(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// Every built-in scenario gets a summary that is not its name.
+	lib, err := scenarios.Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range LibraryEntries(lib) {
+		if e.Summary == "" || e.Summary == e.Name || len([]rune(e.Summary)) > summaryMax {
+			t.Errorf("%s: summary %q", e.Name, e.Summary)
+		}
+	}
+}

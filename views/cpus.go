@@ -35,7 +35,7 @@ func cpuSections(in ScenarioInput, st Styles, colW int, tall bool) [][numSecs][]
 	n := len(in.Mach.Prog.Threads)
 	out := make([][numSecs][]string, n)
 	for c := 0; c < n; c++ {
-		out[c] = cpuColumn(in, st, c, colW, tall, executed(in, c))
+		out[c] = cpuColumn(in, st, c, colW, tall)
 	}
 	return out
 }
@@ -108,34 +108,7 @@ func renderCPUs(in ScenarioInput, st Styles, r Rect, tall bool) string {
 	return renderBox(boxSpec{title: "CPUs", right: right, focused: in.Focus == PaneCPUs, lines: lines, offset: in.Off[PaneCPUs]}, st, r.W, r.H)
 }
 
-// executed reports, per instruction of CPU c, whether it has been
-// performed in the steps taken so far.
-func executed(in ScenarioInput, c int) []bool {
-	code := in.Mach.Prog.Threads[c].Code
-	done := make([]bool, len(code))
-	if in.Initial != nil {
-		for i := 0; i < in.Initial.PC(c) && i < len(done); i++ {
-			done[i] = true // folded before the first step
-		}
-	}
-	for i := 0; i < in.Cursor && i < len(in.Events); i++ {
-		ev := &in.Events[i]
-		if int(ev.Step.CPU) != c || (ev.Step.Kind != machine.StepExec && ev.Step.Kind != machine.StepEarly) {
-			continue
-		}
-		if ev.Instr >= 0 && ev.Instr < len(done) {
-			done[ev.Instr] = true
-		}
-		for _, f := range ev.Folded {
-			if f >= 0 && f < len(done) {
-				done[f] = true
-			}
-		}
-	}
-	return done
-}
-
-func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [numSecs][]string {
+func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {
 	var sec [numSecs][]string
 	m, s := in.Mach, in.State
 	p := m.Prog
@@ -191,7 +164,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool, done []bool) [n
 			line = st.PCLine.Render("▶ " + text)
 		case s.IssuedEarly(c, i):
 			line = st.EarlyLine.Render("» " + text + " (early)")
-		case done[i]:
+		case s.Executed(c, i):
 			line = st.ExecutedLine.Render("✓ " + text)
 		case i < pc:
 			line = st.SkippedLine.Render("– " + text)
