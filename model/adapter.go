@@ -21,6 +21,7 @@ func FromCompiled(c *scenarios.Compiled) *Scenario {
 		Program:  p,
 		Expected: string(s.Meta.Result),
 		HideReg:  c.IsTemp,
+		Shown:    c.Shown(),
 	}
 	if s.Final != nil {
 		sc.Quantifier = s.Final.Kind.String()
@@ -110,7 +111,11 @@ func LoadScenario(nameOrPath string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromCompiled(c), nil
+	sc := FromCompiled(c)
+	if s.File == nameOrPath {
+		sc.File = nameOrPath // read from a file, not the library
+	}
+	return sc, nil
 }
 
 // LibraryOptions returns Options for the built-in library: every entry in

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
@@ -119,6 +120,11 @@ func testOptions(sc *Scenario, mode machine.Mode) Options {
 		Explore: machine.Options{MaxStates: 20000}}
 }
 
+// instantTick replaces tea.Tick in tests: the command answers at once.
+func instantTick(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	return func() tea.Msg { return fn(time.Time{}) }
+}
+
 // drive feeds msgs to m one at a time, as a person would type them: the
 // commands each returns are run synchronously and their messages fed back
 // before the next msg, except the spinner's ticks, which would sleep.
@@ -143,7 +149,9 @@ func runCmd(cmd tea.Cmd) []tea.Msg {
 	}
 	msg := cmd()
 	switch msg := msg.(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, presentTickMsg:
+		// Timers: spinner frames would spin forever; presentation ticks
+		// are sent by the tests that want them.
 		return nil
 	case tea.BatchMsg:
 		var out []tea.Msg

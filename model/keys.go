@@ -1,6 +1,9 @@
 package model
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 
 	"smpscope/views"
@@ -34,6 +37,13 @@ type KeyMap struct {
 	Mode    key.Binding
 	Variant key.Binding
 	Story   key.Binding
+
+	// Analyse and share.
+	Compare   key.Binding // c: the family's variants in both modes
+	Necessity key.Binding // n: which ordering annotations are needed
+	Export    key.Binding // e: write the history to a trace file
+	Copy      key.Binding // y: copy the history as mail-ready text (OSC 52)
+	Pause     key.Binding // space while presenting: pause and resume
 
 	// Application.
 	Help      key.Binding
@@ -77,6 +87,12 @@ func DefaultKeyMap() KeyMap {
 		Variant: b([]string{"v"}, "v", "next variant"),
 		Story:   b([]string{"s"}, "s", "story"),
 
+		Compare:   b([]string{"c"}, "c", "compare variants"),
+		Necessity: b([]string{"n"}, "n", "needed barriers?"),
+		Export:    b([]string{"e"}, "e", "save trace file"),
+		Copy:      b([]string{"y"}, "y", "copy trace text"),
+		Pause:     b([]string{" "}, "space", "pause/resume"),
+
 		Help:      b([]string{"?"}, "?", "help"),
 		Picker:    b([]string{"esc"}, "esc", "back"),
 		Quit:      b([]string{"q"}, "q", "quit"),
@@ -92,7 +108,29 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the scenario screen's one-line help (help.KeyMap); the
 // help line always ends with ShortHelpEnd.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Step, k.BackFwd, k.Witness, k.Mode, k.Random, k.Focus, k.Story, k.Variant, k.Picker}
+	return []key.Binding{k.Step, k.BackFwd, k.Witness, k.Mode, k.Random, k.Focus, k.Story, k.Variant, k.Picker,
+		brief(k.Necessity, "needed?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
+}
+
+// brief returns b with a shorter help text, for the one-line help.
+func brief(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// panelHelp is the short help of the compare and necessity panels.
+func (k KeyMap) panelHelp() []key.Binding {
+	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
+	closeKey := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	return []key.Binding{scroll, closeKey, brief(k.Compare, "compare"), brief(k.Necessity, "needed?"), brief(k.Export, "save"), brief(k.Copy, "copy")}
+}
+
+// presentHelp is the short help of presentation mode.
+func (k KeyMap) presentHelp() []key.Binding {
+	story := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "story"))
+	leave := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave"))
+	return []key.Binding{brief(k.Pause, "pause"), brief(k.BackFwd, "step"), story, leave,
+		brief(k.Necessity, "needed?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
 // ShortHelpEnd is the part of the help line that is never cut: help and
@@ -103,14 +141,70 @@ func (k KeyMap) ShortHelpEnd() []key.Binding { return []key.Binding{k.Help, k.Qu
 // (help.KeyMap).
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Step, k.Enter, k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness},
+		{k.Step, k.Enter, k.Back, k.Forward, k.Random, k.Pause, k.Run, k.Reset, k.Witness},
 		{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.ScrollLeft, k.ScrollRight},
 		{k.Mode, k.Variant, k.Story, k.Help, k.Picker, k.Quit},
+		{k.Compare, k.Necessity, k.Export, k.Copy},
 	}
 }
 
 // fullHelpTitles names FullHelp's columns.
-var fullHelpTitles = []string{"Stepping", "Panes", "Scenario"}
+var fullHelpTitles = []string{"Stepping", "Panes", "Scenario", "Analyse & share"}
+
+// fullHelpNotes say more about a binding than its short help text, by
+// that text; the README's key table uses them.
+var fullHelpNotes = map[string]string{
+	"step":                "take the step with that number (with ten or more steps enabled, a number that could still grow waits for the next digit, enter or a pause)",
+	"take / go to / load": "take the selected step, go to the selected history entry, or load the selected outcome's witness",
+	"step back":           "step back (undo, without limit)",
+	"step forward":        "step forward again (redo), or replay a loaded witness or trace",
+	"random":              "take one random enabled step (seeded: --seed)",
+	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start)",
+	"run to the end":      "take random steps to a final state",
+	"reset":               "reset to the initial state",
+	"witness":             "load the shortest witness of the outcome the condition asks about",
+	"pane":                "move the focus to the next pane",
+	"previous pane":       "move the focus to the previous pane",
+	"up":                  "move up in the focused pane (in presentation mode: scroll the story)",
+	"down":                "move down in the focused pane (in presentation mode: scroll the story)",
+	"CPUs left":           "scroll the CPU columns left when they do not all fit",
+	"CPUs right":          "scroll the CPU columns right",
+	"TSO⇄ARM":             "switch between TSO and ARM-like mode (the history is replayed when it is valid there)",
+	"next variant":        "open the next variant of the family, in the same mode",
+	"story":               "show the scenario's story",
+	"help":                "show every key and the legend of marks",
+	"back":                "close a page or panel; leave presentation mode; go back to the picker",
+	"compare variants":    "panel: every variant of the family explored in both modes, Never/Sometimes with counts (computed in the background; esc cancels)",
+	"needed barriers?":    "panel: which barriers, acquires, releases and ordered RMWs are needed in each mode, with the shortest witness without them",
+	"save trace file":     "write the history up to the current step to a trace file in the current directory, named after the scenario and mode (never overwriting)",
+	"copy trace text":     "copy the history up to the current step as mail-ready text (72 columns) to the clipboard over OSC 52",
+}
+
+// MarkdownTable renders the full help as a markdown table, one row per
+// binding under a row per FullHelp column, then the mouse: the README's
+// key table is generated with it (see TestREADMEKeys).
+func (k KeyMap) MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| Key | Action |\n|---|---|\n")
+	row := func(key, desc string) { fmt.Fprintf(&b, "| %s | %s |\n", key, mdEscape(desc)) }
+	for i, group := range k.FullHelp() {
+		row("**"+fullHelpTitles[i]+"**", "")
+		for _, kb := range group {
+			h := kb.Help()
+			desc := h.Desc
+			if note := fullHelpNotes[desc]; note != "" {
+				desc = note
+			}
+			row("`"+strings.ReplaceAll(h.Key, "/", "` / `")+"`", desc)
+		}
+	}
+	row("**Mouse**", "")
+	row("click", "take a step, go to a history entry, or load an outcome's witness")
+	row("wheel", "scroll the focused pane (in presentation mode: the story)")
+	return b.String()
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // PickerHelp returns the picker's help (a help.KeyMap).
 func (k KeyMap) PickerHelp() PickerKeys { return PickerKeys(k) }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -42,6 +43,21 @@ type Options struct {
 	// Styles and Keys override the defaults.
 	Styles *views.Styles
 	Keys   *KeyMap
+
+	// Present opens the scenario in presentation mode: History (a
+	// witness or a trace) becomes the redo future of the initial state
+	// and its steps are taken one every Every (default DefaultEvery).
+	Present bool
+	Every   time.Duration
+	// TraceDir is the directory e writes trace files to; "" is the
+	// current directory.
+	TraceDir string
+	// Clipboard receives the OSC 52 sequence y writes (the terminal turns
+	// it into a clipboard update); nil is os.Stderr.
+	Clipboard io.Writer
+
+	// tick makes timer commands (tea.Tick; tests replace it).
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
 // DefaultExploreOptions bound the background exploration.
@@ -70,6 +86,8 @@ type Model struct {
 	sess          session
 	hasSess       bool
 	ex            explorer
+	an            analyses
+	pr            presenter
 	notice        string
 	initCmd       tea.Cmd
 }
@@ -105,6 +123,9 @@ func New(opts Options) Model {
 	if m.opts.DigitDelay <= 0 {
 		m.opts.DigitDelay = 600 * time.Millisecond
 	}
+	if m.opts.tick == nil {
+		m.opts.tick = tea.Tick
+	}
 	m.help = help.New()
 	m.help.Styles = help.Styles{
 		ShortKey:       m.styles.HelpKey,
@@ -117,6 +138,7 @@ func New(opts Options) Model {
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	m.ex.cache = map[string]*machine.Result{}
+	m.an = newAnalyses()
 	m.picker = newPicker(opts.Library, m.styles, m.keys)
 	if opts.Scenario != nil {
 		var err error
@@ -126,13 +148,23 @@ func New(opts Options) Model {
 		} else if len(opts.History) > 0 {
 			if err := m.sess.load(opts.History); err != nil {
 				m.notice = "history does not replay: " + err.Error()
-			} else {
+			} else if !opts.Present {
 				m.sess.travel(len(opts.History))
 			}
 		}
 		m.picker = m.picker.selectName(opts.Scenario.Name)
+		if err == nil && opts.Present {
+			m.pr = presenter{on: true, every: opts.Every}
+			if m.pr.every <= 0 {
+				m.pr.every = DefaultEvery
+			}
+			if len(m.sess.steps) == 0 {
+				m.notice = "nothing to present: no steps"
+			}
+			m.initCmd = tea.Batch(m.initCmd, m.presentTick())
+		}
 	}
-	return m
+	return m.after()
 }
 
 // Init starts the background exploration of the initial scenario.
@@ -244,6 +276,40 @@ func (m Model) loadCmd(name string, variant bool) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.update(msg) }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update1(msg)
+	return m.after(), cmd
+}
+
+// after brings what depends on the screen up to date after a message: a
+// panel's analysis is cancelled once the panel is closed (or the scenario
+// left), and the key bindings are enabled where they apply.
+func (m Model) after() Model {
+	if m.an.running && (!m.hasSess || m.screen != screenScenario || m.sess.page != m.an.page) {
+		m.an.stop()
+	}
+	k := &m.keys
+	scen := m.hasSess && m.screen == screenScenario
+	present := scen && m.pr.on
+	cond := scen && m.sess.sc.Holds != nil
+	k.Pause.SetEnabled(present)
+	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
+		b.SetEnabled(!present)
+	}
+	k.Compare.SetEnabled(cond)
+	k.Necessity.SetEnabled(cond && m.sess.weakenings > 0)
+	k.Export.SetEnabled(scen)
+	k.Copy.SetEnabled(scen)
+	return m
+}
+
+// quit stops the background work and quits.
+func (m Model) quit() (Model, tea.Cmd) {
+	m.ex.stop()
+	m.an.stop()
+	return m, tea.Quit
+}
+
+func (m Model) update1(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -255,7 +321,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 
 	case spinner.TickMsg:
-		if !m.ex.running {
+		if !m.ex.running && !m.an.running {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -268,6 +334,28 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 
+	case analysisDoneMsg:
+		return m.analysisDone(msg).clampOffsets(), nil
+
+	case exportedMsg:
+		if msg.err != nil {
+			m.notice = "cannot write the trace: " + msg.err.Error()
+		} else {
+			m.notice = fmt.Sprintf("wrote %s (%d steps; smpscope --replay it)", msg.path, msg.steps)
+		}
+		return m, nil
+
+	case copiedMsg:
+		if msg.err != nil {
+			m.notice = "cannot copy: " + msg.err.Error()
+		} else {
+			m.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
+		}
+		return m, nil
+
+	case presentTickMsg:
+		return m.presentStep(msg)
+
 	case loadedMsg:
 		if msg.err != nil {
 			m.notice = fmt.Sprintf("cannot open %s: %v", msg.name, msg.err)
@@ -278,6 +366,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			mode = m.sess.mode
 		}
 		m.ex.stop()
+		m.an.stop()
+		m.pr = presenter{}
 		m2, cmd, err := m.open(msg.sc, mode, msg.variant)
 		if err != nil {
 			m.notice = err.Error()
@@ -306,8 +396,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, tea.Batch(cmds...)
 		}
 		if key.Matches(msg, m.keys.ForceQuit) {
-			m.ex.stop()
-			return m, tea.Quit
+			return m.quit()
 		}
 		if m.screen == screenPicker {
 			return m.updatePicker(msg)
@@ -337,8 +426,7 @@ func (m Model) updatePicker(msg tea.KeyMsg) (Model, tea.Cmd) {
 	m.notice = ""
 	switch {
 	case key.Matches(msg, m.keys.Quit):
-		m.ex.stop()
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, m.keys.Picker) && !m.picker.list.IsFiltered():
 		if m.hasSess {
 			m.screen = screenScenario
@@ -384,10 +472,22 @@ func (m Model) updateScenario(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 	// Full-screen pages take the keys first.
 	if s.page != views.PagePanes {
+		panel := s.page == views.PageCompare || s.page == views.PageNecessity
 		switch {
 		case key.Matches(msg, k.Quit):
-			m.ex.stop()
-			return m, tea.Quit
+			return m.quit()
+		case panel && key.Matches(msg, k.Picker),
+			s.page == views.PageCompare && key.Matches(msg, k.Compare),
+			s.page == views.PageNecessity && key.Matches(msg, k.Necessity):
+			return m.closePanel().fixView(), nil
+		case key.Matches(msg, k.Compare), key.Matches(msg, k.Necessity),
+			key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
+			m, cmd := m.shared(msg)
+			return m.fixView(), cmd
+		case panel && key.Matches(msg, k.Help):
+			s.page, s.pageOff = views.PageHelp, 0
+		case panel && key.Matches(msg, k.Story) && !m.pr.on:
+			s.page, s.pageOff = views.PageStory, 0
 		case key.Matches(msg, k.Picker),
 			s.page == views.PageHelp && key.Matches(msg, k.Help),
 			s.page == views.PageStory && key.Matches(msg, k.Story):
@@ -408,6 +508,9 @@ func (m Model) updateScenario(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.fixView(), nil
 	}
 
+	if m.pr.on {
+		return m.updatePresent(msg)
+	}
 	if key.Matches(msg, k.Step) {
 		return m.typeDigit(msg.String())
 	}
@@ -421,8 +524,10 @@ func (m Model) updateScenario(msg tea.KeyMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, k.Quit):
-		m.ex.stop()
-		return m, tea.Quit
+		return m.quit()
+	case key.Matches(msg, k.Compare), key.Matches(msg, k.Necessity),
+		key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
+		m, cmd = m.shared(msg)
 	case key.Matches(msg, k.Back):
 		if !s.back() {
 			m.notice = "at the initial state"
@@ -486,6 +591,31 @@ func (m Model) updateScenario(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m = m.activate(s.sel[s.focus])
 	}
 	return m.fixView(), cmd
+}
+
+// shared handles the keys that work on the panes, in presentation mode
+// and on pages alike: c and n open their panels, e and y export the
+// history.
+func (m Model) shared(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Compare):
+		return m.openPanel(views.PageCompare)
+	case key.Matches(msg, k.Necessity):
+		return m.openPanel(views.PageNecessity)
+	case key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
+		if m.sess.cursor == 0 {
+			m.notice = "no steps taken yet: nothing to export"
+			return m, nil
+		}
+		if key.Matches(msg, k.Export) {
+			m.notice = "writing the trace…"
+			return m, m.exportCmd()
+		}
+		m.notice = "copying…"
+		return m, m.copyCmd()
+	}
+	return m, nil
 }
 
 // typeDigit handles a digit of a step number. With fewer than ten steps
@@ -715,6 +845,15 @@ func (m Model) clampOffsets() Model {
 
 func (m Model) mouseScenario(msg tea.MouseMsg) (Model, tea.Cmd) {
 	s := &m.sess
+	if m.pr.on && s.page == views.PagePanes {
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			m.pr.storyOff = max(m.pr.storyOff-1, 0)
+		case tea.MouseButtonWheelDown:
+			m.pr.storyOff = min(m.pr.storyOff+1, m.storyScroll())
+		}
+		return m, nil
+	}
 	switch msg.Button {
 	case tea.MouseButtonWheelUp:
 		return m.scroll(-1), nil
@@ -795,6 +934,18 @@ func (m Model) outcomes() views.OutcomesInput {
 
 // input gathers what the scenario screen shows.
 func (m Model) input() views.ScenarioInput {
+	in := m.input1()
+	if in.Page == views.PageCompare || in.Page == views.PageNecessity {
+		in.HelpBar = m.helpBar(m.keys.panelHelp(), m.keys.ShortHelpEnd())
+	} else if in.Present != nil {
+		// The indicator takes the start of the help line.
+		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
+		in.HelpBar = m.helpBarW(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+	}
+	return in
+}
+
+func (m Model) input1() views.ScenarioInput {
 	s := &m.sess
 	sc := s.sc
 	return views.ScenarioInput{
@@ -828,6 +979,8 @@ func (m Model) input() views.ScenarioInput {
 		Help:      m.keys.helpSections(),
 		Legend:    legend,
 		HelpBar:   m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd()),
+		Analysis:  m.analysisInput(),
+		Present:   m.presentInput(),
 	}
 }
 
@@ -836,11 +989,16 @@ func (m Model) input() views.ScenarioInput {
 // (help.Model's own truncation lets an item through when even the "…"
 // does not fit, so the items are trimmed here.)
 func (m Model) helpBar(main, end []key.Binding) string {
+	return m.helpBarW(main, end, m.width)
+}
+
+// helpBarW is helpBar in width columns.
+func (m Model) helpBarW(main, end []key.Binding, width int) string {
 	h := m.help
 	h.Width = 0
 	right := h.ShortHelpView(end)
 	sep := m.styles.Dim.Render(h.ShortSeparator)
-	room := m.width - 1 - lipgloss.Width(right) - lipgloss.Width(sep)
+	room := width - 1 - lipgloss.Width(right) - lipgloss.Width(sep)
 	var enabled []key.Binding
 	for _, b := range main {
 		if b.Enabled() {

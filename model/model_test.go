@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -386,20 +387,36 @@ func TestMouse(t *testing.T) {
 // its recorded history gives.
 func TestRandomKeys(t *testing.T) {
 	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
-		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x"}
+		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x",
+		"c", "n", "e", "y"}
 	n := 3000
 	if testing.Short() {
 		n = 600
 	}
-	for _, sc := range []func() *Scenario{func() *Scenario { return mpScenario("plain") }, bigScenario} {
+	type run struct {
+		sc      func() *Scenario
+		present bool
+	}
+	for _, rn := range []run{{func() *Scenario { return mpScenario("wmb+rmb") }, false}, {bigScenario, false}, {func() *Scenario { return mpScenario("plain") }, true}} {
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
-			sc := sc()
-			t.Run(fmt.Sprintf("%s_%s", sc.Name, mode), func(t *testing.T) {
+			sc := rn.sc()
+			name := sc.Name
+			if rn.present {
+				name += "_present"
+			}
+			t.Run(fmt.Sprintf("%s_%s", name, mode), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(7, uint64(mode)))
-				m := start(t, testOptions(sc, mode), 80, 24)
+				opts := testOptions(sc, mode)
+				opts.TraceDir, opts.Clipboard = t.TempDir(), io.Discard
+				if rn.present {
+					opts.History, opts.Present, opts.tick = witness(t, sc, machine.ARM), true, instantTick
+				}
+				m := start(t, opts, 80, 24)
 				for i := 0; i < n; i++ {
 					var msg tea.Msg
 					switch r := rng.IntN(100); {
+					case r < 2 && rn.present:
+						msg = presentTickMsg{seq: m.pr.seq}
 					case r < 4:
 						msg = size(40+rng.IntN(160), 10+rng.IntN(50))
 					case r < 10:

@@ -1,6 +1,9 @@
 package model
 
-import "smpscope/machine"
+import (
+	"smpscope/machine"
+	"smpscope/scenarios"
+)
 
 // Scenario is what the UI needs from a compiled scenario. It is kept small
 // and independent of package scenarios so that the UI can be driven by
@@ -35,6 +38,29 @@ type Scenario struct {
 	// HideReg names registers the CPU columns leave out (compiler
 	// temporaries). Nil shows all.
 	HideReg func(thread int, r machine.Reg) bool
+	// Shown selects the registers and locations the outcome of a copied
+	// trace (y) names (machine.Outcome.Format); nil names all.
+	Shown func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool
+	// File is the .litmus file the scenario was read from, so that a
+	// trace written with e can name it; "" for built-in scenarios and
+	// programs built in Go.
+	File string
+}
+
+// question is the scenario as the analyses (compare, necessity) see it.
+func (s *Scenario) question() scenarios.Question {
+	q := scenarios.Question{
+		Name: s.Name, Variant: s.Variant, Title: s.Title, Program: s.Program,
+		Condition: s.Condition, Satisfies: s.Holds, Filtered: s.Keep,
+		Expected: scenarios.Observation(s.Expected),
+	}
+	switch s.Quantifier {
+	case "~exists":
+		q.Kind = scenarios.NotExists
+	case "forall":
+		q.Kind = scenarios.Forall
+	}
+	return q
 }
 
 // LibraryEntry is one scenario of the built-in library, as the picker lists

@@ -39,6 +39,8 @@ type session struct {
 	digitSeq int    // identifies the pending digit timeout
 
 	rng uint64 // splitmix64 state: random steps are reproducible
+
+	weakenings int // ordering annotations the necessity panel can weaken
 }
 
 func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
@@ -54,6 +56,7 @@ func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
 		s.machs[md] = m
 	}
 	s.sc = sc
+	s.weakenings = len(machine.Weakenings(sc.Program))
 	s.mode = mode
 	s.side = views.PaneOutcomes
 	s.loaded = -1

@@ -52,6 +52,11 @@ type ScenarioInput struct {
 	Help    []HelpSection // the full help (PageHelp)
 	Legend  [][2]string   // marks and their meaning (PageHelp)
 	HelpBar string        // the rendered short-help line
+	// Analysis is what the compare and necessity pages show.
+	Analysis AnalysisInput
+	// Present, when set, draws presentation mode instead of the panes
+	// (pages still show over it).
+	Present *PresentInput
 }
 
 // Page is what the body of the scenario screen shows.
@@ -59,9 +64,11 @@ type Page int
 
 // Pages.
 const (
-	PagePanes Page = iota // the normal panes
-	PageHelp              // full key help and the legend of marks
-	PageStory             // the scenario's story
+	PagePanes     Page = iota // the normal panes
+	PageHelp                  // full key help and the legend of marks
+	PageStory                 // the scenario's story
+	PageCompare               // the family's variants in both modes (c)
+	PageNecessity             // which ordering annotations are needed (n)
 )
 
 // HelpSection is one column of the full help.
@@ -211,7 +218,14 @@ func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
 		items = append(items, placed{r.Page, renderHelpPage(in, st, r.Page.W, r.Page.H)})
 	case PageStory:
 		items = append(items, placed{r.Page, renderStoryPage(in, st, r.Page.W, r.Page.H)})
+	case PageCompare:
+		items = append(items, placed{r.Page, renderComparePage(in, st, r.Page.W, r.Page.H)})
+	case PageNecessity:
+		items = append(items, placed{r.Page, renderNecessityPage(in, st, r.Page.W, r.Page.H)})
 	default:
+		if in.Present != nil {
+			return renderPresent(in, st, w, h)
+		}
 		items = append(items,
 			placed{r.Panes[PaneCPUs], renderCPUs(in, st, r.Panes[PaneCPUs], r.TallCPUs)},
 			placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory])},
@@ -769,6 +783,10 @@ func PageLines(in ScenarioInput, r Regions) (lines, visible int) {
 		return len(helpPageLines(in, Styles{}, w)), visible
 	case PageStory:
 		return len(storyPageLines(in, Styles{}, w)), visible
+	case PageCompare:
+		return len(compareLines(in, Styles{}, w-2)), visible
+	case PageNecessity:
+		return len(necessityLines(in, Styles{}, w-2)), visible
 	}
 	return 0, visible
 }

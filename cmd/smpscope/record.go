@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,12 +29,13 @@ type recordOptions struct {
 	delay   time.Duration
 	size    string
 	noColor bool
+	tape    string
 }
 
 func newRecordCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o recordOptions
 	cmd := &cobra.Command{
-		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30]",
+		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape]",
 		Short: "Record the UI stepping through an execution as an asciicast v2 file",
 		Long: `record renders the real UI frames of an execution, one per step,
 deterministically and without a terminal, into an asciicast v2 file that
@@ -43,6 +45,11 @@ The execution is the shortest witness of the outcome the final clause asks
 about (--witness, the default), a saved trace file (--replay FILE; SCENARIO
 may then be left out) or random steps (--random SEED). Frames are --delay
 apart; the last one stays for one more delay.
+
+--tape FILE also writes a VHS tape (https://github.com/charmbracelet/vhs)
+with the keystrokes that produce the same run in the real UI: it types the
+command that opens the scenario, then each step's number in the list of
+enabled steps, --delay apart, and q.
 
 Exit status: 0 written; 1 no witness (the outcome is unreachable); 2 usage,
 parse, replay or write errors.`,
@@ -60,6 +67,7 @@ parse, replay or write errors.`,
 	f.DurationVar(&o.delay, "delay", 1500*time.Millisecond, "time between frames")
 	f.StringVar(&o.size, "size", "100x30", "terminal size COLSxROWS")
 	f.BoolVar(&o.noColor, "no-color", false, "record without colours")
+	f.StringVar(&o.tape, "tape", "", "also write a VHS tape `FILE` with the keystrokes of the same run")
 	return cmd
 }
 
@@ -72,7 +80,7 @@ func parseSize(s string) (w, h int, err error) {
 }
 
 // recordExecution resolves the execution to record, as trace does.
-func recordExecution(cmd *cobra.Command, args []string, o recordOptions) (*scenarios.Compiled, *machine.Machine, []machine.Step, error) {
+func recordExecution(cmd *cobra.Command, args []string, o recordOptions) (*scenarios.Compiled, *machine.Machine, []machine.Step, string, error) {
 	f := cmd.Flags()
 	chosen := 0
 	for _, name := range []string{"witness", "replay", "random"} {
@@ -81,61 +89,61 @@ func recordExecution(cmd *cobra.Command, args []string, o recordOptions) (*scena
 		}
 	}
 	if chosen > 1 {
-		return nil, nil, nil, usageErr("record: choose one of --witness, --replay and --random")
+		return nil, nil, nil, "", usageErr("record: choose one of --witness, --replay and --random")
 	}
 	if len(args) == 0 && o.replay == "" {
-		return nil, nil, nil, usageErr("record: name a scenario (a built-in name or a .litmus file), or give --replay FILE")
+		return nil, nil, nil, "", usageErr("record: name a scenario (a built-in name or a .litmus file), or give --replay FILE")
 	}
 	mode, err := machine.ParseMode(o.mode)
 	if err != nil {
-		return nil, nil, nil, usageErr("record: --mode: %v", err)
+		return nil, nil, nil, "", usageErr("record: --mode: %v", err)
 	}
 	arg := ""
 	if len(args) == 1 {
 		arg = args[0]
 	}
 	if o.replay != "" {
-		tr, cs, _, err := loadTraceFile(o.replay, arg)
+		tr, cs, arg, err := loadTraceFile(o.replay, arg)
 		if err != nil {
-			return nil, nil, nil, usageErr("record: %v", err)
+			return nil, nil, nil, "", usageErr("record: %v", err)
 		}
 		if !f.Changed("mode") {
 			mode = tr.Mode
 		}
 		m, err := machine.New(cs.Program, mode)
 		if err != nil {
-			return nil, nil, nil, usageErr("record: %v", err)
+			return nil, nil, nil, "", usageErr("record: %v", err)
 		}
 		_, events, err := tr.Replay(m)
 		if err != nil {
-			return nil, nil, nil, usageErr("record: %v", err)
+			return nil, nil, nil, "", usageErr("record: %v", err)
 		}
 		var steps []machine.Step
 		for _, ev := range events {
 			steps = append(steps, ev.Step)
 		}
-		return cs, m, steps, nil
+		return cs, m, steps, arg, nil
 	}
 	cs, err := compiledArg(arg)
 	if err != nil {
-		return nil, nil, nil, usageErr("record: %v", err)
+		return nil, nil, nil, "", usageErr("record: %v", err)
 	}
 	m, err := machine.New(cs.Program, mode)
 	if err != nil {
-		return nil, nil, nil, usageErr("record: %v", err)
+		return nil, nil, nil, "", usageErr("record: %v", err)
 	}
 	if f.Changed("random") {
-		return cs, m, randomRun(m, o.random), nil
+		return cs, m, randomRun(m, o.random), arg, nil
 	}
 	res := machine.Explore(m, machine.Options{})
 	w, ok := shortestWitness(cs, res)
 	if !ok {
 		if !res.Complete {
-			return nil, nil, nil, &exitError{2, fmt.Sprintf("smpscope record: %s: no witness found before the search %s", cs.Scenario.Name, res.Summary())}
+			return nil, nil, nil, "", &exitError{2, fmt.Sprintf("smpscope record: %s: no witness found before the search %s", cs.Scenario.Name, res.Summary())}
 		}
-		return nil, nil, nil, &exitError{1, fmt.Sprintf("smpscope record: %s: %s is unreachable in %s mode: there is no witness to record.", cs.Scenario.Name, askedWords(cs), mode.Title())}
+		return nil, nil, nil, "", &exitError{1, fmt.Sprintf("smpscope record: %s: %s is unreachable in %s mode: there is no witness to record.", cs.Scenario.Name, askedWords(cs), mode.Title())}
 	}
-	return cs, m, w, nil
+	return cs, m, w, arg, nil
 }
 
 func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Writer) error {
@@ -149,7 +157,7 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Wri
 	if o.delay <= 0 {
 		return usageErr("record: --delay must be positive")
 	}
-	cs, m, steps, err := recordExecution(cmd, args, o)
+	cs, m, steps, arg, err := recordExecution(cmd, args, o)
 	if err != nil {
 		return err
 	}
@@ -174,7 +182,84 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Wri
 		return usageErr("record: %s: %v", o.out, werr)
 	}
 	fmt.Fprintf(stderr, "smpscope record: wrote %s (%d frames, %dx%d); play it with: asciinema play %s\n", o.out, len(frames), w, h, shellQuote(o.out))
+	if o.tape != "" {
+		tape, err := vhsTape(m, steps, arg, o.tape, w, h, o.delay)
+		if err != nil {
+			return &exitError{2, "smpscope record: " + err.Error()}
+		}
+		if err := os.WriteFile(o.tape, []byte(tape), 0o644); err != nil {
+			return usageErr("record: %v", err)
+		}
+		fmt.Fprintf(stderr, "smpscope record: wrote %s (%d steps); record it with: vhs %s\n", o.tape, len(steps), shellQuote(o.tape))
+	}
 	return nil
+}
+
+// stepKeys returns what a person types in the UI to take step st in
+// state s: its number in the list of enabled steps, followed by enter
+// when the number could still grow (ten or more steps enabled and the
+// number times ten within the list: the UI would wait for another digit).
+func stepKeys(m *machine.Machine, s *machine.State, st machine.Step) (digits string, enter bool, err error) {
+	en := m.Enabled(s)
+	for i, e := range en {
+		if e == st {
+			n := i + 1
+			return fmt.Sprint(n), len(en) >= 10 && n*10 <= len(en), nil
+		}
+	}
+	return "", false, fmt.Errorf("step %s is not enabled", m.ID(st))
+}
+
+// vhsString quotes s for a VHS tape, with a quote character s does not
+// contain.
+func vhsString(s string) string {
+	for _, q := range []string{`"`, `'`, "`"} {
+		if !strings.Contains(s, q) {
+			return q + s + q
+		}
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
+}
+
+// vhsTape writes a VHS tape that opens the scenario (named as arg) in the
+// UI in m's mode and types the keys taking steps, delay apart, then q.
+// The terminal is sized in pixels for about cols×rows cells at font size
+// 16.
+func vhsTape(m *machine.Machine, steps []machine.Step, arg, tapePath string, cols, rows int, delay time.Duration) (string, error) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("Sleep %dms\n", d.Milliseconds()) }
+	var b strings.Builder
+	out := strings.TrimSuffix(filepath.Base(tapePath), filepath.Ext(tapePath)) + ".gif"
+	fmt.Fprintf(&b, "# smpscope: %s in %s mode, %d steps (written by smpscope record --tape).\n", m.Prog.Name, m.Mode.Title(), len(steps))
+	b.WriteString("# Make the GIF with VHS: vhs " + filepath.Base(tapePath) + "\n")
+	fmt.Fprintf(&b, "Output %s\n", out)
+	b.WriteString("Require smpscope\n")
+	b.WriteString("Set Shell \"bash\"\n")
+	b.WriteString("Set FontSize 16\n")
+	fmt.Fprintf(&b, "Set Width %d\n", cols*10+40)
+	fmt.Fprintf(&b, "Set Height %d\n", rows*20+40)
+	b.WriteString("Set Padding 20\n")
+	b.WriteString("Set TypingSpeed 100ms\n")
+	fmt.Fprintf(&b, "Type %s\n", vhsString("smpscope "+shellQuote(arg)+" --mode "+m.Mode.String()))
+	b.WriteString("Enter\n")
+	b.WriteString(ms(max(delay, 2*time.Second)))
+	s := m.Initial()
+	for i, st := range steps {
+		digits, enter, err := stepKeys(m, s, st)
+		if err != nil {
+			return "", fmt.Errorf("step %d: %v", i+1, err)
+		}
+		fmt.Fprintf(&b, "Type %s\n", vhsString(digits))
+		if enter {
+			b.WriteString("Enter\n")
+		}
+		b.WriteString(ms(delay))
+		if s, _, err = m.Apply(s, st); err != nil {
+			return "", fmt.Errorf("step %d: %v", i+1, err)
+		}
+	}
+	b.WriteString(ms(delay))
+	b.WriteString("Type \"q\"\n")
+	return b.String(), nil
 }
 
 // recordFrames drives the UI model without a terminal: it opens the

@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/machine"
+	"smpscope/model"
 )
 
 // readCast parses an asciicast v2 file: its header and the raw time
@@ -142,5 +147,134 @@ func TestRecordReplayAndErrors(t *testing.T) {
 		if _, errs, code := runCmd(t, args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
+	}
+}
+
+// wideLitmus has six CPUs with two stores each: in ARM-like mode ten or
+// more steps are often enabled, so step numbers can have two digits.
+const wideLitmus = `C wide6
+{}
+P0(int *a, int *b) { WRITE_ONCE(*a, 1); WRITE_ONCE(*b, 1); }
+P1(int *c, int *d) { WRITE_ONCE(*c, 1); WRITE_ONCE(*d, 1); }
+P2(int *e, int *f) { WRITE_ONCE(*e, 1); WRITE_ONCE(*f, 1); }
+P3(int *g, int *h) { WRITE_ONCE(*g, 1); WRITE_ONCE(*h, 1); }
+P4(int *i, int *j) { WRITE_ONCE(*i, 1); WRITE_ONCE(*j, 1); }
+P5(int *k, int *l) { WRITE_ONCE(*k, 1); WRITE_ONCE(*l, 1); }
+exists (a=1 /\ l=1)
+`
+
+// tapeLine is every command a tape may hold.
+var tapeLine = regexp.MustCompile("^(#.*|Output \\S+\\.gif|Require smpscope|Set (Shell \"bash\"|FontSize \\d+|Width \\d+|Height \\d+|Padding \\d+|TypingSpeed \\d+ms)|Type \"[^\"]*\"|Enter|Sleep \\d+ms)$")
+
+func TestRecordTape(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "wide6.litmus")
+	if err := os.WriteFile(src, []byte(wideLitmus), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"witness", []string{"record", "mp+once", "--mode", "arm"}},
+		{"random-wide", []string{"record", src, "--mode", "arm", "--random", "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tape := filepath.Join(dir, c.name+".tape")
+			cast := filepath.Join(dir, c.name+".cast")
+			trace := filepath.Join(dir, c.name+".trace")
+			args := append(append([]string{}, c.args...), "--out", cast, "--tape", tape, "--delay", "1.5s", "--size", "100x30")
+			if _, errs, code := runCmd(t, args...); code != 0 || !strings.Contains(errs, "wrote "+tape) {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			// The same execution as a trace, to compare with.
+			targs := []string{"trace", c.args[1], "--mode", "arm", "--save", trace, "--out", filepath.Join(dir, c.name+".txt")}
+			if len(c.args) > 4 {
+				targs = append(targs, c.args[4:]...)
+			}
+			if _, errs, code := runCmd(t, targs...); code != 0 {
+				t.Fatalf("trace: exit %d %s", code, errs)
+			}
+			raw, _ := os.ReadFile(tape)
+			lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+
+			// Well formed: known commands only; settings before the first
+			// action; the program started first and quit last.
+			acting := false
+			var typed []string // after the command line: the keys
+			started := false
+			for i, l := range lines {
+				if !tapeLine.MatchString(l) {
+					t.Fatalf("line %d: %q is not a tape command", i+1, l)
+				}
+				isSetting := strings.HasPrefix(l, "Set ") || strings.HasPrefix(l, "Output ") || strings.HasPrefix(l, "Require ")
+				if isSetting && acting {
+					t.Fatalf("line %d: setting %q after the first action", i+1, l)
+				}
+				if strings.HasPrefix(l, "Type ") || l == "Enter" {
+					acting = true
+				}
+				switch {
+				case !started && strings.HasPrefix(l, "Type "):
+					want := "Type \"smpscope " + c.args[1] + " --mode arm\""
+					if l != want {
+						t.Fatalf("first Type %q, want %q", l, want)
+					}
+					if lines[i+1] != "Enter" {
+						t.Fatalf("the command line is not followed by Enter")
+					}
+					started = true
+				case started && strings.HasPrefix(l, "Type "):
+					typed = append(typed, strings.Trim(strings.TrimPrefix(l, "Type "), "\""))
+				case started && l == "Enter" && i > 0 && !strings.HasPrefix(lines[i-1], "Type \"smpscope"):
+					typed = append(typed, "enter")
+				}
+			}
+			if typed[len(typed)-1] != "q" || !strings.HasPrefix(lines[0], "#") {
+				t.Fatalf("the tape does not end with q: %v", typed)
+			}
+			if c.name == "random-wide" && !strings.Contains(strings.Join(typed, " "), "enter") {
+				t.Errorf("no step needed enter; the test no longer covers two-digit numbers: %v", typed)
+			}
+
+			// Feeding the keys to the UI model reproduces the run.
+			tr, cs, _, err := loadTraceFile(trace, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			mach := machine.MustNew(cs.Program, machine.ARM)
+			states, _, err := tr.Replay(mach)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tm tea.Model = model.New(model.Options{Scenario: model.FromCompiled(cs), Mode: machine.ARM, Seed: 1})
+			tm, _ = tm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			var quit bool
+			for _, k := range typed {
+				var msgs []tea.KeyMsg
+				switch k {
+				case "enter":
+					msgs = []tea.KeyMsg{{Type: tea.KeyEnter}}
+				default:
+					for _, r := range k {
+						msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+					}
+				}
+				for _, msg := range msgs {
+					var cmd tea.Cmd
+					tm, cmd = tm.Update(msg)
+					if k == "q" && cmd != nil {
+						_, quit = cmd().(tea.QuitMsg)
+					}
+				}
+			}
+			got := tm.(model.Model)
+			if !quit {
+				t.Error("q did not quit")
+			}
+			if len(got.History()) != len(tr.Steps) || !got.State().Equal(states[len(states)-1]) {
+				t.Fatalf("the keys reached step %d of %d, or another state", len(got.History()), len(tr.Steps))
+			}
+		})
 	}
 }

@@ -19,11 +19,16 @@ store buffers and (ARM-like mode) invalidation queues, and runs Linux-kernel
 C litmus tests on it in TSO (x86-like) or ARM-like mode.
 
 Without arguments it opens the scenario picker; with a built-in scenario name
-or a .litmus file it opens that scenario.`,
+or a .litmus file it opens that scenario. --replay FILE opens a trace at its
+last step; --present steps through the trace, or the witness of the final
+clause's outcome, on its own, for teaching.`,
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("every") {
+				ui.present = true // --every implies --present
+			}
 			if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 				if len(args) == 1 || ui.replay != "" {
 					// Still report a bad scenario or trace the way the UI would.
@@ -33,7 +38,7 @@ or a .litmus file it opens that scenario.`,
 				}
 				return printNonInteractive(cmd, stdout)
 			}
-			return runUI(args, ui, stdin, stdout)
+			return runUI(args, ui, stdin, stdout, stderr)
 		},
 	}
 	addUIFlags(root, &ui)

@@ -3,13 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"smpscope/machine"
 	"smpscope/model"
+	"smpscope/scenarios"
 )
 
 // uiOptions are the root command's flags for the interactive UI.
@@ -18,6 +22,8 @@ type uiOptions struct {
 	seed    uint64
 	replay  string
 	noMouse bool
+	present bool
+	every   time.Duration
 }
 
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
@@ -26,6 +32,18 @@ func addUIFlags(cmd *cobra.Command, o *uiOptions) {
 	f.Uint64Var(&o.seed, "seed", 1, "seed for the random steps of space and g, so sessions replay alike")
 	f.StringVar(&o.replay, "replay", "", "open at the end of the trace `FILE`, with its whole history to step back through")
 	f.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection) instead of clicks and wheel")
+	f.BoolVar(&o.present, "present", false, "presentation mode: step through the --replay trace, or the witness of the final clause's outcome, on its own (space pauses)")
+	f.DurationVar(&o.every, "every", model.DefaultEvery, "with --present: the time between steps")
+}
+
+// uiScenario adapts a compiled scenario loaded from arg for the UI,
+// remembering the file it came from (for the traces e writes).
+func uiScenario(cs *scenarios.Compiled, arg string) *model.Scenario {
+	sc := model.FromCompiled(cs)
+	if cs.Scenario.File == arg && fileExists(arg) {
+		sc.File = arg
+	}
+	return sc
 }
 
 // uiModelOptions turns the command line into model options: the library,
@@ -44,6 +62,13 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 	if len(args) == 1 {
 		arg = args[0]
 	}
+	if o.every <= 0 {
+		return opts, &exitError{2, "smpscope: --every must be positive"}
+	}
+	opts.Present, opts.Every = o.present, o.every
+	if o.present && arg == "" && o.replay == "" {
+		return opts, &exitError{2, "smpscope: --present needs a scenario (or --replay FILE)"}
+	}
 	if o.replay != "" {
 		tr, cs, _, err := loadTraceFile(o.replay, arg)
 		if err != nil {
@@ -60,24 +85,46 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 		for i, ts := range tr.Steps {
 			steps[i], _ = m.ParseID(ts.ID)
 		}
-		opts.Scenario, opts.Mode, opts.History = model.FromCompiled(cs), tr.Mode, steps
+		opts.Scenario, opts.Mode, opts.History = uiScenario(cs, arg), tr.Mode, steps
 		return opts, nil
 	}
 	if arg != "" {
-		sc, err := model.LoadScenario(arg)
+		cs, err := compiledArg(arg)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
-		opts.Scenario = sc
+		opts.Scenario = uiScenario(cs, arg)
+		if o.present {
+			// Present the witness of the outcome the final clause asks about.
+			m, err := machine.New(cs.Program, mode)
+			if err != nil {
+				return opts, &exitError{2, "smpscope: " + err.Error()}
+			}
+			res := machine.Explore(m, model.DefaultExploreOptions)
+			w, ok := shortestWitness(cs, res)
+			if !ok {
+				if !res.Complete {
+					return opts, &exitError{2, fmt.Sprintf("smpscope: %s: no witness to present found before the search %s", cs.Scenario.Name, res.Summary())}
+				}
+				return opts, &exitError{1, fmt.Sprintf("smpscope: %s: %s is unreachable in %s mode: there is no witness to present (try --mode, or --replay a trace).", cs.Scenario.Name, askedWords(cs), mode.Title())}
+			}
+			opts.History = w
+		}
 	}
 	return opts, nil
 }
 
 // runUI starts the interactive UI on the terminal.
-func runUI(args []string, o uiOptions, stdin io.Reader, stdout io.Writer) error {
+func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	opts, err := uiModelOptions(args, o)
 	if err != nil {
 		return err
+	}
+	// y writes its OSC 52 sequence to the terminal, past the renderer:
+	// stderr when it is the terminal, else stdout.
+	opts.Clipboard = stdout
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		opts.Clipboard = stderr
 	}
 	// Ask the terminal for its background before bubbletea owns stdin:
 	// asked later, the reply would arrive as keystrokes.

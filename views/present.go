@@ -1,0 +1,219 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/machine"
+)
+
+// PresentInput is what presentation mode adds to the scenario screen: the
+// steps of the history advance on their own, and the last event and the
+// story take the room the lists had.
+type PresentInput struct {
+	Paused   bool
+	Every    time.Duration // the pace
+	StoryOff int           // first line of the story shown
+}
+
+// PresentRegions is where presentation mode puts each part of the screen.
+type PresentRegions struct {
+	Header Rect // one line
+	Bar    Rect // the indicator and the short help, one line
+	CPUs   Rect
+	Memory Rect
+	Event  Rect // the last event, large
+	Story  Rect
+	// TallCPUs is true when the CPU columns use the tall format.
+	TallCPUs bool
+}
+
+// PresentLayout divides a w×h terminal for presentation mode:
+//
+//	header
+//	CPUs                        │ memory
+//	last event (large)          │ story
+//	presenting · step 3/9 · every 3s   keys
+//
+// It returns false below MinWidth×MinHeight.
+func PresentLayout(in ScenarioInput, w, h int) (PresentRegions, bool) {
+	var r PresentRegions
+	if w < MinWidth || h < MinHeight || in.Mach == nil {
+		return r, false
+	}
+	r.Header = Rect{0, 0, w, 1}
+	r.Bar = Rect{0, h - 1, w, 1}
+	bodyY, bodyH := 1, h-2
+	memW := clamp(w*3/10, 26, 48)
+	cpuW := w - memW
+	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpuW-2)
+	const minBottom = 8 // six lines of the event and the story
+	lines := CPULines(in, colW, false)
+	if w >= wideWidth {
+		if tall := CPULines(in, colW, true); tall+2 <= bodyH-14 {
+			lines, r.TallCPUs = tall, true
+		}
+	}
+	lines = max(lines, len(memoryLines(in, Styles{}, memW-2)))
+	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
+	r.CPUs = Rect{0, bodyY, cpuW, topH}
+	r.Memory = Rect{cpuW, bodyY, memW, topH}
+	y, bh := bodyY+topH, bodyH-topH
+	evW := w * 11 / 20
+	r.Event = Rect{0, y, evW, bh}
+	r.Story = Rect{evW, y, w - evW, bh}
+	return r, true
+}
+
+// PresentIndicator is the state of the presentation in words:
+// "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9 · space
+// resumes", or "■ the end · step 9/9 · space replays".
+func PresentIndicator(in ScenarioInput) string {
+	if in.Present == nil {
+		return ""
+	}
+	pos := fmt.Sprintf("step %d/%d", in.Cursor, len(in.Steps))
+	switch {
+	case in.Cursor >= len(in.Steps):
+		return "■ the end · " + pos + " · space replays"
+	case in.Present.Paused:
+		return "⏸ paused · " + pos + " · space resumes"
+	}
+	return "▶ presenting · " + pos + " · every " + formatPace(in.Present.Every)
+}
+
+// formatPace writes a duration the way people say it: "3s", "1.5s",
+// "800ms".
+func formatPace(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	s := fmt.Sprintf("%.1f", d.Seconds())
+	return strings.TrimSuffix(s, ".0") + "s"
+}
+
+// PresentStoryScroll returns how far the story box can scroll at w×h.
+func PresentStoryScroll(in ScenarioInput, w, h int) int {
+	r, ok := PresentLayout(in, w, h)
+	if !ok {
+		return 0
+	}
+	return max(len(presentStoryLines(in, Styles{}, r.Story.Inner().W))-r.Story.Inner().H, 0)
+}
+
+// renderPresent draws presentation mode.
+func renderPresent(in ScenarioInput, st Styles, w, h int) string {
+	r, ok := PresentLayout(in, w, h)
+	if !ok {
+		return TooSmall(st, w, h, MinWidth, MinHeight)
+	}
+	panes := in
+	panes.Focus = NumPanes // no pane has the focus
+	ind := PresentIndicator(in)
+	indStyle := st.Running
+	if in.Present.Paused || in.Cursor >= len(in.Steps) {
+		indStyle = st.Notice
+	}
+	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
+	items := []placed{
+		{r.Header, renderHeader(in, st, w)},
+		{r.Bar, fit(bar, w)},
+		{r.CPUs, renderCPUs(panes, st, r.CPUs, r.TallCPUs)},
+		{r.Memory, renderMemory(panes, st, r.Memory)},
+		{r.Event, renderPresentEvent(in, st, r.Event)},
+		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: presentStoryLines(in, st, r.Story.Inner().W), offset: in.Present.StoryOff}, st, r.Story.W, r.Story.H)},
+	}
+	return place(w, h, items)
+}
+
+// renderPresentEvent is the last event in large: what happened, in bold,
+// with the read classification, the outcome when final, and the step
+// coming next.
+func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
+	inner := r.Inner()
+	tw := inner.W - 2
+	var lines []string
+	title := "initial state"
+	if in.Cursor == 0 || in.Cursor > len(in.Events) {
+		lines = append(lines, wrapIndented(" ", st.Bold.Render("Every CPU holds every location in S (warm caches); store buffers and queues are empty."), tw)...)
+	} else {
+		ev := in.Events[in.Cursor-1]
+		title = fmt.Sprintf("step %d of %d · %s", in.Cursor, len(in.Steps), in.Mach.ID(ev.Step))
+		if ev.Load != nil {
+			label, render := readClass(st, ev.Load.Class)
+			lines = append(lines, " "+render("["+label+"]"))
+		}
+		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
+	}
+	if in.Mach.Final(in.State) {
+		o := in.Mach.Outcome(in.State)
+		f := in.Outcome.Format
+		if f == nil {
+			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
+		}
+		out := "Final outcome: " + f(o) + "."
+		if in.Outcome.Holds != nil {
+			if in.Outcome.Holds(o) {
+				out += " " + st.OutcomeMatch.Render("✓ the condition holds")
+			} else {
+				out += " The condition does not hold."
+			}
+		}
+		lines = append(lines, "")
+		lines = append(lines, wrapIndented(" ", out, tw)...)
+	}
+	if in.Cursor < len(in.Steps) {
+		next := in.Steps[in.Cursor]
+		lines = append(lines, "")
+		lines = append(lines, wrapIndented(" "+st.Dim.Render("next → "), st.Dim.Render(in.Mach.Describe(in.State, next)), tw)...)
+	}
+	// The whole run below, when there is room: where we are in it.
+	if room := inner.H - len(lines) - 2; room >= 4 {
+		hist := historyLines(in, st, tw)
+		n := min(room, len(hist))
+		first := clamp(in.Cursor-n/2, 0, len(hist)-n)
+		lines = append(lines, "", " "+st.Label.Render("the run"))
+		for _, l := range hist[first : first+n] {
+			lines = append(lines, " "+l)
+		}
+	}
+	b := boxSpec{title: title, focused: true, lines: lines}
+	if in.Notice != "" {
+		b.right, b.notice = "» "+in.Notice, true
+	}
+	return renderBox(b, st, r.W, r.H)
+}
+
+// presentStoryLines is the story box: the title, the question and the
+// story's paragraphs.
+func presentStoryLines(in ScenarioInput, st Styles, w int) []string {
+	tw := w - 1
+	var lines []string
+	if in.Title != "" {
+		lines = append(lines, wrapIndented(" ", st.Bold.Render(in.Title), tw)...)
+	}
+	if in.Condition != "" {
+		c := in.Condition
+		if in.Expected != "" {
+			c += " (LKMM: " + in.Expected + ")"
+		}
+		lines = append(lines, wrapIndented(" ", st.Condition.Render(c), tw)...)
+	}
+	story := strings.TrimSpace(in.Story)
+	if story == "" {
+		story = "This scenario has no story."
+	}
+	for _, para := range strings.Split(story, "\n\n") {
+		lines = append(lines, "")
+		lines = append(lines, wrapIndented(" ", strings.Join(strings.Fields(para), " "), tw)...)
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return lines
+}
