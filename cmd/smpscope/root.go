@@ -30,7 +30,7 @@ clause's outcome, on its own, for teaching.`,
 				ui.present = true // --every implies --present
 			}
 			if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
-				if len(args) == 1 || ui.replay != "" {
+				if len(args) == 1 || ui.replay != "" || ui.present {
 					// Still report a bad scenario or trace the way the UI would.
 					if _, err := uiModelOptions(args, ui); err != nil {
 						return err

@@ -70,10 +70,11 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 		return opts, &exitError{2, "smpscope: --present needs a scenario (or --replay FILE)"}
 	}
 	if o.replay != "" {
-		tr, cs, _, err := loadTraceFile(o.replay, arg)
+		tr, cs, resolved, err := loadTraceFile(o.replay, arg)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
+		arg = resolved
 		m, err := machine.New(cs.Program, tr.Mode)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}

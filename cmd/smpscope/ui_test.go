@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"smpscope/machine"
+	"smpscope/model"
+)
+
+func TestUIPresentOptions(t *testing.T) {
+	o := uiOptions{mode: "arm", seed: 1, present: true, every: 2 * time.Second}
+	opts, err := uiModelOptions([]string{"mp+once"}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !opts.Present || opts.Every != 2*time.Second || opts.Mode != machine.ARM || len(opts.History) == 0 {
+		t.Fatalf("present %v every %v mode %v history %d", opts.Present, opts.Every, opts.Mode, len(opts.History))
+	}
+	// The history is the witness: it ends in the outcome the clause asks about.
+	cs, _ := compiledArg("mp+once")
+	m := machine.MustNew(cs.Program, machine.ARM)
+	states, _, err := m.Replay(opts.History)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := states[len(states)-1]; !m.Final(last) || !cs.Satisfies(m.Outcome(last)) {
+		t.Error("the presented history is not a witness")
+	}
+	// The model opens at step 0 with the witness ahead.
+	mm := model.New(opts)
+	if len(mm.History()) != 0 {
+		t.Errorf("presentation opens at step %d", len(mm.History()))
+	}
+
+	// Unreachable: exit 1, with a reason.
+	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o)
+	if ee, ok := err.(*exitError); !ok || ee.code != 1 || !strings.Contains(ee.msg, "no witness to present") {
+		t.Errorf("unreachable: %v", err)
+	}
+	// No scenario, or a bad pace: usage errors.
+	if _, err := uiModelOptions(nil, o); err == nil || err.(*exitError).code != 2 {
+		t.Errorf("no scenario: %v", err)
+	}
+	o.every = 0
+	if _, err := uiModelOptions([]string{"mp+once"}, o); err == nil || err.(*exitError).code != 2 {
+		t.Errorf("--every 0: %v", err)
+	}
+}
+
+func TestUIPresentReplayAndFile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mine.litmus")
+	show, _, _ := runCmd(t, "show", "sb+once")
+	if err := os.WriteFile(src, []byte(strings.Replace(show, "C sb+once", "C mine", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "sb.trace")
+	if _, errs, code := runCmd(t, "trace", src, "--mode", "tso", "--save", trace, "--out", filepath.Join(dir, "sb.txt")); code != 0 {
+		t.Fatalf("trace --save: %s", errs)
+	}
+	o := uiOptions{mode: "arm", seed: 1, present: true, every: time.Second, replay: trace}
+	opts, err := uiModelOptions(nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Mode != machine.TSO || len(opts.History) == 0 || !opts.Present {
+		t.Errorf("replay: mode %v, %d steps", opts.Mode, len(opts.History))
+	}
+	// A scenario read from a file remembers it (for the traces e writes).
+	if opts.Scenario.File == "" || !strings.HasSuffix(opts.Scenario.File, "mine.litmus") {
+		t.Errorf("File %q", opts.Scenario.File)
+	}
+	o = uiOptions{mode: "tso", seed: 1, every: time.Second}
+	if opts, err = uiModelOptions([]string{"sb+once"}, o); err != nil || opts.Scenario.File != "" || opts.Present {
+		t.Errorf("built-in: File %q, present %v, %v", opts.Scenario.File, opts.Present, err)
+	}
+	// Not a terminal: the root command still checks --present.
+	if _, errs, code := runCmd(t, "mp+wmb-rmb", "--present", "--mode", "arm"); code != 1 || !strings.Contains(errs, "no witness") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := runCmd(t, "--every", "2s"); code != 2 || !strings.Contains(errs, "--present needs a scenario") {
+		t.Errorf("--every alone: exit %d, stderr %q", code, errs)
+	}
+}
