@@ -341,7 +341,7 @@ func (m Model) update1(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			m.notice = "cannot write the trace: " + msg.err.Error()
 		} else {
-			m.notice = fmt.Sprintf("wrote %s (%d steps; smpscope --replay it)", msg.path, msg.steps)
+			m.notice = fmt.Sprintf("wrote %s (%d steps)", msg.path, msg.steps)
 		}
 		return m, nil
 

@@ -160,12 +160,20 @@ func parallel(ctx context.Context, n int, job func(i int)) {
 	wg.Wait()
 }
 
-// shareCores sets opts.Workers, unless the caller chose it, so that the
-// given number of explorations running at once share the cores rather
-// than each taking all of them.
+// shareCores divides the machine among the given number of explorations
+// running at once: unless the caller chose it, opts.Workers so that they
+// share the cores rather than each taking all of them; and a memory bound
+// (opts.MaxMemory, when set) among those that run at the same time.
 func shareCores(opts machine.Options, jobs int) machine.Options {
-	if opts.Workers <= 0 && jobs > 0 {
-		opts.Workers = max(1, runtime.GOMAXPROCS(0)/jobs)
+	if jobs <= 0 {
+		return opts
+	}
+	procs := runtime.GOMAXPROCS(0)
+	if opts.Workers <= 0 {
+		opts.Workers = max(1, procs/jobs)
+	}
+	if opts.MaxMemory > 0 {
+		opts.MaxMemory = max(opts.MaxMemory/int64(min(jobs, procs)), 1)
 	}
 	return opts
 }

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 
 	"smpscope/machine"
@@ -265,5 +266,18 @@ func TestQuestionForall(t *testing.T) {
 	q.Filtered = func(machine.Outcome) bool { return false }
 	if q.Asked(machine.Outcome{Mem: []machine.Value{0}}) {
 		t.Error("a filtered outcome is never asked about")
+	}
+}
+
+func TestShareCores(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	o := shareCores(machine.Options{MaxMemory: 1 << 30}, 4)
+	if o.Workers != max(1, procs/4) || o.MaxMemory != (1<<30)/int64(min(4, procs)) {
+		t.Errorf("4 jobs on %d cores: workers %d, memory %d", procs, o.Workers, o.MaxMemory)
+	}
+	// The caller's choices stand; no memory bound stays none (the default).
+	o = shareCores(machine.Options{Workers: 3}, 8)
+	if o.Workers != 3 || o.MaxMemory != 0 {
+		t.Errorf("chosen: workers %d, memory %d", o.Workers, o.MaxMemory)
 	}
 }

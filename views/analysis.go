@@ -94,7 +94,6 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 		head += " · " + cond
 	}
 	lines = append(lines, wrapIndented(" ", st.Bold.Render(head), tw)...)
-	lines = append(lines, wrapIndented(" ", st.Dim.Render("Every variant explored in both modes. A cell says how often the condition holds (Never / Sometimes / Always), then the final states satisfying it out of all final states."), tw)...)
 	lines = append(lines, "")
 
 	header := []string{st.Label.Render("variant")}
@@ -150,13 +149,17 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 				r.Cells[0].Verdict.Observation, t.Modes[0].Title(), r.Cells[1].Verdict.Observation, t.Modes[1].Title()), tw)...)
 		}
 	}
-	notes := []string{"▶ the variant open now; v opens the next."}
+	notes := []string{"Every variant explored in both modes. A cell says how often the condition holds (Never / Sometimes / Always), then the final states satisfying it out of all final states."}
+	if len(t.Rows) > 1 {
+		notes = append(notes, "▶ the variant open now; v opens the next.")
+	}
 	if t.Deadlock() {
 		notes = append(notes, "*: the search also reached deadlocked states.")
 	}
 	if t.Incomplete() {
 		notes = append(notes, "?: a limit stopped the search; counts are partial.")
 	}
+	lines = append(lines, "")
 	for _, n := range notes {
 		lines = append(lines, wrapIndented(" ", st.Dim.Render(n), tw)...)
 	}
@@ -188,8 +191,6 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 	q := r.Question
 	var lines []string
 	lines = append(lines, wrapIndented(" ", st.Bold.Render(q.Name+" · "+q.Condition), tw)...)
-	lines = append(lines, wrapIndented(" ", st.Dim.Render("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."), tw)...)
-	lines = append(lines, "")
 
 	var parts []string
 	unreachable := 0
@@ -215,8 +216,10 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 		}
 	}
 	lines = append(lines, "")
+	explain := wrapIndented(" ", st.Dim.Render("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."), tw)
 	if len(r.Annotations) == 0 {
-		return append(lines, wrapIndented(" ", q.Name+" has no barrier, acquire, release or ordered RMW to weaken.", tw)...)
+		lines = append(lines, wrapIndented(" ", q.Name+" has no barrier, acquire, release or ordered RMW to weaken.", tw)...)
+		return append(append(lines, ""), explain...)
 	}
 
 	header := []string{st.Label.Render("annotation")}
@@ -270,7 +273,7 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 			lines = append(lines, wrapIndented(" ", text, tw)...)
 		}
 	}
-	return lines
+	return append(append(lines, ""), explain...)
 }
 
 // stepIDs lists a witness as step IDs: "P0 exec, P0 commit #2, … (7 steps)".
