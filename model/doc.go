@@ -26,9 +26,21 @@
 // pane, h/l scroll the CPU columns, enter acts on the selected row; s shows
 // the story, ? the help; esc goes back to the picker; q or ctrl+c quits.
 // Mouse: a click takes a step, travels in the history or loads an outcome's
-// witness; the wheel scrolls the focused pane.
+// witness; the wheel scrolls the focused pane. c opens the compare panel
+// (every variant of the family in both modes) and n the necessity panel
+// (which ordering annotations are needed in each mode); e writes the
+// history to a trace file (Options.TraceDir) and y copies it, rendered for
+// a mail, to the clipboard over OSC 52 (Options.Clipboard). Keys are
+// enabled only where they apply (KeyMap bindings are switched on and off
+// after every message), so the help shows what works.
 //
 // The exhaustive exploration of the current scenario and mode runs in a
 // command with a cancellable context and a spinner; results are cached per
-// program and mode.
+// program and mode. The panels' analyses (package scenarios: Compare,
+// NecessityOf) run the same way, and are cancelled when the panel closes or
+// the scenario is left. File and terminal output happen only in commands.
+//
+// Presentation mode (Options.Present) steps through Options.History on a
+// timer (Options.Every) with the last event and the story large: space
+// pauses and resumes, ←/→ step by hand, esc returns to the normal screen.
 package model

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -46,5 +47,94 @@ func TestCPUMarks(t *testing.T) {
 	}
 	if strings.Join(code, "\n") != strings.Join(want, "\n") {
 		t.Errorf("code marks:\n%s\nwant:\n%s", strings.Join(code, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPresentLayoutTiles checks that presentation mode's regions cover
+// every cell exactly once at every size, for a small and a large machine,
+// and that the rendering fills the window exactly.
+func TestPresentLayoutTiles(t *testing.T) {
+	small := machine.NewBuilder("small")
+	x := small.Loc("x", 0)
+	small.Thread().StoreConst(machine.Once, x, 1)
+	big := machine.NewBuilder("big")
+	var locs []machine.Loc
+	for i := 0; i < 6; i++ {
+		locs = append(locs, big.Loc(string(rune('a'+i)), 0))
+	}
+	for c := 0; c < 6; c++ {
+		th := big.Thread()
+		for i := 0; i < 8; i++ {
+			th.StoreConst(machine.Once, locs[(c+i)%6], machine.Value(i))
+		}
+	}
+	for _, p := range []*machine.Program{small.Program(), big.Program()} {
+		m := machine.MustNew(p, machine.ARM)
+		in := ScenarioInput{Mach: m, Initial: m.Initial(), State: m.Initial(), Present: &PresentInput{Every: time.Second}}
+		for w := MinWidth; w <= 220; w += 9 {
+			for h := MinHeight; h <= 70; h += 5 {
+				r, ok := PresentLayout(in, w, h)
+				if !ok {
+					t.Fatalf("PresentLayout(%d, %d) refused", w, h)
+				}
+				cover := make([]int, w*h)
+				for _, rect := range []Rect{r.Header, r.Bar, r.CPUs, r.Memory, r.Event, r.Story} {
+					if rect.W <= 0 || rect.H <= 0 {
+						t.Fatalf("%dx%d: empty region %+v", w, h, rect)
+					}
+					for y := rect.Y; y < rect.Y+rect.H; y++ {
+						for x := rect.X; x < rect.X+rect.W; x++ {
+							if x < 0 || x >= w || y < 0 || y >= h {
+								t.Fatalf("%dx%d: region %+v outside the window", w, h, rect)
+							}
+							cover[y*w+x]++
+						}
+					}
+				}
+				for i, n := range cover {
+					if n != 1 {
+						t.Fatalf("%dx%d: cell (%d,%d) covered %d times", w, h, i%w, i/w, n)
+					}
+				}
+				if r.Event.H < 8 || r.Story.H < 8 {
+					t.Errorf("%dx%d: event %d and story %d rows high, want at least 8", w, h, r.Event.H, r.Story.H)
+				}
+				lines := strings.Split(RenderScenario(in, Styles{}, w, h), "\n")
+				if len(lines) != h {
+					t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+				}
+				for _, l := range lines {
+					if ansi.StringWidth(l) != w {
+						t.Fatalf("%dx%d: line %d wide: %q", w, h, ansi.StringWidth(l), l)
+					}
+				}
+			}
+		}
+	}
+	if _, ok := PresentLayout(ScenarioInput{}, 100, 30); ok {
+		t.Error("PresentLayout without a machine accepted")
+	}
+}
+
+func TestPresentIndicator(t *testing.T) {
+	in := ScenarioInput{Steps: make([]machine.Step, 9), Cursor: 3, Present: &PresentInput{Every: 1500 * time.Millisecond}}
+	for _, c := range []struct {
+		paused bool
+		cursor int
+		want   string
+	}{
+		{false, 3, "▶ presenting · step 3/9 · every 1.5s"},
+		{true, 3, "⏸ paused · step 3/9 · space resumes"},
+		{false, 9, "■ the end · step 9/9 · space replays"},
+	} {
+		in.Present.Paused, in.Cursor = c.paused, c.cursor
+		if got := PresentIndicator(in); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+	for d, want := range map[time.Duration]string{3 * time.Second: "3s", 800 * time.Millisecond: "800ms", 2500 * time.Millisecond: "2.5s"} {
+		if got := formatPace(d); got != want {
+			t.Errorf("formatPace(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
