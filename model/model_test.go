@@ -548,3 +548,14 @@ func TestPickerFilterOutOfOrder(t *testing.T) {
 		t.Error("the filter input lost the keyboard")
 	}
 }
+
+func TestPickerFilterBurst(t *testing.T) {
+	// "/big" and enter arrive together: the filter commands have not
+	// answered when enter accepts the filter.
+	m := start(t, Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m, _ = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/big")})
+	m, _ = m.update(keyMsg("enter"))
+	if e, ok := m.picker.selected(); !ok || e.Name != "big4x10" {
+		t.Fatalf("enter right after /big selects %v", e.Name)
+	}
+}

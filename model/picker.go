@@ -219,6 +219,13 @@ func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
 		}
 		return p, nil
 	}
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyEnter && p.list.FilterState() == list.Filtering {
+		// Enter typed right after the filter text (one burst from the
+		// terminal) can come before the filter commands answer: filter
+		// now, so that enter accepts the matches for the text typed.
+		p.list.SetFilterText(p.list.FilterValue())
+		p.list.SetFilterState(list.Filtering)
+	}
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
