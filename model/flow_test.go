@@ -67,3 +67,24 @@ func TestFlowPickerVariantMode(t *testing.T) {
 		t.Errorf("final view:\n%s", m.View())
 	}
 }
+
+// g stops at the first final state: invalidations still queued there are
+// not applied one by one afterwards.
+func TestRunStopsAtFirstFinalState(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		var m tea.Model = New(Options{Scenario: mpScenario("plain"), Mode: machine.ARM, Seed: seed, Explore: machine.Options{MaxStates: 1000}})
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m, _ = m.Update(keyMsg("g"))
+		got := m.(Model)
+		mach, hist := got.Machine(), got.History()
+		states, _, err := mach.Replay(hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range states {
+			if mach.Final(s) != (i == len(states)-1) {
+				t.Fatalf("seed %d: state %d of %d final=%v", seed, i, len(states)-1, mach.Final(s))
+			}
+		}
+	}
+}

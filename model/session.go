@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"smpscope/machine"
 	"smpscope/views"
@@ -38,7 +39,7 @@ type session struct {
 	digits   string // a step number being typed
 	digitSeq int    // identifies the pending digit timeout
 
-	rng uint64 // splitmix64 state: random steps are reproducible
+	rng rand.PCG // seeded: random steps are reproducible; a value, so copies of the model do not share it
 
 	weakenings int // ordering annotations the necessity panel can weaken
 }
@@ -60,7 +61,7 @@ func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
 	s.mode = mode
 	s.side = views.PaneOutcomes
 	s.loaded = -1
-	s.rng = seed
+	s.rng.Seed(seed, 0)
 	s.reset()
 	return s, nil
 }
@@ -178,14 +179,9 @@ func (s *session) switchMode() (kept bool, failedAt int) {
 }
 
 // random returns a pseudo-random number below n from the session's seeded
-// generator (splitmix64).
+// generator.
 func (s *session) random(n int) int {
-	s.rng += 0x9e3779b97f4a7c15
-	z := s.rng
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return int(z % uint64(n))
+	return int(s.rng.Uint64() % uint64(n))
 }
 
 // randomStep takes one random enabled step; it reports false when none is
@@ -202,11 +198,11 @@ func (s *session) randomStep() bool {
 // runs end far sooner.
 const maxRunSteps = 100000
 
-// run takes random steps until no step is enabled; it returns how many it
-// took.
+// run takes random steps until the machine reaches a final state (or no
+// step is enabled: a deadlock); it returns how many it took.
 func (s *session) run() int {
 	n := 0
-	for n < maxRunSteps && s.randomStep() {
+	for n < maxRunSteps && !s.mach().Final(s.state()) && s.randomStep() {
 		n++
 	}
 	return n
