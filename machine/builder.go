@@ -32,8 +32,9 @@ func (b *Builder) Program() *Program {
 
 // ThreadBuilder appends instructions to one thread.
 type ThreadBuilder struct {
-	b *Builder
-	t int
+	b     *Builder
+	t     int
+	depth int // if/else nesting of the instructions being emitted
 }
 
 func (tb *ThreadBuilder) th() *Thread { return &tb.b.p.Threads[tb.t] }
@@ -46,6 +47,7 @@ func (tb *ThreadBuilder) Reg(name string) Reg {
 }
 
 func (tb *ThreadBuilder) emit(in Instr) int {
+	in.Depth = tb.depth
 	th := tb.th()
 	th.Code = append(th.Code, in)
 	return len(th.Code) - 1
@@ -125,14 +127,18 @@ func (tb *ThreadBuilder) Assign(dst Reg, e *Expr) {
 // If emits if (cond) { then() } else { els() }; els may be nil.
 func (tb *ThreadBuilder) If(cond *Expr, then, els func()) {
 	br := tb.emit(Instr{Op: OpBranch, Cond: cond, Text: fmt.Sprintf("if (%s)", tb.expr(cond))})
+	tb.depth++
 	then()
+	tb.depth--
 	if els == nil {
 		tb.th().Code[br].Target = len(tb.th().Code)
 		return
 	}
 	j := tb.emit(Instr{Op: OpJump, Text: "else"})
 	tb.th().Code[br].Target = len(tb.th().Code)
+	tb.depth++
 	els()
+	tb.depth--
 	tb.th().Code[j].Target = len(tb.th().Code)
 }
 

@@ -291,8 +291,9 @@ type Instr struct {
 	Cond   *Expr // OpBranch
 	Target int   // OpBranch, OpJump: instruction index
 
-	Text string // what the person wrote, e.g. "r0 = READ_ONCE(*x);"
-	Line int    // 1-based line in the scenario source, 0 if unknown
+	Text  string // what the person wrote, e.g. "r0 = READ_ONCE(*x);"
+	Line  int    // 1-based line in the scenario source, 0 if unknown
+	Depth int    // how many if/else blocks enclose it (for indenting listings)
 }
 
 // Thread is one CPU's program.

@@ -179,6 +179,7 @@ type threadCompiler struct {
 	nUser    int
 	nextTemp int
 	text     string // source of the statement being compiled
+	depth    int    // if/else blocks around the statement being compiled
 	pos      Position
 }
 
@@ -263,6 +264,7 @@ func (tc *threadCompiler) emit(in machine.Instr) int {
 	}
 	in.Text = tc.text
 	in.Line = tc.pos.Line
+	in.Depth = tc.depth
 	tc.th.Code = append(tc.th.Code, in)
 	return len(tc.th.Code) - 1
 }
@@ -317,12 +319,16 @@ func (tc *threadCompiler) stmt(st Stmt) {
 		tc.at(st)
 		cond := tc.value(s.Cond)
 		br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: cond})
+		tc.depth++
 		tc.scoped(s.Then)
+		tc.depth--
 		if s.Else != nil {
 			tc.text, tc.pos = "else", s.Else.Start()
 			j := tc.emit(machine.Instr{Op: machine.OpJump})
 			tc.th.Code[br].Target = len(tc.th.Code)
+			tc.depth++
 			tc.scoped(s.Else)
+			tc.depth--
 			tc.th.Code[j].Target = len(tc.th.Code)
 		} else {
 			tc.th.Code[br].Target = len(tc.th.Code)

@@ -450,3 +450,27 @@ func TestCompileLimits(t *testing.T) {
 		t.Errorf("too many locations: %v", err)
 	}
 }
+
+func TestCompileDepthFollowsIfBlocks(t *testing.T) {
+	src := "C depth\n{}\nP0(int *x) {\n int r0 = READ_ONCE(*x);\n if (r0) {\n  WRITE_ONCE(*x, 2);\n  if (r0 == 1) WRITE_ONCE(*x, 3);\n } else {\n  WRITE_ONCE(*x, 4);\n }\n WRITE_ONCE(*x, 5);\n}\nexists (x=5)\n"
+	s, err := Parse("depth.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := map[string]int{}
+	for _, in := range c.Program.Threads[0].Code {
+		if in.Op == machine.OpStore {
+			depth[in.Text] = in.Depth
+		}
+	}
+	want := map[string]int{"WRITE_ONCE(*x, 2);": 1, "WRITE_ONCE(*x, 3);": 2, "WRITE_ONCE(*x, 4);": 1, "WRITE_ONCE(*x, 5);": 0}
+	for text, d := range want {
+		if depth[text] != d {
+			t.Errorf("%s: depth %d, want %d (all: %v)", text, depth[text], d, depth)
+		}
+	}
+}

@@ -158,6 +158,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		if text == "" {
 			text = fmt.Sprintf("instruction %d", i)
 		}
+		text = strings.Repeat("  ", ins.Depth) + text
 		var line string
 		switch {
 		case i == pc:

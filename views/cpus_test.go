@@ -41,7 +41,7 @@ func TestCPUMarks(t *testing.T) {
 	want := []string{
 		"✓ r0 = READ_ONCE(*x);",
 		"✓ if (r0)",
-		"– WRITE_ONCE(*y, 1);",
+		"–   WRITE_ONCE(*y, 1);", // inside the if
 		"▶ WRITE_ONCE(*y, 2);",
 		"  WRITE_ONCE(*x, 3);",
 	}
