@@ -21,10 +21,7 @@ import (
 )
 
 type recordOptions struct {
-	mode    string
-	witness bool
-	replay  string
-	random  uint64
+	execSource
 	out     string
 	delay   time.Duration
 	size    string
@@ -59,10 +56,7 @@ parse, replay or write errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.mode, "mode", "arm", "tso or arm (with --replay: the trace's mode)")
-	f.BoolVar(&o.witness, "witness", false, "record the shortest witness of the final clause's outcome (default)")
-	f.StringVar(&o.replay, "replay", "", "record a trace `FILE`")
-	f.Uint64Var(&o.random, "random", 0, "record random enabled steps chosen by `SEED`")
+	o.addFlags(f, "record")
 	f.StringVar(&o.out, "out", "", "the asciicast `FILE` to write (required)")
 	f.DurationVar(&o.delay, "delay", 1500*time.Millisecond, "time between frames")
 	f.StringVar(&o.size, "size", "100x30", "terminal size COLSxROWS")
@@ -79,73 +73,6 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// recordExecution resolves the execution to record, as trace does.
-func recordExecution(cmd *cobra.Command, args []string, o recordOptions) (*scenarios.Compiled, *machine.Machine, []machine.Step, string, error) {
-	f := cmd.Flags()
-	chosen := 0
-	for _, name := range []string{"witness", "replay", "random"} {
-		if f.Changed(name) {
-			chosen++
-		}
-	}
-	if chosen > 1 {
-		return nil, nil, nil, "", usageErr("record: choose one of --witness, --replay and --random")
-	}
-	if len(args) == 0 && o.replay == "" {
-		return nil, nil, nil, "", usageErr("record: name a scenario (a built-in name or a .litmus file), or give --replay FILE")
-	}
-	mode, err := machine.ParseMode(o.mode)
-	if err != nil {
-		return nil, nil, nil, "", usageErr("record: --mode: %v", err)
-	}
-	arg := ""
-	if len(args) == 1 {
-		arg = args[0]
-	}
-	if o.replay != "" {
-		tr, cs, arg, err := loadTraceFile(o.replay, arg)
-		if err != nil {
-			return nil, nil, nil, "", usageErr("record: %v", err)
-		}
-		if !f.Changed("mode") {
-			mode = tr.Mode
-		}
-		m, err := machine.New(cs.Program, mode)
-		if err != nil {
-			return nil, nil, nil, "", usageErr("record: %v", err)
-		}
-		_, events, err := tr.Replay(m)
-		if err != nil {
-			return nil, nil, nil, "", usageErr("record: %v", err)
-		}
-		var steps []machine.Step
-		for _, ev := range events {
-			steps = append(steps, ev.Step)
-		}
-		return cs, m, steps, arg, nil
-	}
-	cs, err := compiledArg(arg)
-	if err != nil {
-		return nil, nil, nil, "", usageErr("record: %v", err)
-	}
-	m, err := machine.New(cs.Program, mode)
-	if err != nil {
-		return nil, nil, nil, "", usageErr("record: %v", err)
-	}
-	if f.Changed("random") {
-		return cs, m, randomRun(m, o.random), arg, nil
-	}
-	res := machine.Explore(m, machine.Options{})
-	w, ok := shortestWitness(cs, res)
-	if !ok {
-		if !res.Complete {
-			return nil, nil, nil, "", &exitError{2, fmt.Sprintf("smpscope record: %s: no witness found before the search %s", cs.Scenario.Name, res.Summary())}
-		}
-		return nil, nil, nil, "", &exitError{1, fmt.Sprintf("smpscope record: %s: %s is unreachable in %s mode: there is no witness to record.", cs.Scenario.Name, askedWords(cs), mode.Title())}
-	}
-	return cs, m, w, arg, nil
-}
-
 func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Writer) error {
 	if o.out == "" {
 		return usageErr("record: --out FILE is required")
@@ -157,10 +84,11 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stderr io.Wri
 	if o.delay <= 0 {
 		return usageErr("record: --delay must be positive")
 	}
-	cs, m, steps, arg, err := recordExecution(cmd, args, o)
+	ex, err := chooseExecution("record", "record", cmd.Flags(), args, o.execSource)
 	if err != nil {
 		return err
 	}
+	cs, m, steps, arg := ex.cs, ex.m, ex.steps, ex.arg
 	if o.noColor {
 		lipgloss.SetColorProfile(termenv.Ascii)
 	} else {

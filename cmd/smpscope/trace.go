@@ -17,15 +17,12 @@ import (
 )
 
 type traceOptions struct {
-	mode    string
-	witness bool
-	replay  string
-	random  uint64
-	format  string
-	ascii   bool
-	width   int
-	out     string
-	save    string
+	execSource
+	format string
+	ascii  bool
+	width  int
+	out    string
+	save   string
 }
 
 func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -57,10 +54,7 @@ errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.mode, "mode", "arm", "tso or arm (with --replay: the trace's mode)")
-	f.BoolVar(&o.witness, "witness", false, "show the shortest witness of the final clause's outcome (default)")
-	f.StringVar(&o.replay, "replay", "", "replay a trace `FILE`")
-	f.Uint64Var(&o.random, "random", 0, "take random enabled steps chosen by `SEED` to a final state")
+	o.addFlags(f, "show")
 	f.StringVar(&o.format, "format", "text", "text or markdown")
 	f.BoolVar(&o.ascii, "ascii", false, "ASCII only: no rules, arrows or other symbols")
 	f.IntVar(&o.width, "width", views.DefaultTraceWidth, "widest line in columns (at least 40)")
@@ -191,19 +185,6 @@ func fileExists(path string) bool {
 }
 
 func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdout, stderr io.Writer) error {
-	f := cmd.Flags()
-	chosen := 0
-	for _, name := range []string{"witness", "replay", "random"} {
-		if f.Changed(name) {
-			chosen++
-		}
-	}
-	if chosen > 1 {
-		return usageErr("trace: choose one of --witness, --replay and --random")
-	}
-	if len(args) == 0 && o.replay == "" {
-		return usageErr("trace: name a scenario (a built-in name or a .litmus file), or give --replay FILE")
-	}
 	format, err := views.ParseTraceFormat(o.format)
 	if err != nil {
 		return usageErr("trace: --format: %v", err)
@@ -211,68 +192,14 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdout, stderr 
 	if o.width < 40 {
 		return usageErr("trace: --width %d is too narrow (at least 40)", o.width)
 	}
-	mode, err := machine.ParseMode(o.mode)
+	ex, err := chooseExecution("trace", "show", cmd.Flags(), args, o.execSource)
 	if err != nil {
-		return usageErr("trace: --mode: %v", err)
+		return err
 	}
-
-	arg := ""
-	if len(args) == 1 {
-		arg = args[0]
-	}
-	var (
-		cs     *scenarios.Compiled
-		steps  []machine.Step
-		states []*machine.State
-		events []machine.Event
-		note   string
-		m      *machine.Machine
-	)
-	switch {
-	case o.replay != "":
-		var tr *scenarios.Trace
-		tr, cs, arg, err = loadTraceFile(o.replay, arg)
-		if err != nil {
-			return usageErr("trace: %v", err)
-		}
-		if !f.Changed("mode") {
-			mode = tr.Mode
-		}
-		if m, err = machine.New(cs.Program, mode); err != nil {
-			return usageErr("trace: %v", err)
-		}
-		if states, events, err = tr.Replay(m); err != nil {
-			return usageErr("trace: %v", err)
-		}
-		for _, ev := range events {
-			steps = append(steps, ev.Step)
-		}
-		note = "Replayed from " + o.replay
-	default:
-		if cs, err = compiledArg(arg); err != nil {
-			return usageErr("trace: %v", err)
-		}
-		if m, err = machine.New(cs.Program, mode); err != nil {
-			return usageErr("trace: %v", err)
-		}
-		if f.Changed("random") {
-			steps = randomRun(m, o.random)
-			note = fmt.Sprintf("Random execution, seed %d", o.random)
-		} else {
-			res := machine.Explore(m, machine.Options{})
-			w, ok := shortestWitness(cs, res)
-			if !ok {
-				if !res.Complete {
-					return &exitError{2, fmt.Sprintf("smpscope trace: %s: no witness found before the search %s", cs.Scenario.Name, res.Summary())}
-				}
-				return &exitError{1, fmt.Sprintf("smpscope trace: %s: %s is unreachable in %s mode (explored %d states): there is no witness to show.", cs.Scenario.Name, askedWords(cs), mode.Title(), res.States)}
-			}
-			steps = w
-			note = "Shortest witness of " + finalText(cs)
-		}
-		if states, events, err = m.Replay(steps); err != nil {
-			return &exitError{2, "smpscope trace: " + err.Error()}
-		}
+	cs, m, steps, arg, note := ex.cs, ex.m, ex.steps, ex.arg, ex.note
+	states, events, err := m.Replay(steps)
+	if err != nil {
+		return &exitError{2, "smpscope trace: " + err.Error()}
 	}
 
 	sc := cs.Scenario

@@ -70,23 +70,11 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 		return opts, &exitError{2, "smpscope: --present needs a scenario (or --replay FILE)"}
 	}
 	if o.replay != "" {
-		tr, cs, resolved, err := loadTraceFile(o.replay, arg)
+		ex, err := replayTraceFile(o.replay, arg, nil)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
-		arg = resolved
-		m, err := machine.New(cs.Program, tr.Mode)
-		if err != nil {
-			return opts, &exitError{2, "smpscope: " + err.Error()}
-		}
-		if _, _, err := tr.Replay(m); err != nil {
-			return opts, &exitError{2, "smpscope: " + err.Error()}
-		}
-		steps := make([]machine.Step, len(tr.Steps))
-		for i, ts := range tr.Steps {
-			steps[i], _ = m.ParseID(ts.ID)
-		}
-		opts.Scenario, opts.Mode, opts.History = uiScenario(cs, arg), tr.Mode, steps
+		opts.Scenario, opts.Mode, opts.History = uiScenario(ex.cs, ex.arg), ex.m.Mode, ex.steps
 		return opts, nil
 	}
 	if arg != "" {
@@ -101,15 +89,9 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 			if err != nil {
 				return opts, &exitError{2, "smpscope: " + err.Error()}
 			}
-			res := machine.Explore(m, model.DefaultExploreOptions)
-			w, ok := shortestWitness(cs, res)
-			if !ok {
-				if !res.Complete {
-					return opts, &exitError{2, fmt.Sprintf("smpscope: %s: no witness to present found before the search %s", cs.Scenario.Name, res.Summary())}
-				}
-				return opts, &exitError{1, fmt.Sprintf("smpscope: %s: %s is unreachable in %s mode: there is no witness to present (try --mode, or --replay a trace).", cs.Scenario.Name, askedWords(cs), mode.Title())}
+			if opts.History, err = witnessOf("", "present (try --mode, or --replay a trace)", cs, m, model.DefaultExploreOptions); err != nil {
+				return opts, err
 			}
-			opts.History = w
 		}
 	}
 	return opts, nil
