@@ -144,9 +144,11 @@ type outcomeAcc struct {
 //     queue, and an invalidation of a line its CPU never reads again is left
 //     out of the state key;
 //   - a step no other CPU can observe, disable or influence (a store into
-//     the CPU's own store buffer, a load or a commit of a location no other
-//     CPU touches again) is taken alone, without interleaving the others
-//     first (a persistent set of one step);
+//     the CPU's own store buffer, a load of a location no other CPU writes
+//     again — with both its stale and its fresh reading when the line's
+//     invalidation is queued — or a commit to a location no other CPU
+//     touches again) is taken alone, without interleaving the others first
+//     (a persistent set);
 //   - successors are generated on all cores, in chunks, and merged in a
 //     fixed order, so results do not depend on scheduling.
 func Explore(m *Machine, opts Options) *Result {
@@ -428,8 +430,8 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		}
 		return out
 	}
-	if st, ok := e.privateStep(s, w); ok {
-		return []macro{{step: st}}
+	if mvs, ok := e.privateStep(s, w); ok {
+		return mvs
 	}
 	for c := range s.cpus {
 		w.steps = m.appendCPUSteps(w.steps[:0], s, c)
@@ -505,15 +507,15 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 //   - the CPU's next instruction appends a store to its own store buffer
 //     (no other step reads a plain or release entry; not when grace periods
 //     exist, since a non-empty buffer delays the CPU's quiescent state);
-//   - the CPU's next instruction is a plain load of a private location (no
-//     other CPU has a store to it pending or may access it again), whose
-//     line holds no queued invalidation and whose destination never feeds
-//     an address;
+//   - the CPU's next instruction is a plain load of a location no other
+//     CPU has a store to pending or may write again (other readers do not
+//     change what it reads), whose line holds no queued invalidation and
+//     whose destination never feeds an address;
 //   - a commit of a plain or exclusive entry to a private location.
 //
 // In each case the instructions folded after it must not include a barrier
 // whose condition depends on other CPUs.
-func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
+func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	for c := range s.cpus {
 		if m.finished(s, c) {
@@ -521,7 +523,8 @@ func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
 		}
 		cs := &s.cpus[c]
 		in := &m.code(c)[cs.pc]
-		ok := false
+		ok, stale := false, false
+		var l Loc
 		switch in.Op {
 		case OpStore, OpUnlock:
 			ok = !m.hasSync
@@ -529,8 +532,13 @@ func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
 			if in.Access == Acquire || in.Addr.Op != EConst {
 				break
 			}
-			l, isLoc := in.Addr.Val.AsLoc()
-			ok = isLoc && !e.shared(s, c, l) && s.iqIndex(c, l) < 0 && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
+			var isLoc bool
+			l, isLoc = in.Addr.Val.AsLoc()
+			ok = isLoc && !e.writtenByOthers(s, c, l) && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
+			// With the line's invalidation queued, the load may read the
+			// stale copy or apply it first: both moves are the CPU's own,
+			// and together they form the persistent set.
+			stale = ok && s.iqIndex(c, l) >= 0 && !hasEntryFor(cs.sb, l)
 		}
 		if !ok {
 			continue
@@ -538,9 +546,20 @@ func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
 		if ok, _ := m.canExec(s, c); !ok {
 			continue
 		}
-		st := Step{Kind: StepExec, CPU: uint8(c)}
-		if e.foldsOnlyLocal(w.sc.load(s), st, w) {
-			return st, true
+		mvs := []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}
+		if stale {
+			mvs = append(mvs, macro{step: mvs[0].step, pre: preOne, preLoc: l})
+		}
+		local := true
+		for _, mv := range mvs {
+			t := w.sc.load(s)
+			if mv.pre == preOne {
+				m.applyInval(t, c, t.iqIndex(c, l))
+			}
+			local = local && e.foldsOnlyLocal(t, mv.step, w)
+		}
+		if local {
+			return mvs, true
 		}
 	}
 	for c := range s.cpus {
@@ -548,10 +567,10 @@ func (e *explorer) privateStep(s *State, w *worker) (Step, bool) {
 			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
 			}
-			return Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}, true
+			return []macro{{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}}, true
 		}
 	}
-	return Step{}, false
+	return nil, false
 }
 
 // foldsOnlyLocal takes an exec step on t and reports whether nothing
@@ -568,6 +587,18 @@ func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 		}
 	}
 	return true
+}
+
+// writtenByOthers reports whether a CPU other than c has a store to l
+// pending or may still write l: only then can the value c loads from l
+// depend on the order of steps.
+func (e *explorer) writtenByOthers(s *State, c int, l Loc) bool {
+	for d := range s.cpus {
+		if d != c && (e.m.futureWrites[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // shared reports whether a CPU other than c has a store to l pending or may

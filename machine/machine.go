@@ -21,6 +21,8 @@ type Machine struct {
 	// futureAccess[c][pc] holds the locations CPU c may still load, store
 	// or lock from pc on (issued-early stores are in its store buffer).
 	futureAccess [][]uint64
+	// futureWrites[c][pc]: the locations it may still write.
+	futureWrites [][]uint64
 }
 
 // New validates p and returns a machine running it in mode.
@@ -49,8 +51,9 @@ func New(p *Program, mode Mode) (*Machine, error) {
 			}
 		}
 		m.addrRegs[c] = regs
-		m.futureReads = append(m.futureReads, futureLocs(t.Code, true))
-		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, false))
+		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
+		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
+		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
 	}
 	return m, nil
 }
@@ -335,16 +338,15 @@ func (m *Machine) Replay(steps []Step) ([]*State, []Event, error) {
 // buffer may still hold entries).
 func (m *Machine) Finished(s *State, c int) bool { return m.finished(s, c) }
 
-// futureLocs computes, for every pc, the locations an instruction at or
-// after pc may access: only loads (which may read a stale copy) when
-// loadsOnly, else every memory access. Jumps only go forward, so one
+// futureLocs computes, for every pc, the locations that an instruction at
+// or after pc satisfying pick may access. Jumps only go forward, so one
 // backward pass suffices.
-func futureLocs(code []Instr, loadsOnly bool) []uint64 {
-	reads := make([]uint64, len(code)+1)
+func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
+	locs := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
 		var own uint64
-		if (in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg)) || (!loadsOnly && in.Addr != nil) {
+		if in.Addr != nil && pick(in) {
 			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
 				own = 1 << l
 			} else {
@@ -353,12 +355,28 @@ func futureLocs(code []Instr, loadsOnly bool) []uint64 {
 		}
 		switch in.Op {
 		case OpJump:
-			reads[pc] = reads[in.Target]
+			locs[pc] = locs[in.Target]
 		case OpBranch:
-			reads[pc] = reads[pc+1] | reads[in.Target]
+			locs[pc] = locs[pc+1] | locs[in.Target]
 		default:
-			reads[pc] = own | reads[pc+1]
+			locs[pc] = own | locs[pc+1]
 		}
 	}
-	return reads
+	return locs
 }
+
+// readsLine: instructions that may read a (possibly stale) cache line.
+func readsLine(in *Instr) bool {
+	return in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg)
+}
+
+// writesLoc: instructions that may write their location.
+func writesLoc(in *Instr) bool {
+	switch in.Op {
+	case OpStore, OpUnlock, OpRMW, OpLock, OpTryLock:
+		return true
+	}
+	return false
+}
+
+func anyAccess(*Instr) bool { return true }
