@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -25,40 +26,16 @@ func (m *Machine) addr(in *Instr, regs []Value) (Loc, bool) {
 	return l, true
 }
 
-func hasStores(sb []SBEntry) bool {
-	for _, e := range sb {
-		if e.Kind != EntryWmb {
-			return true
-		}
-	}
-	return false
-}
-
+// Store-buffer queries. (Markers never lead the buffer: see normalizeSB.)
+func hasStores(sb []SBEntry) bool { return slices.ContainsFunc(sb, isStore) }
+func hasMarker(sb []SBEntry) bool { return slices.ContainsFunc(sb, isMarker) }
+func isStore(e SBEntry) bool      { return e.Kind != EntryWmb }
+func isMarker(e SBEntry) bool     { return e.Kind == EntryWmb }
 func hasRelease(sb []SBEntry) bool {
-	for _, e := range sb {
-		if e.Kind == EntryRelease {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sb, func(e SBEntry) bool { return e.Kind == EntryRelease })
 }
-
 func hasEntryFor(sb []SBEntry, l Loc) bool {
-	for _, e := range sb {
-		if e.Kind != EntryWmb && e.Loc == l {
-			return true
-		}
-	}
-	return false
-}
-
-func hasMarker(sb []SBEntry) bool {
-	for _, e := range sb {
-		if e.Kind == EntryWmb {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sb, func(e SBEntry) bool { return isStore(e) && e.Loc == l })
 }
 
 // reservedBy returns a CPU other than c holding a pending exclusive entry
