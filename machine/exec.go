@@ -408,6 +408,14 @@ func (m *Machine) applyInvalFor(s *State, c int, l Loc, ev *Event) {
 	}
 }
 
+// writeBack copies an owner's line for l to memory.
+func (s *State) writeBack(l Loc, line *Line) {
+	s.mem[l] = line.Val
+	if s.memCo != nil {
+		s.memCo[l] = line.Co
+	}
+}
+
 // peekLoad returns the value a plain load of l by CPU c would return now,
 // without changing anything.
 func (m *Machine) peekLoad(s *State, c int, l Loc) Value {
@@ -442,10 +450,7 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 		src = FromMiss
 		if o := s.owner(l); o >= 0 {
 			ol := &s.cpus[o].cache[l]
-			s.mem[l] = ol.Val
-			if s.memCo != nil {
-				s.memCo[l] = ol.Co
-			}
+			s.writeBack(l, ol)
 			ol.State = Shared
 			if ev != nil {
 				ev.WroteBack = o
@@ -526,10 +531,7 @@ func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
 		dl := &s.cpus[d].cache[l]
 		switch dl.State {
 		case Modified, Exclusive:
-			s.mem[l] = dl.Val
-			if s.memCo != nil {
-				s.memCo[l] = dl.Co
-			}
+			s.writeBack(l, dl)
 			dl.State = Invalid
 			if ce != nil {
 				ce.WroteBack = d
