@@ -32,13 +32,8 @@ func benchPrograms() []struct {
 	p    *Program
 } {
 	shape := func(name string) *Program {
-		for _, sh := range shapes {
-			if sh.name == name {
-				p, _ := sh.build()
-				return p
-			}
-		}
-		panic(name)
+		p, _ := shapeNamed(name)
+		return p
 	}
 	return []struct {
 		name string

@@ -244,6 +244,16 @@ var shapes = []shape{
 	}, false, false},
 }
 
+// shapeNamed returns the program and condition of one of the shapes above.
+func shapeNamed(name string) (*Program, func(Outcome) bool) {
+	for _, sh := range shapes {
+		if sh.name == name {
+			return sh.build()
+		}
+	}
+	panic("no shape " + name)
+}
+
 func rShape(between func(t *ThreadBuilder)) func() (*Program, func(Outcome) bool) {
 	return func() (*Program, func(Outcome) bool) {
 		b := NewBuilder("R")

@@ -150,32 +150,14 @@ func reaches(t *testing.T, p *Program, mode Mode, cond func(Outcome) bool) bool 
 // in SB+mbs both barriers are needed in both modes.
 func TestWeakeningNeeded(t *testing.T) {
 	for _, tc := range []struct {
-		build    func() (*Program, func(Outcome) bool)
+		shape    string
 		tso, arm bool // each single weakening reaches the outcome
 	}{
-		{mp(func(t *ThreadBuilder, x, y Loc) {
-			t.StoreConst(Once, x, 1)
-			t.Fence(FenceWmb)
-			t.StoreConst(Once, y, 1)
-		}, func(t *ThreadBuilder, r0, r1 Reg, x, y Loc) {
-			t.Load(Once, r0, y)
-			t.Fence(FenceRmb)
-			t.Load(Once, r1, x)
-		}), false, true},
-		{sb(func(t *ThreadBuilder, mine, other Loc, r Reg) {
-			t.StoreConst(Once, mine, 1)
-			t.Fence(FenceMb)
-			t.Load(Once, r, other)
-		}), true, true},
-		{mp(func(t *ThreadBuilder, x, y Loc) {
-			t.StoreConst(Once, x, 1)
-			t.StoreConst(Release, y, 1)
-		}, func(t *ThreadBuilder, r0, r1 Reg, x, y Loc) {
-			t.Load(Acquire, r0, y)
-			t.Load(Once, r1, x)
-		}), false, true},
+		{"MP+wmb+rmb", false, true},
+		{"SB+mbs", true, true},
+		{"MP+rel+acq", false, true},
 	} {
-		p, cond := tc.build()
+		p, cond := shapeNamed(tc.shape)
 		ws := Weakenings(p)
 		if len(ws) != 2 {
 			t.Fatalf("%s: %d weakenings", p.Name, len(ws))

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"os"
 	"runtime"
 	"testing"
 
@@ -124,22 +125,11 @@ func TestNecessitySBMb(t *testing.T) {
 // TestNecessityBackUp: two annotations per side, each enough alone; none
 // is needed on its own, all together are.
 func TestNecessityBackUp(t *testing.T) {
-	s, err := Parse("belt.litmus", []byte(`C belt
-{}
-P0(int *x, int *y)
-{
-	WRITE_ONCE(*x, 1);
-	smp_wmb();
-	smp_store_release(y, 1);
-}
-P1(int *x, int *y)
-{
-	int r0 = smp_load_acquire(y);
-	smp_rmb();
-	int r1 = READ_ONCE(*x);
-}
-exists (1:r0=1 /\ 1:r1=0)
-`))
+	src, err := os.ReadFile("testdata/belt-and-braces.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse("belt-and-braces.litmus", src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -71,23 +69,7 @@ func TestWhySBMbs(t *testing.T) {
 // TestWhyBackUp: each side has two annotations that each order it alone;
 // none is needed on its own, all together are.
 func TestWhyBackUp(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "belt.litmus")
-	os.WriteFile(file, []byte(`C belt-and-braces
-{}
-P0(int *x, int *y)
-{
-	WRITE_ONCE(*x, 1);
-	smp_wmb();
-	smp_store_release(y, 1);
-}
-P1(int *x, int *y)
-{
-	int r0 = smp_load_acquire(y);
-	smp_rmb();
-	int r1 = READ_ONCE(*x);
-}
-exists (1:r0=1 /\ 1:r1=0)
-`), 0o644)
+	file := "../../scenarios/testdata/belt-and-braces.litmus"
 	out, errs, code := runCmd(t, "why", file, "--mode", "arm")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
