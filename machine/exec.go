@@ -643,6 +643,11 @@ func rmwResult(in *Instr, old Value, regs []Value) (Value, bool) {
 		return old ^ v, true
 	case RMWAndNot:
 		return old &^ v, true
+	case RMWAddUnless:
+		if old == in.Exp.Eval(regs) {
+			return old, false
+		}
+		return old + v, true
 	}
 	return old, false
 }

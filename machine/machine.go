@@ -86,6 +86,7 @@ func (m *Machine) Initial() *State {
 	for c := range s.cpus {
 		cs := &s.cpus[c]
 		cs.regs = make([]Value, len(p.Threads[c].Regs))
+		copy(cs.regs, p.Threads[c].Init)
 		cs.cache = make([]Line, nl)
 		for l := range cs.cache {
 			cs.cache[l] = Line{State: Shared, Val: p.Init[l]}

@@ -20,6 +20,10 @@ const (
 	MaxRegs         = 32
 	MaxInstrs       = 64 // per thread; issued-early instructions are a 64-bit mask
 	ptrBase   int64 = 1 << 40
+	// ptrStride spaces location addresses apart so that a pointer plus a
+	// small non-zero offset ("x + 8") is not the address of another
+	// location: it is no pointer at all, and using it faults.
+	ptrStride int64 = 1 << 16
 )
 
 // Value is what a register or location holds: an integer, or the address of
@@ -28,13 +32,13 @@ const (
 type Value int64
 
 // PtrTo returns the value "address of l".
-func PtrTo(l Loc) Value { return Value(ptrBase + int64(l)) }
+func PtrTo(l Loc) Value { return Value(ptrBase + int64(l)*ptrStride) }
 
 // AsLoc reports whether v is the address of a location, and which.
 func (v Value) AsLoc() (Loc, bool) {
 	n := int64(v) - ptrBase
-	if n >= 0 && n < MaxLocs {
-		return Loc(n), true
+	if n >= 0 && n%ptrStride == 0 && n/ptrStride < MaxLocs {
+		return Loc(n / ptrStride), true
 	}
 	return 0, false
 }
@@ -196,6 +200,9 @@ const (
 	OpRCULock             // rcu_read_lock()
 	OpRCUUnlock           // rcu_read_unlock()
 	OpSyncRCU             // synchronize_rcu()
+	OpSRCULock            // Dst = srcu_read_lock(Addr), or srcu_down_read(Addr) when Cross
+	OpSRCUUnlock          // srcu_read_unlock(Addr, Val), or srcu_up_read(Addr, Val) when Cross
+	OpSyncSRCU            // synchronize_srcu(Addr): a grace period of the domain Addr points to
 	OpAssign              // Dst = Val (register arithmetic)
 	OpBranch              // if Cond == 0 goto Target
 	OpJump                // goto Target
@@ -234,13 +241,14 @@ const (
 	FenceMbAfterSpinlock                // smp_mb__after_spinlock
 	FenceMbAfterUnlockLock              // smp_mb__after_unlock_lock
 	FenceBarrier                        // barrier (compiler only)
+	FenceMbAfterSRCUUnlock              // smp_mb__after_srcu_read_unlock
 )
 
 var fenceNames = [...]string{
 	FenceMb: "smp_mb", FenceRmb: "smp_rmb", FenceWmb: "smp_wmb",
 	FenceMbBeforeAtomic: "smp_mb__before_atomic", FenceMbAfterAtomic: "smp_mb__after_atomic",
 	FenceMbAfterSpinlock: "smp_mb__after_spinlock", FenceMbAfterUnlockLock: "smp_mb__after_unlock_lock",
-	FenceBarrier: "barrier",
+	FenceBarrier: "barrier", FenceMbAfterSRCUUnlock: "smp_mb__after_srcu_read_unlock",
 }
 
 func (f Fence) String() string { return fenceNames[f] }
@@ -263,7 +271,10 @@ func (o Order) String() string { return orderNames[o] }
 // RMWKind is the function a read-modify-write applies to the old value.
 type RMWKind uint8
 
-// RMW functions. CmpXchg writes Val only when the old value equals Exp.
+// RMW functions. CmpXchg writes Val only when the old value equals Exp;
+// AddUnless (atomic_add_unless) writes old+Val only when the old value
+// differs from Exp. An RMW that does not write has failed: it is a plain
+// load (machine.md, "A failed cmpxchg").
 const (
 	RMWXchg RMWKind = iota
 	RMWCmpXchg
@@ -273,6 +284,7 @@ const (
 	RMWOr
 	RMWXor
 	RMWAndNot
+	RMWAddUnless
 )
 
 // Instr is one instruction of a thread. Text and Line tie it to the source
@@ -290,6 +302,9 @@ type Instr struct {
 	Exp    *Expr // cmpxchg expected value
 	Cond   *Expr // OpBranch
 	Target int   // OpBranch, OpJump: instruction index
+	// Cross marks srcu_down_read / srcu_up_read: a section that another
+	// CPU may close.
+	Cross bool
 
 	Text  string // what the person wrote, e.g. "r0 = READ_ONCE(*x);"
 	Line  int    // 1-based line in the scenario source, 0 if unknown
@@ -300,6 +315,9 @@ type Instr struct {
 type Thread struct {
 	Name string   // e.g. "P0"
 	Regs []string // register names; Reg indexes this
+	// Init holds initial register values ("0:r1=1;" in a litmus
+	// initial state), indexed like Regs; nil or short means zero.
+	Init []Value
 	Code []Instr
 }
 
@@ -366,7 +384,7 @@ func (p *Program) Validate() error {
 				return fmt.Errorf("%s: register %d out of range", where, in.Dst)
 			}
 			switch in.Op {
-			case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock:
+			case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock, OpSRCULock, OpSRCUUnlock, OpSyncSRCU:
 				if in.Addr == nil {
 					return fmt.Errorf("%s: missing address", where)
 				}
@@ -381,14 +399,17 @@ func (p *Program) Validate() error {
 					return fmt.Errorf("%s: missing condition", where)
 				}
 			}
-			if in.Op == OpRMW && in.RMW == RMWCmpXchg && in.Exp == nil {
-				return fmt.Errorf("%s: cmpxchg without expected value", where)
+			if in.Op == OpRMW && (in.RMW == RMWCmpXchg || in.RMW == RMWAddUnless) && in.Exp == nil {
+				return fmt.Errorf("%s: conditional RMW without expected value", where)
 			}
 			if in.Op == OpBranch || in.Op == OpJump {
 				if in.Target <= i || in.Target > len(t.Code) {
 					return fmt.Errorf("%s: jump target %d must be forward and within the thread", where, in.Target)
 				}
 			}
+		}
+		if len(t.Init) > len(t.Regs) {
+			return fmt.Errorf("%s has %d initial register values for %d registers", t.Name, len(t.Init), len(t.Regs))
 		}
 		_ = ti
 	}
