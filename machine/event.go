@@ -69,6 +69,7 @@ type Event struct {
 	Failed  bool // a cmpxchg or trylock that failed
 	GPStart bool // synchronize_rcu started a grace period
 	GPEnd   bool // synchronize_rcu saw its grace period end
+	Fault   bool // the instruction faulted and ended the execution
 	Load    *LoadEvent
 	Commit  *CommitEvent
 	// WroteBack is the CPU whose modified line a load miss wrote back, or

@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -92,24 +93,26 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 		return false, "finished"
 	}
 	cs := &s.cpus[c]
+	if cs.fault {
+		return false, "stopped: " + m.faultText(s, c)
+	}
 	in := &m.code(c)[cs.pc]
 	if cs.acqWait && len(cs.iq) > 0 {
 		return false, "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
 	}
+	if in.Addr != nil {
+		if _, ok := m.addr(in, cs.regs); !ok {
+			return true, "" // performing it faults and ends the execution
+		}
+	}
 	arm := m.Mode == ARM
 	switch in.Op {
 	case OpLoad:
-		if _, ok := m.addr(in, cs.regs); !ok {
-			return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
-		}
 		if arm && in.Access == Acquire && hasRelease(cs.sb) {
 			return false, "smp_load_acquire waits for its earlier release stores to commit"
 		}
 		return true, ""
-	case OpStore, OpUnlock:
-		if _, ok := m.addr(in, cs.regs); !ok {
-			return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
-		}
+	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
 		return true, ""
 	case OpFence:
 		switch m.fenceKind(in.Fence) {
@@ -123,34 +126,32 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 			}
 		}
 		return true, ""
-	case OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump:
-		return true, ""
-	case OpSyncRCU:
-		if !cs.syncWait {
-			if ok, why := m.fullFenceReady(cs); !ok {
-				return false, "synchronize_rcu " + why
-			}
-			return true, ""
+	case OpSyncRCU, OpSyncSRCU:
+		name := "synchronize_rcu"
+		if in.Op == OpSyncSRCU {
+			name = "synchronize_srcu"
 		}
-		if cs.gpWait != 0 {
-			var names []string
-			for d := range s.cpus {
-				if cs.gpWait&(1<<uint(d)) != 0 {
-					names = append(names, m.Prog.Threads[d].Name)
+		if cs.syncWait {
+			if cs.gpWait != 0 {
+				var names []string
+				for d := range s.cpus {
+					if cs.gpWait&(1<<uint(d)) != 0 {
+						names = append(names, m.Prog.Threads[d].Name)
+					}
 				}
+				return false, name + " waits for a quiescent state from " + strings.Join(names, ", ")
 			}
-			return false, "synchronize_rcu waits for a quiescent state from " + strings.Join(names, ", ")
+			if open := cs.gpSecs & s.srcuOpen; open != 0 {
+				return false, name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
+			}
 		}
 		if ok, why := m.fullFenceReady(cs); !ok {
-			return false, "synchronize_rcu " + why
+			return false, name + " " + why
 		}
 		return true, ""
 	}
 	// Read-modify-writes and locks.
-	l, ok := m.addr(in, cs.regs)
-	if !ok {
-		return false, "address is not a pointer: " + m.Prog.FormatValue(in.Addr.Eval(cs.regs))
-	}
+	l, _ := m.addr(in, cs.regs)
 	name := m.Prog.LocName(l)
 	if !arm {
 		// x86: every locked instruction drains the store buffer first.
@@ -163,24 +164,25 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 		return true, ""
 	}
 	switch in.Op {
-	case OpLock, OpTryLock:
-		if in.Op == OpLock {
-			if s.Latest(l) != 0 {
-				return false, "spin_lock waits: " + name + " is held"
-			}
-			if d := s.reservedBy(c, l); d >= 0 {
-				return false, fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
-			}
-		} else if s.Latest(l) != 0 || s.reservedBy(c, l) >= 0 {
-			return true, "" // fails at once: a plain load that saw the lock held
+	case OpLock:
+		if s.Latest(l) != 0 {
+			return false, "spin_lock waits: " + name + " is held"
+		}
+		if d := s.reservedBy(c, l); d >= 0 {
+			return false, fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+		}
+		return m.exclusiveReady(s, c, l, true)
+	case OpTryLock:
+		if m.trylockFails(s, c, in, l) {
+			return true, "" // a plain load that saw the lock held
 		}
 		return m.exclusiveReady(s, c, l, true)
 	case OpRMW:
-		if in.RMW == RMWCmpXchg && m.peekLoad(s, c, l) != in.Exp.Eval(cs.regs) {
-			// A failed cmpxchg is a plain load (an acquire load for
-			// _acquire), with no barrier.
+		if m.rmwFailsNow(s, c, in, l) {
+			// A failed conditional RMW is a plain load (an acquire load
+			// for _acquire), with no barrier.
 			if in.Order == OrderAcquire && hasRelease(cs.sb) {
-				return false, "cmpxchg_acquire waits for its earlier release stores to commit"
+				return false, in.rmwName() + " waits for its earlier release stores to commit"
 			}
 			return true, ""
 		}
@@ -206,6 +208,48 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 		}
 	}
 	return false, "unknown instruction"
+}
+
+// isConditional reports whether an RMW may fail (cmpxchg, atomic_add_unless).
+func (in *Instr) isConditional() bool {
+	return in.Op == OpRMW && (in.RMW == RMWCmpXchg || in.RMW == RMWAddUnless)
+}
+
+func (in *Instr) rmwName() string {
+	if in.RMW == RMWAddUnless {
+		return "atomic_add_unless"
+	}
+	if in.Order == OrderAcquire {
+		return "cmpxchg_acquire"
+	}
+	return "cmpxchg"
+}
+
+// rmwFails reports whether a conditional RMW that reads old fails.
+func rmwFails(in *Instr, old Value, regs []Value) bool {
+	switch in.RMW {
+	case RMWCmpXchg:
+		return old != in.Exp.Eval(regs)
+	case RMWAddUnless:
+		return old == in.Exp.Eval(regs)
+	}
+	return false
+}
+
+// rmwFailsNow reports whether CPU c's conditional RMW on l fails if
+// performed now (ARM-like): whether it fails is decided by the value its
+// load returns, with every rule of a load (machine.md, "A failed
+// cmpxchg").
+func (m *Machine) rmwFailsNow(s *State, c int, in *Instr, l Loc) bool {
+	return in.isConditional() && rmwFails(in, m.view(s, c, in, l, in.Order == OrderAcquire), s.cpus[c].regs)
+}
+
+// trylockFails reports whether CPU c's spin_trylock of l fails if performed
+// now (ARM-like): its load, with every rule of a load, may return a stale
+// "held"; or the lock is held or reserved by another CPU's pending
+// exclusive store.
+func (m *Machine) trylockFails(s *State, c int, in *Instr, l Loc) bool {
+	return m.view(s, c, in, l, false) != 0 || s.Latest(l) != 0 || s.reservedBy(c, l) >= 0
 }
 
 // exclusiveReady is the condition of an exclusive RMW (ARM-like): no own
@@ -240,13 +284,13 @@ const (
 
 func (m *Machine) fenceKind(f Fence) fenceClass {
 	if m.Mode == TSO {
-		if f == FenceMb {
+		if f == FenceMb || f == FenceMbAfterSRCUUnlock {
 			return fenceFull
 		}
 		return fenceNone
 	}
 	switch f {
-	case FenceMb, FenceMbBeforeAtomic, FenceMbAfterAtomic, FenceMbAfterSpinlock:
+	case FenceMb, FenceMbBeforeAtomic, FenceMbAfterAtomic, FenceMbAfterSpinlock, FenceMbAfterSRCUUnlock:
 		return fenceFull
 	case FenceRmb:
 		return fenceRead
@@ -265,10 +309,14 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 	switch in.Op {
 	case OpAssign, OpBranch, OpJump:
 		return true
-	case OpRCUUnlock:
-		return true // leaving a reader only ever enables quiescent-state reports
+	case OpRCUUnlock, OpSRCUUnlock:
+		// Leaving a reader only ever lets grace periods end sooner. (An
+		// srcu_up_read makes the CPU report again, which it can at once.)
+		return true
 	case OpRCULock:
 		return !m.hasSync
+	case OpSRCULock:
+		return !m.hasSyncSRCU
 	case OpFence:
 		if cs.acqWait && len(cs.iq) > 0 {
 			return false
@@ -324,6 +372,14 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 		case OpRCUUnlock:
 			if cs.rcuDepth > 0 {
 				cs.rcuDepth--
+			}
+			cs.pc++
+		case OpSRCULock:
+			m.srcuLock(s, c, in, pc)
+			cs.pc++
+		case OpSRCUUnlock:
+			if !m.srcuUnlock(s, c, in) {
+				return // faulted
 			}
 			cs.pc++
 		case OpFence:
@@ -414,21 +470,6 @@ func (s *State) writeBack(l Loc, line *Line) {
 	if s.memCo != nil {
 		s.memCo[l] = line.Co
 	}
-}
-
-// peekLoad returns the value a plain load of l by CPU c would return now,
-// without changing anything.
-func (m *Machine) peekLoad(s *State, c int, l Loc) Value {
-	cs := &s.cpus[c]
-	for i := len(cs.sb) - 1; i >= 0; i-- {
-		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
-			return e.Val
-		}
-	}
-	if cs.cache[l].State != Invalid {
-		return cs.cache[l].Val
-	}
-	return s.Latest(l)
 }
 
 // load performs a load of l by CPU c ("Load" in machine.md): store
@@ -588,24 +629,36 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	m.commitStore(s, c, e.Loc, e.Val, ev)
 	normalizeSB(&s.cpus[c])
 	if e.Kind == EntryRelease {
-		// ARMv8 orders a release before a later acquire: the acquire must
-		// not return a value already overwritten when this became visible.
-		for j := range s.cpus[c].iq {
-			s.cpus[c].iq[j].Marked = true
-		}
+		markQueued(&s.cpus[c])
 	}
 }
 
 func (m *Machine) canReportQS(s *State, c int) bool {
-	bit := uint32(1) << uint(c)
-	owed := false
+	cs := &s.cpus[c]
+	if len(cs.sb) > 0 || (m.Mode == ARM && len(cs.iq) > 0) {
+		return false
+	}
 	for d := range s.cpus {
-		if s.cpus[d].gpWait&bit != 0 {
-			owed = true
+		if m.canReportTo(s, c, d) {
+			return true
 		}
 	}
-	cs := &s.cpus[c]
-	return owed && cs.rcuDepth == 0 && len(cs.sb) == 0 && (m.Mode == TSO || len(cs.iq) == 0)
+	return false
+}
+
+// canReportTo reports whether CPU c owes CPU d's grace period a quiescent
+// state and is outside every read-side section that grace period waits
+// for: an RCU reader, or (SRCU) a section of the domain that was open when
+// it started. The store-buffer and queue conditions are canReportQS's.
+func (m *Machine) canReportTo(s *State, c, d int) bool {
+	g := &s.cpus[d]
+	if g.gpWait&(1<<uint(c)) == 0 {
+		return false
+	}
+	if g.gpDomain == 0 {
+		return s.cpus[c].rcuDepth == 0
+	}
+	return !m.inSections(s, c, g.gpSecs)
 }
 
 func (m *Machine) setDst(s *State, c int, in *Instr, v Value, fromMemory bool) {
@@ -661,6 +714,15 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	if ev != nil {
 		ev.Instr = pc
 	}
+	if in.Addr != nil {
+		if _, ok := m.addr(in, cs.regs); !ok {
+			cs.fault = true
+			if ev != nil {
+				ev.Fault = true
+			}
+			return
+		}
+	}
 	arm := m.Mode == ARM
 	cs.acqWait = false
 	cs.executed |= 1 << uint(pc)
@@ -668,30 +730,11 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	switch in.Op {
 	case OpLoad:
 		l, _ := m.addr(in, cs.regs)
-		if arm {
-			// Address dependency: apply the invalidations that arrived
-			// before the load that produced the address.
-			if deps := in.Addr.Regs(); deps != 0 {
-				for i := 0; i < len(cs.iq); {
-					if cs.iq[i].Before&deps != 0 {
-						if ev != nil {
-							ev.Applied = append(ev.Applied, cs.iq[i].Loc)
-						}
-						m.applyInval(s, c, i)
-						continue
-					}
-					i++
-				}
-			}
-			if in.Access == Acquire {
-				m.applyMarked(s, c, ev)
-			}
-		}
+		acquire := in.Access == Acquire
+		m.preLoad(s, c, in, acquire, ev)
 		v := m.load(s, c, l, ev)
 		m.setDst(s, c, in, v, true)
-		if arm && in.Access == Acquire && len(cs.iq) > 0 {
-			cs.acqWait = true
-		}
+		m.afterAcquire(cs, acquire)
 	case OpStore, OpUnlock:
 		l, _ := m.addr(in, cs.regs)
 		kind := EntryPlain
@@ -713,28 +756,46 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		if cs.rcuDepth > 0 {
 			cs.rcuDepth--
 		}
-	case OpSyncRCU:
+	case OpSRCULock:
+		m.srcuLock(s, c, in, pc)
+	case OpSRCUUnlock:
+		if !m.srcuUnlock(s, c, in) {
+			return
+		}
+	case OpSyncRCU, OpSyncSRCU:
 		if !cs.syncWait {
 			// Start a grace period: every CPU, this one included, must
-			// report a quiescent state.
+			// report a quiescent state; an SRCU grace period also waits
+			// for the sections of its domain open now.
 			cs.syncWait = true
 			cs.gpWait = uint32(1)<<uint(len(s.cpus)) - 1
+			cs.gpDomain, cs.gpSecs = 0, 0
+			if in.Op == OpSyncSRCU {
+				d, _ := m.addr(in, cs.regs)
+				cs.gpDomain = 1 + uint8(d)
+				cs.gpSecs = s.srcuOpen & m.srcuDomainSecs(d)
+			}
 			next = pc
 			if ev != nil {
 				ev.GPStart = true
 			}
 		} else {
 			cs.syncWait = false
+			cs.gpDomain, cs.gpSecs = 0, 0
 			if ev != nil {
 				ev.GPEnd = true
 			}
 		}
 	case OpLock, OpTryLock:
 		l, _ := m.addr(in, cs.regs)
-		if in.Op == OpTryLock && (s.Latest(l) != 0 || (arm && s.reservedBy(c, l) >= 0)) {
-			if !arm {
-				v := m.load(s, c, l, ev)
-				_ = v
+		if in.Op == OpTryLock && (!arm && s.Latest(l) != 0 || arm && m.trylockFails(s, c, in, l)) {
+			// A failed attempt is a load that saw the lock held: in
+			// ARM-like mode a plain one, which may return a stale copy.
+			m.preLoad(s, c, in, false, ev)
+			if !arm || m.peek(s, c, l) != 0 {
+				m.load(s, c, l, ev)
+			} else {
+				m.readLatest(s, c, l, ev)
 			}
 			m.setDst(s, c, in, 0, false)
 			if ev != nil {
@@ -742,22 +803,89 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 			}
 			break
 		}
-		old := m.readLatest(s, c, l, ev)
+		m.readLatest(s, c, l, ev)
 		if arm {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
-			if len(cs.iq) > 0 {
-				cs.acqWait = true
-			}
+			m.afterAcquire(cs, true)
 		} else {
 			m.commitStore(s, c, l, 1, ev)
 		}
-		_ = old
 		m.setDst(s, c, in, 1, false)
 	case OpRMW:
 		m.execRMW(s, c, in, pc, ev)
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)
+}
+
+// afterAcquire: after an acquire in ARM-like mode, the CPU may not execute
+// its next instruction until its invalidation queue is empty.
+func (m *Machine) afterAcquire(cs *cpuState, acquire bool) {
+	if m.Mode == ARM && acquire && len(cs.iq) > 0 {
+		cs.acqWait = true
+	}
+}
+
+// preLoad applies, in ARM-like mode, the queued invalidations a load by
+// instruction in must apply before it reads: those that arrived before the
+// load that produced its address (address dependency) and, for an
+// acquire, those marked by the CPU's own release commits.
+func (m *Machine) preLoad(s *State, c int, in *Instr, acquire bool, ev *Event) {
+	if m.Mode != ARM {
+		return
+	}
+	cs := &s.cpus[c]
+	deps := in.Addr.Regs()
+	for i := 0; i < len(cs.iq); {
+		if e := cs.iq[i]; e.Before&deps != 0 || acquire && e.Marked {
+			if ev != nil {
+				ev.Applied = append(ev.Applied, e.Loc)
+			}
+			m.applyInval(s, c, i)
+			continue
+		}
+		i++
+	}
+}
+
+// view returns the value a load of l by instruction in of CPU c would
+// return if performed now, preLoad included, without changing anything.
+func (m *Machine) view(s *State, c int, in *Instr, l Loc, acquire bool) Value {
+	cs := &s.cpus[c]
+	if v, ok := forwarded(cs.sb, l); ok {
+		return v
+	}
+	if m.Mode == ARM {
+		if i := s.iqIndex(c, l); i >= 0 {
+			if e := cs.iq[i]; e.Before&in.Addr.Regs() != 0 || acquire && e.Marked {
+				return s.Latest(l)
+			}
+		}
+	}
+	return m.peek(s, c, l)
+}
+
+// forwarded returns the newest store-buffer entry for l, if any.
+func forwarded(sb []SBEntry, l Loc) (Value, bool) {
+	for i := len(sb) - 1; i >= 0; i-- {
+		if e := sb[i]; e.Kind != EntryWmb && e.Loc == l {
+			return e.Val, true
+		}
+	}
+	return 0, false
+}
+
+// peek returns the value a plain load of l by CPU c would return now
+// (forwarding, else the cache line, else the latest committed value).
+func (m *Machine) peek(s *State, c int, l Loc) Value {
+	cs := &s.cpus[c]
+	if v, ok := forwarded(cs.sb, l); ok {
+		return v
+	}
+	if cs.cache[l].State != Invalid {
+		return cs.cache[l].Val
+	}
+	return s.Latest(l)
 }
 
 // applyMarked applies the invalidations marked by the CPU's own release
@@ -776,6 +904,15 @@ func (m *Machine) applyMarked(s *State, c int, ev *Event) {
 	}
 }
 
+// markQueued marks the entries now in CPU c's invalidation queue: a release
+// write became visible, and ARMv8 orders a release before a later acquire,
+// which must not return a value already overwritten then.
+func markQueued(cs *cpuState) {
+	for j := range cs.iq {
+		cs.iq[j].Marked = true
+	}
+}
+
 func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	cs := &s.cpus[c]
 	l, _ := m.addr(in, cs.regs)
@@ -790,42 +927,38 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		m.setDst(s, c, in, old, true)
 		return
 	}
-	if in.RMW == RMWCmpXchg && m.peekLoad(s, c, l) != in.Exp.Eval(cs.regs) {
-		// Failed cmpxchg: a plain load, or an acquire load for _acquire.
-		if in.Order == OrderAcquire {
-			m.applyMarked(s, c, ev)
-		}
+	acquire := in.Order == OrderAcquire
+	if m.rmwFailsNow(s, c, in, l) {
+		// Failed: a plain load, or an acquire load for _acquire.
+		m.preLoad(s, c, in, acquire, ev)
 		old := m.load(s, c, l, ev)
 		m.setDst(s, c, in, old, true)
-		if in.Order == OrderAcquire && len(cs.iq) > 0 {
-			cs.acqWait = true
-		}
+		m.afterAcquire(cs, acquire)
 		if ev != nil {
 			ev.Failed = true
 		}
 		return
 	}
+	old := m.readLatest(s, c, l, ev)
+	nv, ok := rmwResult(in, old, cs.regs)
+	if !ok && ev != nil {
+		ev.Failed = true // its own copy said it would succeed; the latest value says not
+	}
 	switch in.Order {
 	case OrderFull, OrderRelease:
-		old := m.readLatest(s, c, l, ev)
-		if nv, ok := rmwResult(in, old, cs.regs); ok {
+		if ok {
 			m.commitStore(s, c, l, nv, ev)
-		} else if ev != nil {
-			ev.Failed = true
+			if in.Order == OrderRelease {
+				markQueued(cs)
+			}
 		}
-		m.setDst(s, c, in, old, true)
 	default:
 		// Exclusive RMW: read the latest value now, write later through
 		// the store buffer; the pending entry reserves the line.
-		old := m.readLatest(s, c, l, ev)
-		if nv, ok := rmwResult(in, old, cs.regs); ok {
+		if ok {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: nv, Instr: uint8(pc)})
-		} else if ev != nil {
-			ev.Failed = true
 		}
-		m.setDst(s, c, in, old, true)
-		if in.Order == OrderAcquire && len(cs.iq) > 0 {
-			cs.acqWait = true
-		}
+		m.afterAcquire(cs, acquire)
 	}
+	m.setDst(s, c, in, old, true)
 }

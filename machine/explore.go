@@ -58,6 +58,12 @@ type DeadlockResult struct {
 	Reasons []string
 }
 
+// FaultResult is an execution that ended in a fault (see Machine.Fault).
+type FaultResult struct {
+	Witness []Step
+	Reason  string // the CPU, the instruction and why, in words
+}
+
 // Result is what an exploration found.
 type Result struct {
 	Outcomes []OutcomeResult // sorted by outcome key
@@ -65,6 +71,10 @@ type Result struct {
 	// first); DeadlockStates counts them all.
 	Deadlocks      []DeadlockResult
 	DeadlockStates int
+	// Faults holds the first executions that ended in a fault (at most
+	// 16, nearest first); FaultStates counts them all.
+	Faults      []FaultResult
+	FaultStates int
 	// States is the number of distinct states expanded.
 	States int
 	// Transitions is the number of successor states generated.
@@ -313,7 +323,7 @@ func (e *explorer) push(idx int32, s *State, dist int32) {
 // when it is terminal.
 func (e *explorer) merge(p pending, succ []successor, terminal bool) {
 	dist := e.nodes[p.idx].dist
-	if terminal || (e.opts.NoReduction && e.m.Final(p.state)) {
+	if terminal || e.m.Final(p.state) {
 		e.terminal(p.idx, p.state)
 	}
 	for _, sc := range succ {
@@ -323,6 +333,13 @@ func (e *explorer) merge(p pending, succ []successor, terminal bool) {
 
 func (e *explorer) terminal(idx int32, s *State) {
 	m := e.m
+	if _, why, faulted := m.Fault(s); faulted {
+		e.res.FaultStates++
+		if len(e.res.Faults) < maxDeadlocks {
+			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Reason: why})
+		}
+		return
+	}
 	if !m.Final(s) {
 		if !e.opts.NoReduction || m.Deadlocked(s) {
 			e.res.DeadlockStates++
@@ -421,6 +438,30 @@ func (e *explorer) applyMacro(t *State, mv macro, ev *Event) int32 {
 }
 
 // macros returns the moves of the search from s.
+//
+// Lazy invalidations (machine.md, "What the explorer owes"): the search
+// never applies a queued invalidation as a step of its own; it applies
+// them just before a step of their CPU whose behaviour or enabledness
+// depends on the queue, and offers that step both ways. Why that loses
+// nothing: a queued entry keeps its CPU's copy readable (S, stale), and
+// every behaviour of the state with the copy dropped (I) is also one of
+// the state that keeps it — the entry can be applied whenever it is
+// needed, and until then the S copy only makes other CPUs' misses get S
+// rather than E, which again only adds behaviours (an S copy gets a queued
+// invalidation where an E copy would drop at once). So applying an entry
+// is needed only where the CPU's own step observes the queue, and there
+// the variants are:
+//   - none applied;
+//   - the entry of the line the step reads (a load, a conditional RMW, a
+//     trylock), so that it may read the stale copy or the latest value;
+//   - all applied, for steps that wait for an empty queue (barriers,
+//     fully ordered RMWs, grace periods, quiescent-state reports, anything
+//     after an acquire) or whose effect depends on whether it is empty
+//     (an acquire sets the wait for an empty queue only if it is not).
+//
+// A subset between the line's entry and all of them is never needed: the
+// other entries do not change what the step reads, and if they are not all
+// applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
 	var out []macro
@@ -429,6 +470,9 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 			out = append(out, macro{step: st})
 		}
 		return out
+	}
+	if _, _, f := m.Fault(s); f {
+		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
 		return mvs
@@ -444,8 +488,6 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
 			continue
 		}
-		// The load of a line whose invalidation is queued may read the
-		// stale copy (above) or apply the invalidation first.
 		if l, ok := e.staleRead(s, c); ok {
 			t := w.sc.load(s)
 			m.applyInval(t, c, t.iqIndex(c, l))
@@ -453,8 +495,7 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 				out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 			}
 		}
-		// Steps that need an empty queue: apply every queued invalidation,
-		// then take them.
+		sensitive := e.queueSensitive(s, c)
 		t := w.drained.load(s)
 		for _, e := range t.cpus[c].iq {
 			t.cpus[c].cache[e.Loc].State = Invalid
@@ -463,13 +504,38 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		t.cpus[c].acqWait = false
 		w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
 		for _, st := range w.steps2 {
-			if st.Kind == StepCommit || st.Kind == StepInvalidate || containsStep(steps, st) {
+			if st.Kind == StepCommit || st.Kind == StepInvalidate {
+				continue
+			}
+			if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) {
 				continue
 			}
 			out = append(out, macro{step: st, pre: preAll})
 		}
 	}
 	return out
+}
+
+// queueSensitive reports whether the effect of CPU c's next instruction,
+// when it can be performed with entries still queued, depends on whether
+// the queue is empty: an acquire (it leaves the CPU waiting for an empty
+// queue if it is not), and a conditional RMW or trylock (whether it fails
+// depends on what its load returns; succeeding may need an empty queue).
+func (e *explorer) queueSensitive(s *State, c int) bool {
+	m := e.m
+	if m.finished(s, c) {
+		return false
+	}
+	in := &m.code(c)[s.cpus[c].pc]
+	switch in.Op {
+	case OpLoad:
+		return in.Access == Acquire
+	case OpRMW:
+		return in.Order == OrderAcquire || in.isConditional()
+	case OpLock, OpTryLock:
+		return true
+	}
+	return false
 }
 
 func containsStep(steps []Step, st Step) bool {
@@ -490,7 +556,7 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 	}
 	cs := &s.cpus[c]
 	in := &m.code(c)[cs.pc]
-	if in.Op != OpLoad && !(in.Op == OpRMW && in.RMW == RMWCmpXchg) {
+	if !readsLine(in) {
 		return 0, false
 	}
 	l, ok := m.addr(in, cs.regs)
@@ -527,7 +593,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		var l Loc
 		switch in.Op {
 		case OpStore, OpUnlock:
-			ok = !m.hasSync
+			ok = !m.hasSync && !m.hasSyncSRCU
 		case OpLoad:
 			if in.Access == Acquire || in.Addr.Op != EConst {
 				break

@@ -11,6 +11,11 @@ type Machine struct {
 	Mode Mode
 
 	hasSync bool // any synchronize_rcu: without one, RCU read-side markers have no effect
+	// hasSyncSRCU: any synchronize_srcu; without one, SRCU sections
+	// have no effect beyond the index srcu_read_lock returns.
+	hasSyncSRCU bool
+	srcuSecs    []srcuSec // the section-opening instructions (srcu.go)
+	srcuSecOf   [][]int8  // [cpu][pc]: index into srcuSecs, or -1
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
@@ -54,6 +59,9 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
+	}
+	if err := m.initSRCU(); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -190,7 +198,7 @@ func (m *Machine) ParseID(id string) (Step, error) {
 func (m *Machine) Final(s *State) bool {
 	for c := range s.cpus {
 		cs := &s.cpus[c]
-		if int(cs.pc) < len(m.Prog.Threads[c].Code) || len(cs.sb) > 0 {
+		if int(cs.pc) < len(m.Prog.Threads[c].Code) || len(cs.sb) > 0 || cs.fault {
 			return false
 		}
 	}
@@ -202,18 +210,47 @@ func (m *Machine) Final(s *State) bool {
 func (m *Machine) Outcome(s *State) Outcome {
 	o := Outcome{Regs: make([][]Value, len(s.cpus)), Mem: make([]Value, len(s.mem))}
 	for c := range s.cpus {
-		o.Regs[c] = append([]Value(nil), s.cpus[c].regs...)
+		o.Regs[c] = make([]Value, len(s.cpus[c].regs))
+		for r, v := range s.cpus[c].regs {
+			o.Regs[c][r] = v.Visible()
+		}
 	}
 	for l := range s.mem {
-		o.Mem[l] = s.Latest(Loc(l))
+		o.Mem[l] = s.Latest(Loc(l)).Visible()
 	}
 	return o
+}
+
+// Fault reports whether the execution ended in a fault: a CPU used an
+// address that is not a pointer (e.g. a location plus a non-zero offset)
+// or closed an SRCU section it had no index for. It names the CPU and the
+// instruction, in words.
+func (m *Machine) Fault(s *State) (cpu int, reason string, faulted bool) {
+	for c := range s.cpus {
+		if s.cpus[c].fault {
+			return c, m.faultText(s, c), true
+		}
+	}
+	return -1, "", false
+}
+
+func (m *Machine) faultText(s *State, c int) string {
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	where := fmt.Sprintf("%s line %d, %s", m.cpuName(c), in.Line, m.instrText(c, int(cs.pc)))
+	if in.Line == 0 {
+		where = fmt.Sprintf("%s, %s", m.cpuName(c), m.instrText(c, int(cs.pc)))
+	}
+	if in.Op == OpSRCUUnlock {
+		return fmt.Sprintf("%s: the index names no open SRCU read-side section of this domain", where)
+	}
+	return fmt.Sprintf("%s: the address %s is not a location (only a pointer plus 0 is)", where, m.Prog.FormatValue(in.Addr.Eval(cs.regs)))
 }
 
 // Deadlocked reports whether the state is stuck: not final, and even after
 // every queued invalidation is applied no step can make progress.
 func (m *Machine) Deadlocked(s *State) bool {
-	if m.Final(s) {
+	if _, _, f := m.Fault(s); f || m.Final(s) {
 		return false
 	}
 	t := s
@@ -233,6 +270,9 @@ func (m *Machine) Deadlocked(s *State) bool {
 // the quiescent-state report.
 func (m *Machine) Enabled(s *State) []Step {
 	var out []Step
+	if _, _, f := m.Fault(s); f {
+		return nil // the execution has ended
+	}
 	for c := range s.cpus {
 		out = m.appendCPUSteps(out, s, c)
 	}
@@ -264,6 +304,9 @@ func (m *Machine) appendCPUSteps(out []Step, s *State, c int) []Step {
 // IsEnabled reports whether st is enabled in s.
 func (m *Machine) IsEnabled(s *State, st Step) bool {
 	if int(st.CPU) >= len(s.cpus) {
+		return false
+	}
+	if _, _, f := m.Fault(s); f {
 		return false
 	}
 	for _, e := range m.appendCPUSteps(nil, s, int(st.CPU)) {
@@ -314,7 +357,9 @@ func (m *Machine) apply(n *State, st Step, ev *Event) {
 	case StepReportQS:
 		bit := uint32(1) << uint(c)
 		for d := range n.cpus {
-			n.cpus[d].gpWait &^= bit
+			if m.canReportTo(n, c, d) {
+				n.cpus[d].gpWait &^= bit
+			}
 		}
 	}
 }
@@ -368,7 +413,7 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 
 // readsLine: instructions that may read a (possibly stale) cache line.
 func readsLine(in *Instr) bool {
-	return in.Op == OpLoad || (in.Op == OpRMW && in.RMW == RMWCmpXchg)
+	return in.Op == OpLoad || in.Op == OpTryLock || in.isConditional()
 }
 
 // writesLoc: instructions that may write their location.

@@ -190,22 +190,22 @@ type Op uint8
 
 // Instruction kinds.
 const (
-	OpLoad      Op = iota // Dst = *Addr, flavoured by Access
-	OpStore               // *Addr = Val, flavoured by Access
-	OpFence               // a barrier, see Fence
-	OpRMW                 // Dst = old value of *Addr; *Addr = f(old), see RMW and Order
-	OpLock                // spin_lock(Addr)
-	OpUnlock              // spin_unlock(Addr)
-	OpTryLock             // Dst = spin_trylock(Addr)
-	OpRCULock             // rcu_read_lock()
-	OpRCUUnlock           // rcu_read_unlock()
-	OpSyncRCU             // synchronize_rcu()
-	OpSRCULock            // Dst = srcu_read_lock(Addr), or srcu_down_read(Addr) when Cross
-	OpSRCUUnlock          // srcu_read_unlock(Addr, Val), or srcu_up_read(Addr, Val) when Cross
-	OpSyncSRCU            // synchronize_srcu(Addr): a grace period of the domain Addr points to
-	OpAssign              // Dst = Val (register arithmetic)
-	OpBranch              // if Cond == 0 goto Target
-	OpJump                // goto Target
+	OpLoad       Op = iota // Dst = *Addr, flavoured by Access
+	OpStore                // *Addr = Val, flavoured by Access
+	OpFence                // a barrier, see Fence
+	OpRMW                  // Dst = old value of *Addr; *Addr = f(old), see RMW and Order
+	OpLock                 // spin_lock(Addr)
+	OpUnlock               // spin_unlock(Addr)
+	OpTryLock              // Dst = spin_trylock(Addr)
+	OpRCULock              // rcu_read_lock()
+	OpRCUUnlock            // rcu_read_unlock()
+	OpSyncRCU              // synchronize_rcu()
+	OpSRCULock             // Dst = srcu_read_lock(Addr), or srcu_down_read(Addr) when Cross
+	OpSRCUUnlock           // srcu_read_unlock(Addr, Val), or srcu_up_read(Addr, Val) when Cross
+	OpSyncSRCU             // synchronize_srcu(Addr): a grace period of the domain Addr points to
+	OpAssign               // Dst = Val (register arithmetic)
+	OpBranch               // if Cond == 0 goto Target
+	OpJump                 // goto Target
 )
 
 // Access says which primitive a load or store came from. It decides the

@@ -100,13 +100,20 @@ type cpuState struct {
 	early    uint64 // instructions issued early and not yet passed by the pc
 	executed uint64 // annotation: instructions performed so far (not in keys)
 	acqWait  bool   // an acquire ran: the next instruction waits for an empty invalidation queue
-	syncWait bool   // inside synchronize_rcu, after the grace period started
+	syncWait bool   // inside synchronize_rcu or synchronize_srcu, after the grace period started
+	fault    bool   // the instruction at pc used an address that is not a pointer: the execution ended
 	rcuDepth uint8
-	gpWait   uint32 // CPUs that still owe a quiescent state to this CPU's synchronize_rcu
-	regs     []Value
-	cache    []Line
-	sb       []SBEntry
-	iq       []IQEntry
+	// gpDomain is the kind of grace period this CPU waits for: 0 for
+	// RCU, 1+d for the SRCU domain of location d.
+	gpDomain uint8
+	gpWait   uint32 // CPUs that still owe a quiescent state to this CPU's grace period
+	// gpSecs holds the SRCU read-side sections open when this CPU's SRCU
+	// grace period started: it ends only after each has been closed.
+	gpSecs uint32
+	regs   []Value
+	cache  []Line
+	sb     []SBEntry
+	iq     []IQEntry
 }
 
 // cohNode is one committed store in a location's coherence order, kept as
@@ -125,8 +132,11 @@ type State struct {
 	mem   []Value
 	memCo []int32 // coherence position of each memory value
 	cpus  []cpuState
-	coh   []*cohNode // annotation: per location, the newest committed store
-	steps int32      // annotation: number of steps taken
+	// srcuOpen holds the SRCU read-side sections (see Machine.srcuSecs)
+	// that have been opened and not yet closed.
+	srcuOpen uint32
+	coh      []*cohNode // annotation: per location, the newest committed store
+	steps    int32      // annotation: number of steps taken
 }
 
 func (s *State) clone() *State {
@@ -159,7 +169,7 @@ func (s *State) sizes() (vals, lines, sb, iq int) {
 // returns). The coherence history is left to the caller.
 func (s *State) cloneInto(n *State, vals []Value, lines []Line, sbs []SBEntry, iqs []IQEntry, cpus []cpuState) {
 	nl := len(s.mem)
-	*n = State{cpus: cpus, steps: s.steps, mem: vals[:nl:nl]}
+	*n = State{cpus: cpus, steps: s.steps, srcuOpen: s.srcuOpen, mem: vals[:nl:nl]}
 	copy(n.mem, s.mem)
 	vo, so, io := nl, 0, 0
 	for i := range s.cpus {
@@ -330,7 +340,7 @@ func (s *State) iqIndex(c int, l Loc) int {
 // influences the machine, including MESI states and step annotations of
 // queued invalidations, but not the coherence history.
 func (s *State) Equal(t *State) bool {
-	if len(s.mem) != len(t.mem) || len(s.cpus) != len(t.cpus) {
+	if len(s.mem) != len(t.mem) || len(s.cpus) != len(t.cpus) || s.srcuOpen != t.srcuOpen {
 		return false
 	}
 	for i := range s.mem {
@@ -341,7 +351,8 @@ func (s *State) Equal(t *State) bool {
 	for i := range s.cpus {
 		a, b := &s.cpus[i], &t.cpus[i]
 		if a.pc != b.pc || a.early != b.early || a.executed != b.executed || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
-			a.rcuDepth != b.rcuDepth || a.gpWait != b.gpWait || len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
+			a.fault != b.fault || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
+			len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
 			return false
 		}
 		for j := range a.regs {

@@ -1,0 +1,128 @@
+package machine_test
+
+import (
+	"testing"
+
+	"smpscope/machine"
+	"smpscope/scenarios"
+)
+
+// Cases that once got a wrong answer, each written as a litmus test with
+// what ARMv8 / x86-TSO allow (herd7's hardware models, and LKMM where it
+// forbids). Each is also checked against the reference explorer.
+var verdictCases = []struct {
+	name, src string
+	tso, arm  bool // is the exists clause reachable?
+	rule      string
+}{
+	{
+		name: "fail-cmpxchg-addr",
+		rule: "a failed cmpxchg is a plain load, address-dependency rule included",
+		src: `C fail-cmpxchg-addr
+{ int *p=z; int x=3; int z=0; }
+P0(int **p, int *x) { WRITE_ONCE(*x, 1); rcu_assign_pointer(*p, x); }
+P1(int **p) { int *r0; int r1; r0 = rcu_dereference(*p); r1 = cmpxchg_relaxed(r0, 7, 9); }
+exists (1:r0=x /\ 1:r1=3)`,
+	},
+	{
+		name: "fail-cmpxchg-acquire-addr",
+		rule: "a failed cmpxchg_acquire is an acquire load, address-dependency rule included",
+		src: `C fail-cmpxchg-acquire-addr
+{ int *p=z; int x=3; int z=0; }
+P0(int **p, int *x) { WRITE_ONCE(*x, 1); rcu_assign_pointer(*p, x); }
+P1(int **p) { int *r0; int r1; r0 = rcu_dereference(*p); r1 = cmpxchg_acquire(r0, 7, 9); }
+exists (1:r0=x /\ 1:r1=3)`,
+	},
+
+	{
+		name: "sb-xchg-release-acquire",
+		rule: "a _release RMW orders before a later acquire (ARMv8 release->acquire)",
+		src: `C sb-xchg-release-acquire
+{}
+P0(int *x, int *y) { int r0; int r1; r0 = xchg_release(x, 1); r1 = smp_load_acquire(y); }
+P1(int *x, int *y) { int r2; int r3; r2 = xchg_release(y, 1); r3 = smp_load_acquire(x); }
+exists (0:r1=0 /\ 1:r3=0)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "sb-store-release-acquire",
+		rule: "a release store orders before a later acquire",
+		src: `C sb-store-release-acquire
+{}
+P0(int *x, int *y) { int r1; smp_store_release(x, 1); r1 = smp_load_acquire(y); }
+P1(int *x, int *y) { int r3; smp_store_release(y, 1); r3 = smp_load_acquire(x); }
+exists (0:r1=0 /\ 1:r3=0)`,
+		tso: true, arm: false,
+	},
+	{
+		name: "cmpxchg-sees-store",
+		rule: "a fully ordered cmpxchg that needs the drained queue to succeed is offered with it drained",
+		src: `C cmpxchg-sees-store
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+P1(int *x) { int r0; r0 = cmpxchg(x, 1, 2); }
+P2(int *a) { WRITE_ONCE(*a, 1); }
+exists (1:r0=1 /\ x=2)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "mesi-letter",
+		rule: "the state key keeps MESI states: an S copy left by a miss can go stale, an E copy cannot",
+		src: `C mesi-letter
+{ int x=0; int y=0; }
+P0(int *x, int *y) { int r1; int r2; WRITE_ONCE(*x, 1); r1 = READ_ONCE(*y); r2 = READ_ONCE(*x); }
+P1(int *x) { int r0; r0 = READ_ONCE(*x); }
+P2(int *x, int *y) { WRITE_ONCE(*x, 2); smp_wmb(); WRITE_ONCE(*y, 1); }
+exists (0:r1=1 /\ 0:r2=1 /\ x=2)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "trylock-stale",
+		rule: "a failed spin_trylock is a plain load that may read a stale lock word",
+		src: `C trylock-stale
+{}
+P0(int *y, spinlock_t *l) { int r0; int r1; int r2; r2 = spin_is_locked(l); r0 = READ_ONCE(*y); r1 = spin_trylock(l); }
+P1(int *y, spinlock_t *l) { spin_lock(l); spin_unlock(l); smp_store_release(y, 1); }
+exists (0:r2=1 /\ 0:r0=1 /\ 0:r1=0)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "acquire-then-drained",
+		rule: "an acquire load taken with its queue drained does not leave the CPU waiting",
+		src: `C acquire-then-drained
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = smp_load_acquire(y); r1 = READ_ONCE(*x); }
+P2(int *a) { WRITE_ONCE(*a, 1); }
+exists (1:r0=1 /\ 1:r1=1 /\ a=1)`,
+		tso: true, arm: true,
+	},
+}
+
+func TestVerdictCases(t *testing.T) {
+	for _, tc := range verdictCases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := compile(t, tc.name, []byte(tc.src))
+			for _, mode := range modes {
+				want := tc.tso
+				if mode == machine.ARM {
+					want = tc.arm
+				}
+				m := machine.MustNew(c.Program, mode)
+				res := machine.Explore(m, machine.Options{})
+				if !res.Complete {
+					t.Fatalf("%s: %s", mode, res.Summary())
+				}
+				got := c.ResultVerdict(res).Observation != scenarios.Never
+				if got != want {
+					t.Errorf("%s: exists reachable = %v, want %v (rule: %s)", mode, got, want, tc.rule)
+				}
+				if diff, skipped := difference(c.Program, mode); skipped {
+					t.Errorf("%s: reference search too large", mode)
+				} else if diff != "" {
+					t.Errorf("%s: explorer and reference differ:\n%s", mode, diff)
+				}
+			}
+		})
+	}
+}
