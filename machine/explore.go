@@ -29,10 +29,6 @@ type Options struct {
 	// empty, for callers that only need verdicts (rebuilding a witness
 	// replays it from the initial state).
 	NoWitnesses bool
-	// NoReduction visits every interleaving of every enabled step,
-	// including free-standing invalidation steps. It exists to prove the
-	// reductions keep every outcome.
-	NoReduction bool
 }
 
 const (
@@ -181,7 +177,7 @@ func Explore(m *Machine, opts Options) *Result {
 	e := &explorer{m: m, opts: opts, index: make(map[string]int32), res: &Result{}, outs: make(map[string]*outcomeAcc)}
 	init := m.Initial()
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
-	e.keyBuf = m.appendKey(e.keyBuf[:0], init, !opts.NoReduction)
+	e.keyBuf = m.appendKey(e.keyBuf[:0], init, true)
 	e.visit(string(e.keyBuf), init, -1, macro{}, 0)
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
@@ -341,19 +337,17 @@ func (e *explorer) terminal(idx int32, s *State) {
 		return
 	}
 	if !m.Final(s) {
-		if !e.opts.NoReduction || m.Deadlocked(s) {
-			e.res.DeadlockStates++
-			if len(e.res.Deadlocks) >= maxDeadlocks {
-				return
-			}
-			d := DeadlockResult{Witness: e.witness(idx)}
-			for c := range s.cpus {
-				if st := m.Status(s, c); !st.Finished {
-					d.Reasons = append(d.Reasons, m.cpuName(c)+": "+st.Reason)
-				}
-			}
-			e.res.Deadlocks = append(e.res.Deadlocks, d)
+		e.res.DeadlockStates++
+		if len(e.res.Deadlocks) >= maxDeadlocks {
+			return
 		}
+		d := DeadlockResult{Witness: e.witness(idx)}
+		for c := range s.cpus {
+			if st := m.Status(s, c); !st.Finished {
+				d.Reasons = append(d.Reasons, m.cpuName(c)+": "+st.Reason)
+			}
+		}
+		e.res.Deadlocks = append(e.res.Deadlocks, d)
 		return
 	}
 	o := m.Outcome(s)
@@ -403,7 +397,7 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 	w.transitions = 0
 	add := func(t *State, mv macro, cost int32) {
 		w.transitions++
-		w.buf = e.m.appendKey(w.buf[:0], t, !e.opts.NoReduction)
+		w.buf = e.m.appendKey(w.buf[:0], t, true)
 		if idx, ok := e.index[string(w.buf)]; ok {
 			if n := &e.nodes[idx]; n.done || n.dist <= dist+cost {
 				return
@@ -465,12 +459,6 @@ func (e *explorer) applyMacro(t *State, mv macro, ev *Event) int32 {
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
 	var out []macro
-	if e.opts.NoReduction {
-		for _, st := range m.Enabled(s) {
-			out = append(out, macro{step: st})
-		}
-		return out
-	}
 	if _, _, f := m.Fault(s); f {
 		return nil
 	}

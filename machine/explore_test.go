@@ -59,33 +59,6 @@ func (m *Machine) formatSteps(steps []Step) string {
 	return strings.Join(ids, ", ")
 }
 
-// Witnesses of the search over every interleaving replay to their outcome,
-// and the reduced search's witnesses are never shorter than those (which
-// are shortest, breadth first).
-func TestWitnessesReplay(t *testing.T) {
-	for _, sh := range shapes[:8] {
-		p, _ := sh.build()
-		m := MustNew(p, TSO)
-		red := Explore(m, Options{})
-		full := Explore(m, Options{NoReduction: true})
-		best := map[string]int{}
-		for _, o := range full.Outcomes {
-			best[o.Outcome.Key()] = len(o.Witness)
-		}
-		for _, o := range red.Outcomes {
-			if len(o.Witness) < best[o.Outcome.Key()] {
-				t.Fatalf("%s: reduced witness shorter than the full search's shortest?", sh.name)
-			}
-		}
-		for _, o := range full.Outcomes {
-			states, _, err := m.Replay(o.Witness)
-			if err != nil || m.Outcome(states[len(states)-1]).Key() != o.Outcome.Key() {
-				t.Fatalf("%s: full-search witness does not replay: %v", sh.name, err)
-			}
-		}
-	}
-}
-
 func TestNoWitnessesSameOutcomes(t *testing.T) {
 	m := MustNew(ring(3, nil), ARM)
 	a, b := Explore(m, Options{}), Explore(m, Options{NoWitnesses: true})

@@ -230,36 +230,6 @@ func TestPropTSOSubsetOfARM(t *testing.T) {
 	})
 }
 
-// The reductions keep every outcome on random programs too.
-func TestPropReductionKeepsOutcomes(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, false)
-		mode := []Mode{TSO, ARM}[rapid.IntRange(0, 1).Draw(t, "mode")]
-		m := MustNew(p, mode)
-		red := Explore(m, Options{MaxStates: 50000})
-		full := Explore(m, Options{MaxStates: 50000, NoReduction: true})
-		if !red.Complete || !full.Complete {
-			t.Skip("too large")
-		}
-		a, b := outcomeList(p, red), outcomeList(p, full)
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			t.Fatalf("%s: reduced %v\nfull %v", mode, a, b)
-		}
-		if (len(red.Deadlocks) > 0) != (len(full.Deadlocks) > 0) {
-			t.Fatalf("deadlocks differ: %d vs %d", len(red.Deadlocks), len(full.Deadlocks))
-		}
-		for _, o := range red.Outcomes {
-			states, _, err := m.Replay(o.Witness)
-			if err != nil {
-				t.Fatalf("witness does not replay: %v", err)
-			}
-			if got := m.Outcome(states[len(states)-1]).Key(); got != o.Outcome.Key() || !m.Final(states[len(states)-1]) {
-				t.Fatalf("witness replays to another outcome")
-			}
-		}
-	})
-}
-
 // ARMv8 orders a release store before a later acquire load; x86-TSO does
 // not (its store buffer lets the load pass the store). This is the one
 // place where TSO allows what ARM-like forbids.

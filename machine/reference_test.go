@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
-	"sync"
 
 	"smpscope/machine"
 )
@@ -37,55 +36,63 @@ var refAnnotations = map[string]string{
 
 // refKey encodes every field of s except the annotations.
 func refKey(s *machine.State) string {
-	return string(appendRef(nil, reflect.ValueOf(s).Elem()))
+	return string(stateEncoder(nil, reflect.ValueOf(s).Elem()))
 }
 
-func appendRef(b []byte, v reflect.Value) []byte {
-	switch v.Kind() {
+// encoder appends the encoding of a value of one type.
+type encoder func(b []byte, v reflect.Value) []byte
+
+var stateEncoder = encoderFor(reflect.TypeOf(machine.State{}))
+
+// encoderFor builds the encoder of type t once, by reflection over its
+// fields, so encoding a state does no reflection on types.
+func encoderFor(t reflect.Type) encoder {
+	switch t.Kind() {
 	case reflect.Bool:
-		if v.Bool() {
-			return append(b, 1)
-		}
-		return append(b, 0)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return binary.AppendUvarint(b, v.Uint())
-	case reflect.Slice, reflect.Array:
-		b = binary.AppendUvarint(b, uint64(v.Len()))
-		for i := 0; i < v.Len(); i++ {
-			b = appendRef(b, v.Index(i))
-		}
-		return b
-	case reflect.Struct:
-		for _, i := range keptFields(v.Type()) {
-			b = appendRef(b, v.Field(i))
-		}
-		return b
-	case reflect.Pointer:
-		if v.IsNil() {
+		return func(b []byte, v reflect.Value) []byte {
+			if v.Bool() {
+				return append(b, 1)
+			}
 			return append(b, 0)
 		}
-		return appendRef(append(b, 1), v.Elem())
-	}
-	panic(fmt.Sprintf("reference key: cannot encode a %s (%s): add it to appendRef or refAnnotations", v.Kind(), v.Type()))
-}
-
-var keptFieldsOf sync.Map // reflect.Type -> []int
-
-// keptFields returns the indices of t's fields that are not annotations.
-func keptFields(t reflect.Type) []int {
-	if f, ok := keptFieldsOf.Load(t); ok {
-		return f.([]int)
-	}
-	var kept []int
-	for i := 0; i < t.NumField(); i++ {
-		if _, skip := refAnnotations[t.Name()+"."+t.Field(i).Name]; !skip {
-			kept = append(kept, i)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(b []byte, v reflect.Value) []byte { return binary.AppendVarint(b, v.Int()) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return func(b []byte, v reflect.Value) []byte { return binary.AppendUvarint(b, v.Uint()) }
+	case reflect.Slice, reflect.Array:
+		elem := encoderFor(t.Elem())
+		return func(b []byte, v reflect.Value) []byte {
+			b = binary.AppendUvarint(b, uint64(v.Len()))
+			for i := 0; i < v.Len(); i++ {
+				b = elem(b, v.Index(i))
+			}
+			return b
+		}
+	case reflect.Struct:
+		var fields []int
+		var encs []encoder
+		for i := 0; i < t.NumField(); i++ {
+			if _, skip := refAnnotations[t.Name()+"."+t.Field(i).Name]; !skip {
+				fields = append(fields, i)
+				encs = append(encs, encoderFor(t.Field(i).Type))
+			}
+		}
+		return func(b []byte, v reflect.Value) []byte {
+			for j, i := range fields {
+				b = encs[j](b, v.Field(i))
+			}
+			return b
+		}
+	case reflect.Pointer:
+		elem := encoderFor(t.Elem())
+		return func(b []byte, v reflect.Value) []byte {
+			if v.IsNil() {
+				return append(b, 0)
+			}
+			return elem(append(b, 1), v.Elem())
 		}
 	}
-	keptFieldsOf.Store(t, kept)
-	return kept
+	panic(fmt.Sprintf("reference key: cannot encode a %s (%s): add it to encoderFor or refAnnotations", t.Kind(), t))
 }
 
 // refResult is what the reference explorer found.

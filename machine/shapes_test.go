@@ -333,36 +333,3 @@ func TestShapes(t *testing.T) {
 		}
 	}
 }
-
-// TestReductionKeepsOutcomes compares the reduced search with the search of
-// every interleaving on every shape.
-func TestReductionKeepsOutcomes(t *testing.T) {
-	for _, sh := range shapes {
-		for _, mode := range []Mode{TSO, ARM} {
-			t.Run(fmt.Sprintf("%s/%s", sh.name, mode), func(t *testing.T) {
-				p, _ := sh.build()
-				compareReduction(t, p, mode)
-			})
-		}
-	}
-}
-
-func compareReduction(t *testing.T, p *Program, mode Mode) {
-	t.Helper()
-	m := MustNew(p, mode)
-	red := Explore(m, Options{})
-	full := Explore(m, Options{NoReduction: true})
-	if !red.Complete || !full.Complete {
-		t.Fatalf("incomplete: %s / %s", red.Summary(), full.Summary())
-	}
-	a, b := outcomeList(p, red), outcomeList(p, full)
-	if fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Fatalf("%s/%s: reduced search outcomes\n  %v\ndiffer from the full search\n  %v", p.Name, mode, a, b)
-	}
-	if (len(red.Deadlocks) > 0) != (len(full.Deadlocks) > 0) {
-		t.Fatalf("%s/%s: deadlocks: reduced %d, full %d", p.Name, mode, len(red.Deadlocks), len(full.Deadlocks))
-	}
-	if red.States > full.States {
-		t.Errorf("%s/%s: reduced search visited more states (%d) than the full one (%d)", p.Name, mode, red.States, full.States)
-	}
-}
