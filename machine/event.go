@@ -168,6 +168,9 @@ func (m *Machine) describeEvent(before *State, ev *Event) string {
 	case StepExec, StepEarly:
 		text := m.instrText(c, ev.Instr)
 		switch {
+		case ev.Fault:
+			fmt.Fprintf(&b, "%s cannot perform %s, and the execution ends here: %s.", cpu, text, m.faultText(before, c))
+			return b.String()
 		case ev.GPStart:
 			fmt.Fprintf(&b, "%s starts %s: a grace period begins; every CPU must report a quiescent state.", cpu, text)
 		case ev.GPEnd:
