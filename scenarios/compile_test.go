@@ -256,6 +256,10 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 				args = append(args, "1")
 			case argBit:
 				args = append(args, "2")
+			case argMO:
+				args = append(args, "memory_order_relaxed")
+			case argExpPtr:
+				args = append(args, "y")
 			}
 		}
 		call := name + "(" + strings.Join(args, ", ") + ")"
