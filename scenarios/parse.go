@@ -509,6 +509,11 @@ func (p *parser) parseThreads(s *Scenario) {
 	for p.is(tIdent) && (isThreadName(p.tok.text) || p.tok.text == "void") {
 		s.Threads = append(s.Threads, p.parseThread(len(s.Threads)))
 	}
+	if len(s.Threads) == 0 && p.is(tLBrace) {
+		// perfbook's CodeSamples/formal/litmus files carry a second block,
+		// { #include "api.h" }, for klitmus7; herd7 rejects them too.
+		p.fail(p.tok.pos, "a second \"{\" block before the threads is not allowed (only one initial-state block; herd7 rejects this too)")
+	}
 	if len(s.Threads) == 0 {
 		p.fail(p.tok.pos, "expected thread P0, found %s", p.tok.describe())
 	}
@@ -1001,7 +1006,7 @@ func (p *parser) parseClauses(s *Scenario) {
 					break
 				}
 				p.next()
-				if !p.is(tIdent) {
+				if !p.is(tIdent) || p.peek().kind != tColon {
 					p.fail(p.tok.pos, "expected location:region after \",\" in regions, found %s", p.tok.describe())
 				}
 			}

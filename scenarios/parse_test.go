@@ -29,6 +29,8 @@ func sexpr(e Expr) string {
 		return "(paren " + sexpr(x.X) + ")"
 	case *CastExpr:
 		return "(cast " + x.Type + strings.Repeat("*", x.Stars) + " " + sexpr(x.X) + ")"
+	case *TernaryExpr:
+		return "(? " + sexpr(x.X) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
 	}
 	return fmt.Sprintf("?%T", e)
 }
@@ -42,6 +44,8 @@ func condSexpr(c Cond) string {
 		return `(\/ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
 	case *CondNot:
 		return "(~ " + condSexpr(x.X) + ")"
+	case *CondImplies:
+		return "(=> " + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
 	case *CondParen:
 		return condSexpr(x.X)
 	case *CondBool:
