@@ -116,7 +116,7 @@ func isVerdict(s string) bool { return s == "Never" || s == "Sometimes" || s == 
 const conformanceTimeout = 2 * time.Minute
 
 // timeoutFileStates is the state limit for files herd7 timed out on.
-const timeoutFileStates = 100_000
+const timeoutFileStates = 20_000
 
 // TestConformance explores every corpus file that herd7 gives a verdict
 // (or timed out on) in TSO and ARM-like mode: no mode may reach an
