@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,6 +131,8 @@ func TestConformance(t *testing.T) {
 		t.Skip("no expected.tsv")
 	}
 	seen := map[string]bool{}
+	var tally conformanceTally
+	t.Cleanup(func() { t.Log(tally.String()) }) // after the parallel subtests
 	for _, row := range rows {
 		if !isVerdict(row.lkmm) && row.lkmm != "timeout" {
 			continue // herd7 rejects it: TestCorpus checks that smpscope does too
@@ -151,7 +154,7 @@ func TestConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
-				checkConformance(t, row, c, mode)
+				checkConformance(t, row, c, mode, &tally)
 			}
 		})
 	}
@@ -164,7 +167,53 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-func checkConformance(t *testing.T, row conformanceRow, c *Compiled, mode machine.Mode) {
+// conformanceTally counts, over file-mode pairs, what TestConformance
+// found, for its closing log line. LKMM "Never" counts only where herd7
+// found final states (not the vacuous 0-state Nevers).
+type conformanceTally struct {
+	mu                            sync.Mutex
+	pairs, complete               int
+	tso, tsoExact, arm, armExact  int
+	lkmmNever, lkmmNeverUnreached int
+}
+
+func (c *conformanceTally) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return fmt.Sprintf("explored %d file-mode pairs, %d complete; TSO equals the tso column in %d of %d, ARM-like the arm column in %d of %d; LKMM-Never outcome unreachable in %d of %d",
+		c.pairs, c.complete, c.tsoExact, c.tso, c.armExact, c.arm, c.lkmmNeverUnreached, c.lkmmNever)
+}
+
+func (c *conformanceTally) add(mode machine.Mode, complete bool, want, got string, lkmmNever, reached bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pairs++
+	if !complete {
+		return
+	}
+	c.complete++
+	if isVerdict(want) {
+		if mode == machine.TSO {
+			c.tso++
+			if got == want {
+				c.tsoExact++
+			}
+		} else {
+			c.arm++
+			if got == want {
+				c.armExact++
+			}
+		}
+	}
+	if lkmmNever {
+		c.lkmmNever++
+		if !reached {
+			c.lkmmNeverUnreached++
+		}
+	}
+}
+
+func checkConformance(t *testing.T, row conformanceRow, c *Compiled, mode machine.Mode, tally *conformanceTally) {
 	name := map[machine.Mode]string{machine.TSO: "TSO", machine.ARM: "ARM-like"}[mode]
 	m, err := machine.New(c.Program, mode)
 	if err != nil {
@@ -198,6 +247,7 @@ func checkConformance(t *testing.T, row conformanceRow, c *Compiled, mode machin
 		problems = append(problems, fmt.Sprintf("no final state (%d deadlocked states), where herd7 finds %d", r.DeadlockStates, row.lkmmStates))
 	}
 	want := map[machine.Mode]string{machine.TSO: row.tso, machine.ARM: row.arm}[mode]
+	tally.add(mode, r.Complete, want, got, row.lkmm == "Never" && row.lkmmStates != 0, v.Positive > 0)
 	if w := noOracleColumn[row.file].reason(mode); w != "" && want == "" {
 		want = w
 	}

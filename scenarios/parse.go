@@ -546,6 +546,9 @@ func (p *parser) parseThread(index int) *Thread {
 			p.expect(tComma, "between parameters")
 		}
 		if !p.isTypeStart() {
+			if p.is(tIdent) && (p.peek().kind == tStar || p.peek().kind == tIdent) {
+				p.fail(p.tok.pos, "unknown type %q in a parameter (see FORMAT.md for the types smpscope knows)", p.tok.text)
+			}
 			p.fail(p.tok.pos, "expected a parameter such as \"int *x\", found %s", p.tok.describe())
 		}
 		start := p.tok.pos
