@@ -286,6 +286,29 @@ func TestHerdConditions(t *testing.T) {
 	}
 }
 
+func TestFinalClauseSpellings(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		kind FinalKind
+	}{
+		{"final (x=1)", Exists},
+		{"(x=1)", Exists},
+		{"not exists (x=1)", NotExists},
+		{"exists (x=1);", Exists},
+		{"~exists (x=1) ; (* done *)", NotExists},
+	} {
+		s, err := Parse("t", []byte("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n"+tt.in+"\n"))
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if s.Final.Kind != tt.kind || condSexpr(s.Final.Cond) != "x=1" {
+			t.Errorf("%s: %v %s", tt.in, s.Final.Kind, condSexpr(s.Final.Cond))
+		}
+		checkRoundTrip(t, tt.in, s)
+	}
+}
+
 func TestRegionsClause(t *testing.T) {
 	s := mustParse(t, "C C12\n{ int x = 0 }\nP0(int *x) {\n  *x = 1;\n}\nregions: x:PROP, y:NOPROP\nforall ( x = 1 )\n")
 	if s.Regions == nil || strings.Join(s.Regions.Items, " ") != "x:PROP y:NOPROP" {

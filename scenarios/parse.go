@@ -1026,17 +1026,25 @@ func (p *parser) parseClauses(s *Scenario) {
 			c.Lead = append(c.Lead, p.takeInner()...)
 			c.Trail = p.takeTrail()
 			s.Filter = c
-		case p.isIdent("exists") || p.isIdent("forall") || (p.is(tTilde) && p.peek().kind == tIdent && p.peek().text == "exists"):
+		case p.isIdent("exists") || p.isIdent("forall") || p.isIdent("final") || p.is(tLParen) ||
+			((p.is(tTilde) || p.isIdent("not")) && p.peek().kind == tIdent && p.peek().text == "exists"):
+			// herd7 also reads "final P" and a bare "(P)" as exists, and
+			// "not exists" as ~exists.
 			c := &FinalClause{Pos: p.tok.pos, Lead: lead}
 			switch {
 			case p.isIdent("forall"):
 				c.Kind = Forall
-			case p.is(tTilde):
+			case p.is(tTilde) || p.isIdent("not"):
 				c.Kind = NotExists
 				p.next()
 			}
-			p.next()
+			if !p.is(tLParen) {
+				p.next()
+			}
 			c.Cond = p.parseCond()
+			if p.is(tSemi) {
+				p.next() // herd7 allows a ";" after the final condition
+			}
 			c.Lead = append(c.Lead, p.takeInner()...)
 			c.Trail = p.takeTrail()
 			s.Final = c
