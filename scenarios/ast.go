@@ -20,6 +20,11 @@ type Metadata struct {
 	Story   string
 	Variant string
 	Family  string
+	// Note keeps what a comment said that is not metadata smpscope uses:
+	// a Result that is not Never, Sometimes or Always ("Result: DEADLOCK"),
+	// the words after the verdict ("Result: Sometimes P0 GRR: ..."), and
+	// keys given more than once. Notes are joined with "; ".
+	Note string
 }
 
 // Scenario is a parsed C litmus test.
@@ -37,6 +42,7 @@ type Scenario struct {
 	Init        []*InitDecl
 	InitEnd     []Comment // comments before the closing "}" of the block
 	Threads     []*Thread
+	Regions     *RegionsClause   // nil if absent
 	Locations   *LocationsClause // nil if absent
 	Filter      *FilterClause    // nil if absent
 	Final       *FinalClause
@@ -50,6 +56,12 @@ type InitDecl struct {
 	Type  string // "" when untyped ("x=1;")
 	Stars int    // pointer level of the declared variable
 	Name  string
+	// IsReg marks a register's initial value, "0:r1=1;" or "int *1:r0;":
+	// Name is then register Name of thread Thread (Thread is -1 for a
+	// location). Bracket marks a location written "[x]".
+	IsReg   bool
+	Thread  int
+	Bracket bool
 	// Value is nil (no initialiser), an integer (*IntLit, or *UnaryExpr "-"
 	// of one), a location name (*Ident, its address), "&name" (*UnaryExpr
 	// "&" of an *Ident) or ATOMIC_INIT(n) (*CallExpr).
@@ -216,9 +228,20 @@ type BinaryExpr struct {
 }
 
 // CallExpr is "Fun(Args...)"; Fun is one of the supported primitives.
+// herd7's internal forms keep their annotations in the name
+// ("__xchg{mb}"); Bare marks one written without parentheses
+// ("__fence{mb};").
 type CallExpr struct {
 	Fun  *Ident
 	Args []Expr
+	Bare bool
+}
+
+// TernaryExpr is "X ? Then : Else".
+type TernaryExpr struct {
+	X           Expr
+	QuestionPos Position
+	Then, Else  Expr
 }
 
 // ParenExpr is "(X)", kept so that Format writes what the author wrote.
@@ -235,13 +258,17 @@ type CastExpr struct {
 	X      Expr
 }
 
-func (*Ident) exprNode()      {}
-func (*IntLit) exprNode()     {}
-func (*UnaryExpr) exprNode()  {}
-func (*BinaryExpr) exprNode() {}
-func (*CallExpr) exprNode()   {}
-func (*ParenExpr) exprNode()  {}
-func (*CastExpr) exprNode()   {}
+func (*Ident) exprNode()       {}
+func (*IntLit) exprNode()      {}
+func (*UnaryExpr) exprNode()   {}
+func (*BinaryExpr) exprNode()  {}
+func (*CallExpr) exprNode()    {}
+func (*ParenExpr) exprNode()   {}
+func (*CastExpr) exprNode()    {}
+func (*TernaryExpr) exprNode() {}
+
+// Pos returns the position of the expression's first token.
+func (e *TernaryExpr) Pos() Position { return e.X.Pos() }
 
 // Pos returns the position of the expression's first token.
 func (e *Ident) Pos() Position { return e.NamePos }
@@ -303,6 +330,16 @@ type FilterClause struct {
 	Trail []Comment
 }
 
+// RegionsClause is herd7's "regions: x:PROP, y:NOPROP", which assigns
+// memory regions for models that have them. The LKMM has none, so it is
+// kept for Format and otherwise ignored.
+type RegionsClause struct {
+	Pos   Position
+	Items []string // "x:PROP"
+	Lead  []Comment
+	Trail []Comment
+}
+
 // LocationsClause is "locations [0:r1; x]": extra things to show in
 // outcomes.
 type LocationsClause struct {
@@ -324,11 +361,15 @@ type CondAnd struct{ X, Y Cond }
 // CondOr is "X \/ Y".
 type CondOr struct{ X, Y Cond }
 
-// CondNot is "~X".
+// CondNot is "~X", or "not X" when Word is set.
 type CondNot struct {
 	TildePos Position
 	X        Cond
+	Word     bool
 }
+
+// CondImplies is "X => Y".
+type CondImplies struct{ X, Y Cond }
 
 // CondParen is "(X)".
 type CondParen struct {
@@ -351,11 +392,12 @@ type CondAtom struct {
 }
 
 // CondLoc names a register of a thread ("0:r0", Thread 0) or a location
-// ("x", Thread -1).
+// ("x", Thread -1; "[x]" when Bracket is set).
 type CondLoc struct {
 	NamePos Position
 	Thread  int
 	Name    string
+	Bracket bool
 }
 
 // CondValue is an integer or the address of a named location.
@@ -365,12 +407,16 @@ type CondValue struct {
 	Int      int64
 }
 
-func (*CondAnd) condNode()   {}
-func (*CondOr) condNode()    {}
-func (*CondNot) condNode()   {}
-func (*CondParen) condNode() {}
-func (*CondBool) condNode()  {}
-func (*CondAtom) condNode()  {}
+func (*CondAnd) condNode()     {}
+func (*CondOr) condNode()      {}
+func (*CondNot) condNode()     {}
+func (*CondImplies) condNode() {}
+
+// Pos returns the position of the condition's first token.
+func (c *CondImplies) Pos() Position { return c.X.Pos() }
+func (*CondParen) condNode()         {}
+func (*CondBool) condNode()          {}
+func (*CondAtom) condNode()          {}
 
 // Pos returns the position of the condition's first token.
 func (c *CondAnd) Pos() Position { return c.X.Pos() }
@@ -392,3 +438,64 @@ func (c *CondAtom) Pos() Position { return c.Loc.NamePos }
 
 // IsReg reports whether l names a thread's register.
 func (l *CondLoc) IsReg() bool { return l.Thread >= 0 }
+
+// walkStmts calls fs for every statement in list and below it, and fe for
+// every expression and subexpression they contain, in source order
+// (either function may be nil). Call names are not visited.
+func walkStmts(list []Stmt, fs func(Stmt), fe func(Expr)) {
+	for _, st := range list {
+		walkStmt(st, fs, fe)
+	}
+}
+
+func walkStmt(st Stmt, fs func(Stmt), fe func(Expr)) {
+	if fs != nil {
+		fs(st)
+	}
+	switch s := st.(type) {
+	case *DeclStmt:
+		walkExpr(s.Init, fe)
+	case *ExprStmt:
+		walkExpr(s.X, fe)
+	case *AssignStmt:
+		walkExpr(s.LHS, fe)
+		walkExpr(s.RHS, fe)
+	case *IncDecStmt:
+		walkExpr(s.X, fe)
+	case *IfStmt:
+		walkExpr(s.Cond, fe)
+		walkStmt(s.Then, fs, fe)
+		if s.Else != nil {
+			walkStmt(s.Else, fs, fe)
+		}
+	case *BlockStmt:
+		walkStmts(s.List, fs, fe)
+	}
+}
+
+// walkExpr calls f for e and each of its subexpressions, left to right.
+func walkExpr(e Expr, f func(Expr)) {
+	if e == nil || f == nil {
+		return
+	}
+	f(e)
+	switch x := e.(type) {
+	case *UnaryExpr:
+		walkExpr(x.X, f)
+	case *BinaryExpr:
+		walkExpr(x.X, f)
+		walkExpr(x.Y, f)
+	case *CallExpr:
+		for _, a := range x.Args {
+			walkExpr(a, f)
+		}
+	case *ParenExpr:
+		walkExpr(x.X, f)
+	case *CastExpr:
+		walkExpr(x.X, f)
+	case *TernaryExpr:
+		walkExpr(x.X, f)
+		walkExpr(x.Then, f)
+		walkExpr(x.Else, f)
+	}
+}

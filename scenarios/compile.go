@@ -49,9 +49,10 @@ func (c *Compiled) IsTemp(t int, r machine.Reg) bool {
 
 // compiler holds scenario-wide state during Compile.
 type compiler struct {
-	s    *Scenario
-	prog *machine.Program
-	locs map[string]machine.Loc
+	s        *Scenario
+	prog     *machine.Program
+	locs     map[string]machine.Loc
+	regInits [][]*InitDecl // per thread, "0:r1=..." entries of the initial state
 }
 
 func (c *compiler) fail(pos Position, format string, args ...any) {
@@ -80,7 +81,7 @@ func (s *Scenario) Compile() (cs *Compiled, err error) {
 		if i >= machine.MaxCPUs {
 			c.fail(t.Pos, "too many threads: at most %d are supported", machine.MaxCPUs)
 		}
-		tc := newThreadCompiler(c, t)
+		tc := newThreadCompiler(c, t, i)
 		tc.compile()
 		c.prog.Threads = append(c.prog.Threads, tc.th)
 		out.UserRegs = append(out.UserRegs, tc.nUser)
@@ -103,8 +104,10 @@ func (s *Scenario) Compile() (cs *Compiled, err error) {
 }
 
 // locations assigns a location to every variable of the initial-state
-// block and every parameter, in order of first appearance, and computes
-// initial values.
+// block and every parameter, in order of first appearance, then to every
+// name that only appears as an initial value ("p=y;" creates y, as herd7
+// does), and computes initial values. Register initial values are
+// collected per thread in regInits.
 func (c *compiler) locations() {
 	add := func(name string, pos Position) {
 		if _, ok := c.locs[name]; ok {
@@ -118,7 +121,21 @@ func (c *compiler) locations() {
 		c.prog.Init = append(c.prog.Init, 0)
 	}
 	seen := map[string]bool{}
+	seenReg := map[string]bool{}
+	c.regInits = make([][]*InitDecl, len(c.s.Threads))
 	for _, d := range c.s.Init {
+		if d.IsReg {
+			key := fmt.Sprintf("%d:%s", d.Thread, d.Name)
+			if seenReg[key] {
+				c.fail(d.Pos, "register %s appears twice in the initial state", key)
+			}
+			seenReg[key] = true
+			if d.Thread >= len(c.s.Threads) {
+				c.fail(d.Pos, "register %s: there is no thread %d (the threads are P0 to P%d)", key, d.Thread, len(c.s.Threads)-1)
+			}
+			c.regInits[d.Thread] = append(c.regInits[d.Thread], d)
+			continue
+		}
 		if seen[d.Name] {
 			c.fail(d.Pos, "%s appears twice in the initial state", d.Name)
 		}
@@ -131,38 +148,49 @@ func (c *compiler) locations() {
 		}
 	}
 	for _, d := range c.s.Init {
-		if d.Value != nil {
+		if id := initLocRef(d.Value); id != nil {
+			if id.Name == "NULL" {
+				c.fail(id.NamePos, "write 0 for a null pointer: herd7 reads NULL in the initial state as a location called NULL")
+			}
+			add(id.Name, id.NamePos)
+		}
+	}
+	for _, d := range c.s.Init {
+		if d.Value != nil && !d.IsReg {
 			c.prog.Init[c.locs[d.Name]] = c.initValue(d.Value)
 		}
 	}
 }
 
-func (c *compiler) initValue(e Expr) machine.Value {
-	locValue := func(id *Ident) machine.Value {
-		l, ok := c.locs[id.Name]
-		if !ok {
-			c.fail(id.NamePos, "unknown location %s in the initial state (not declared there nor a parameter)", id.Name)
+// initLocRef returns the location an initial value names (y in "p=y;" or
+// "p=&y;"), or nil.
+func initLocRef(e Expr) *Ident {
+	switch x := e.(type) {
+	case *Ident:
+		return x
+	case *UnaryExpr:
+		if id, ok := x.X.(*Ident); ok && x.Op == "&" {
+			return id
 		}
-		return machine.PtrTo(l)
 	}
+	return nil
+}
+
+func (c *compiler) initValue(e Expr) machine.Value {
 	switch x := e.(type) {
 	case *IntLit:
 		return machine.Value(x.Value)
-	case *Ident:
-		return locValue(x)
-	case *UnaryExpr:
-		switch lit, _ := x.X.(*IntLit); {
-		case x.Op == "-" && lit != nil:
-			return machine.Value(-lit.Value)
-		case x.Op == "&":
-			if id, ok := x.X.(*Ident); ok {
-				return locValue(id)
-			}
-		}
 	case *CallExpr:
 		if x.Fun.Name == "ATOMIC_INIT" && len(x.Args) == 1 {
 			return c.initValue(x.Args[0])
 		}
+	case *UnaryExpr:
+		if lit, ok := x.X.(*IntLit); ok && x.Op == "-" {
+			return machine.Value(-lit.Value)
+		}
+	}
+	if id := initLocRef(e); id != nil {
+		return machine.PtrTo(c.locs[id.Name])
 	}
 	c.fail(e.Pos(), "unsupported initial value %s", FormatExpr(e))
 	return 0
@@ -172,10 +200,10 @@ func (c *compiler) initValue(e Expr) machine.Value {
 type threadCompiler struct {
 	c        *compiler
 	t        *Thread
+	index    int
 	th       machine.Thread
 	params   map[string]machine.Loc
-	userRegs map[string]machine.Reg // every declared register
-	scopes   []map[string]bool      // registers declared so far, per block
+	userRegs map[string]machine.Reg // every register the source names
 	nUser    int
 	nextTemp int
 	text     string // source of the statement being compiled
@@ -183,8 +211,8 @@ type threadCompiler struct {
 	pos      Position
 }
 
-func newThreadCompiler(c *compiler, t *Thread) *threadCompiler {
-	tc := &threadCompiler{c: c, t: t, th: machine.Thread{Name: t.Name}, params: map[string]machine.Loc{}, userRegs: map[string]machine.Reg{}}
+func newThreadCompiler(c *compiler, t *Thread, index int) *threadCompiler {
+	tc := &threadCompiler{c: c, t: t, index: index, th: machine.Thread{Name: t.Name}, params: map[string]machine.Loc{}, userRegs: map[string]machine.Reg{}}
 	for _, p := range t.Params {
 		tc.params[p.Name] = c.locs[p.Name]
 	}
@@ -196,37 +224,75 @@ func (tc *threadCompiler) fail(pos Position, format string, args ...any) {
 }
 
 func (tc *threadCompiler) compile() {
-	// Registers are the declared locals, in declaration order; temporaries
-	// come after them.
-	var collect func(list []Stmt)
-	collect = func(list []Stmt) {
-		for _, st := range list {
-			switch s := st.(type) {
-			case *DeclStmt:
-				if _, dup := tc.userRegs[s.Name]; dup {
-					tc.fail(s.Pos, "register %s is declared twice in %s (register names must be unique in a thread)", s.Name, tc.t.Name)
-				}
-				if _, isParam := tc.params[s.Name]; isParam {
-					tc.fail(s.Pos, "register %s has the name of a parameter of %s", s.Name, tc.t.Name)
-				}
-				tc.newReg(s.Name, s.Pos)
-				tc.userRegs[s.Name] = machine.Reg(len(tc.th.Regs) - 1)
-			case *IfStmt:
-				collect([]Stmt{s.Then})
-				if s.Else != nil {
-					collect([]Stmt{s.Else})
-				}
-			case *BlockStmt:
-				collect(s.List)
-			}
-		}
-	}
-	collect(tc.t.Body)
+	tc.collectRegs()
 	tc.nUser = len(tc.th.Regs)
-	tc.scopes = []map[string]bool{{}}
 	for _, st := range tc.t.Body {
 		tc.stmt(st)
 	}
+}
+
+// collectRegs makes the thread's registers, in order of first appearance:
+// declared locals, names used without a declaration (as herd7 and diy's
+// tests do), then registers only the initial state names. Registers are
+// thread-wide, as in herd7: a declaration inside a block does not hide
+// the name outside it. Temporaries come after all of them.
+func (tc *threadCompiler) collectRegs() {
+	declared := map[string]bool{}
+	walkStmts(tc.t.Body, func(st Stmt) {
+		if d, ok := st.(*DeclStmt); ok {
+			if declared[d.Name] {
+				tc.fail(d.Pos, "register %s is declared twice in %s (register names must be unique in a thread)", d.Name, tc.t.Name)
+			}
+			if _, isParam := tc.params[d.Name]; isParam {
+				tc.fail(d.Pos, "register %s has the name of a parameter of %s", d.Name, tc.t.Name)
+			}
+			declared[d.Name] = true
+		}
+	}, nil)
+	use := func(name string, pos Position) {
+		if _, ok := tc.userRegs[name]; !ok {
+			tc.userRegs[name] = tc.newReg(name, pos)
+		}
+	}
+	walkStmts(tc.t.Body, func(st Stmt) {
+		if d, ok := st.(*DeclStmt); ok {
+			use(d.Name, d.Pos)
+		}
+	}, func(e Expr) {
+		id, ok := e.(*Ident)
+		if !ok || declared[id.Name] || !tc.isRegName(id.Name) {
+			return
+		}
+		use(id.Name, id.NamePos)
+	})
+	inits := tc.c.regInits[tc.index]
+	for _, d := range inits {
+		if _, isParam := tc.params[d.Name]; isParam {
+			tc.fail(d.Pos, "%d:%s is a parameter of %s, not a register", d.Thread, d.Name, tc.t.Name)
+		}
+		use(d.Name, d.Pos)
+	}
+	if len(inits) > 0 {
+		tc.th.Init = make([]machine.Value, len(tc.th.Regs))
+		for _, d := range inits {
+			if d.Value != nil {
+				tc.th.Init[tc.userRegs[d.Name]] = tc.c.initValue(d.Value)
+			}
+		}
+	}
+}
+
+// isRegName reports whether an undeclared name in code is a register: it
+// is not a parameter, not a shared location (those must be parameters to
+// be used), and not a constant name.
+func (tc *threadCompiler) isRegName(name string) bool {
+	if _, ok := tc.params[name]; ok {
+		return false
+	}
+	if _, ok := tc.c.locs[name]; ok {
+		return false
+	}
+	return constNames[name] == nil
 }
 
 func (tc *threadCompiler) newReg(name string, pos Position) machine.Reg {
@@ -248,14 +314,10 @@ func (tc *threadCompiler) temp() machine.Reg {
 	}
 }
 
-// lookupReg finds a register declared in an enclosing scope.
+// lookupReg finds the register called name.
 func (tc *threadCompiler) lookupReg(name string) (machine.Reg, bool) {
-	for i := len(tc.scopes) - 1; i >= 0; i-- {
-		if tc.scopes[i][name] {
-			return tc.userRegs[name], true
-		}
-	}
-	return 0, false
+	r, ok := tc.userRegs[name]
+	return r, ok
 }
 
 func (tc *threadCompiler) emit(in machine.Instr) int {
@@ -274,17 +336,9 @@ func (tc *threadCompiler) at(st Stmt) {
 	tc.pos = st.Start()
 }
 
-// scoped compiles a statement in a scope of its own (an if branch).
-func (tc *threadCompiler) scoped(st Stmt) {
-	tc.scopes = append(tc.scopes, map[string]bool{})
-	tc.stmt(st)
-	tc.scopes = tc.scopes[:len(tc.scopes)-1]
-}
-
 func (tc *threadCompiler) stmt(st Stmt) {
 	switch s := st.(type) {
 	case *DeclStmt:
-		tc.scopes[len(tc.scopes)-1][s.Name] = true
 		if s.Init != nil {
 			tc.at(st)
 			tc.assign(tc.userRegs[s.Name], s.Init)
@@ -320,25 +374,23 @@ func (tc *threadCompiler) stmt(st Stmt) {
 		cond := tc.value(s.Cond)
 		br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: cond})
 		tc.depth++
-		tc.scoped(s.Then)
+		tc.stmt(s.Then)
 		tc.depth--
 		if s.Else != nil {
 			tc.text, tc.pos = "else", s.Else.Start()
 			j := tc.emit(machine.Instr{Op: machine.OpJump})
 			tc.th.Code[br].Target = len(tc.th.Code)
 			tc.depth++
-			tc.scoped(s.Else)
+			tc.stmt(s.Else)
 			tc.depth--
 			tc.th.Code[j].Target = len(tc.th.Code)
 		} else {
 			tc.th.Code[br].Target = len(tc.th.Code)
 		}
 	case *BlockStmt:
-		tc.scopes = append(tc.scopes, map[string]bool{})
 		for _, x := range s.List {
 			tc.stmt(x)
 		}
-		tc.scopes = tc.scopes[:len(tc.scopes)-1]
 	case *EmptyStmt:
 	default:
 		tc.fail(st.Start(), "unsupported statement")
@@ -376,9 +428,6 @@ func (tc *threadCompiler) regLvalue(e Expr, op string) machine.Reg {
 func (tc *threadCompiler) undeclared(x *Ident) {
 	if _, ok := tc.c.locs[x.Name]; ok {
 		tc.fail(x.NamePos, "%s is not a parameter of %s (add \"int *%s\" to its parameter list)", x.Name, tc.t.Name, x.Name)
-	}
-	if _, ok := tc.userRegs[x.Name]; ok {
-		tc.fail(x.NamePos, "register %s is used outside the block that declares it, or before its declaration", x.Name)
 	}
 	tc.fail(x.NamePos, "undeclared name %s", x.Name)
 }
@@ -427,10 +476,49 @@ func (tc *threadCompiler) assign(r machine.Reg, e Expr) {
 			tc.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Plain, HasDst: true, Dst: r, Addr: addr})
 			return
 		}
+	case *TernaryExpr:
+		tc.ternary(r, x)
+		return
 	}
 	v := tc.value(e)
 	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: r, Val: v})
 }
+
+// ternary compiles "r = c ? a : b" as "if (c) r = a; else r = b;": only
+// the chosen side runs, loads included.
+func (tc *threadCompiler) ternary(r machine.Reg, x *TernaryExpr) {
+	cond := tc.value(x.X)
+	br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: cond})
+	tc.depth++
+	tc.assign(r, x.Then)
+	tc.depth--
+	j := tc.emit(machine.Instr{Op: machine.OpJump})
+	tc.th.Code[br].Target = len(tc.th.Code)
+	tc.depth++
+	tc.assign(r, x.Else)
+	tc.depth--
+	tc.th.Code[j].Target = len(tc.th.Code)
+}
+
+// shortCircuit compiles "a && b" or "a || b" whose right side loads or
+// calls an atomic: b runs only when a lets it, as in C.
+func (tc *threadCompiler) shortCircuit(x *BinaryExpr) *machine.Expr {
+	t := tc.temp()
+	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: t, Val: machine.Bin(machine.ENe, tc.value(x.X), machine.Const(0))})
+	goOn := machine.RegExpr(t) // &&: the right side runs only if the left holds
+	if x.Op == "||" {
+		goOn = machine.Un(machine.ENot, machine.RegExpr(t))
+	}
+	br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: goOn})
+	tc.depth++
+	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: t, Val: machine.Bin(machine.ENe, tc.value(x.Y), machine.Const(0))})
+	tc.depth--
+	tc.th.Code[br].Target = len(tc.th.Code)
+	return machine.RegExpr(t)
+}
+
+// constNames are names with a fixed value in code.
+var constNames = map[string]*machine.Value{"NULL": new(machine.Value)}
 
 var binOps = map[string]machine.ExprOp{
 	"+": machine.EAdd, "-": machine.ESub, "*": machine.EMul, "/": machine.EDiv, "%": machine.EMod,
@@ -464,6 +552,9 @@ func (tc *threadCompiler) value(e Expr) *machine.Expr {
 		if l, ok := tc.params[x.Name]; ok {
 			return machine.Const(machine.PtrTo(l))
 		}
+		if v := constNames[x.Name]; v != nil {
+			return machine.Const(*v)
+		}
 		tc.undeclared(x)
 	case *ParenExpr:
 		return tc.value(x.X)
@@ -494,18 +585,34 @@ func (tc *threadCompiler) value(e Expr) *machine.Expr {
 			break
 		}
 		if (x.Op == "&&" || x.Op == "||") && hasEffects(x.Y) {
-			tc.fail(x.Y.Pos(), "a load or atomic on the right of %s runs only when the left side lets it; this is not supported (use an if statement)", x.Op)
+			return tc.shortCircuit(x)
 		}
 		l := tc.value(x.X)
 		r := tc.value(x.Y)
-		switch x.Op {
-		case "==", "!=", "&&", "||":
-		default:
-			if isAddr(l) || isAddr(r) {
-				tc.fail(x.OpPos, "arithmetic on the address of a location is not supported")
+		switch {
+		case x.Op == "==" || x.Op == "!=" || x.Op == "&&" || x.Op == "||":
+		case isAddr(l) && isAddr(r):
+			tc.fail(x.OpPos, "arithmetic on two location addresses is not supported")
+		case isAddr(l) && (x.Op == "+" || x.Op == "-"), isAddr(r) && x.Op == "+":
+			// A pointer plus an offset, as diy's fake dependencies write
+			// "x + (r4 & 8)": an offset of 0 at run time gives the
+			// location and carries the dependency; any other offset is
+			// no address and faults when used. A constant one is known now.
+			off := r
+			if isAddr(r) {
+				off = l
 			}
+			if off.Op == machine.EConst && off.Val != 0 {
+				tc.fail(x.OpPos, "%s is not the address of a location (locations are single variables, not arrays)", FormatExpr(x))
+			}
+		case isAddr(l) || isAddr(r):
+			tc.fail(x.OpPos, "operator %s on the address of a location is not supported (only a pointer plus or minus an offset)", x.Op)
 		}
 		return machine.Bin(op, l, r)
+	case *TernaryExpr:
+		t := tc.temp()
+		tc.ternary(t, x)
+		return machine.RegExpr(t)
 	case *CallExpr:
 		return tc.call(x, dstValue)
 	}
@@ -526,6 +633,8 @@ func hasEffects(e Expr) bool {
 		return hasEffects(x.X)
 	case *CastExpr:
 		return hasEffects(x.X)
+	case *TernaryExpr:
+		return hasEffects(x.X) || hasEffects(x.Then) || hasEffects(x.Else)
 	}
 	return false
 }
@@ -621,9 +730,20 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 	}
 	var addr, val, exp *machine.Expr
 	var nr int64
+	var mos []machine.Value
+	var expArg Expr
 	for i, k := range pr.args {
 		a := c.Args[i]
 		switch {
+		case k == argMO:
+			id, ok := unparen(a).(*Ident)
+			mo, known := memoryOrders[identName(id, ok)]
+			if !known {
+				tc.fail(a.Pos(), "argument %d of %s must be a memory order such as memory_order_relaxed, not %s", i+1, name, FormatExpr(a))
+			}
+			mos = append(mos, mo)
+		case k == argExpPtr:
+			expArg = a
 		case k == argBit:
 			v, ok := tc.constInt(a)
 			if !ok {
@@ -656,6 +776,9 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 		case i == pr.exp:
 			exp = tc.value(a)
 		}
+	}
+	if len(mos) == 0 {
+		mos = append(mos, memoryOrders["memory_order_seq_cst"])
 	}
 	in := machine.Instr{Addr: addr, Val: val, Exp: exp}
 	// withDst sets the destination of in according to dst and emits it.
@@ -702,6 +825,51 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 		tc.emit(machine.Instr{Op: machine.OpRCUUnlock})
 	case pSyncRCU:
 		tc.emit(machine.Instr{Op: machine.OpSyncRCU})
+	case pSRCULock:
+		in.Op, in.Cross = machine.OpSRCULock, pr.cross
+		return withDst()
+	case pSRCUUnlock:
+		in.Op, in.Cross = machine.OpSRCUUnlock, pr.cross
+		tc.emit(in)
+	case pSyncSRCU:
+		in.Op = machine.OpSyncSRCU
+		tc.emit(in)
+	case pC11Load:
+		in.Op, in.Access = machine.OpLoad, machine.Once
+		switch mos[0] {
+		case memoryOrders["memory_order_acquire"], memoryOrders["memory_order_acq_rel"]:
+			in.Access = machine.Acquire
+		case memoryOrders["memory_order_seq_cst"]:
+			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
+			r := withDst()
+			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
+			return r
+		}
+		return withDst()
+	case pC11Store:
+		in.Op, in.Access = machine.OpStore, machine.Once
+		switch mos[0] {
+		case memoryOrders["memory_order_release"], memoryOrders["memory_order_acq_rel"]:
+			in.Access = machine.Release
+		case memoryOrders["memory_order_seq_cst"]:
+			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
+			tc.emit(in)
+			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
+			return nil
+		}
+		tc.emit(in)
+	case pC11Fence:
+		f := machine.FenceMb
+		if mos[0] == memoryOrders["memory_order_relaxed"] {
+			f = machine.FenceBarrier // a relaxed fence orders nothing
+		}
+		tc.emit(machine.Instr{Op: machine.OpFence, Fence: f})
+	case pC11RMW:
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
+		return withDst()
+	case pC11CAS:
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
+		return tc.compareExchange(in, expArg, dst)
 	case pRMW:
 		in.Op, in.Order, in.RMW = machine.OpRMW, pr.order, pr.rmw
 		switch {
@@ -709,6 +877,9 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 			in.Val = machine.Const(1)
 		case pr.args[pr.val] == argBit:
 			in.Val = machine.Const(machine.Value(int64(1) << nr))
+		}
+		if pr.zeroExp {
+			in.Exp = machine.Const(0)
 		}
 		if pr.ret == retNone || pr.ret == retOld || dst == dstNone {
 			return withDst()
@@ -726,6 +897,10 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 			res = machine.Bin(machine.EEq, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
 		case retBit:
 			res = machine.Bin(machine.EAnd, machine.Bin(machine.EShr, old, machine.Const(machine.Value(nr))), machine.Const(1))
+		case retNeg:
+			res = machine.Bin(machine.ELt, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
+		case retAdded:
+			res = machine.Bin(machine.ENe, old, in.Exp)
 		}
 		if dst == dstValue {
 			return res
@@ -733,6 +908,79 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: machine.Reg(dst), Val: res})
 	}
 	return nil
+}
+
+// c11Order maps a C11 memory order of a read-modify-write to the kernel's:
+// relaxed (and consume) to _relaxed, acquire to _acquire, release to
+// _release, and acq_rel and seq_cst to the fully ordered form, whose
+// implied full barriers on both sides are what seq_cst needs.
+func c11Order(mo machine.Value) machine.Order {
+	switch mo {
+	case memoryOrders["memory_order_relaxed"], memoryOrders["memory_order_consume"]:
+		return machine.OrderRelaxed
+	case memoryOrders["memory_order_acquire"]:
+		return machine.OrderAcquire
+	case memoryOrders["memory_order_release"]:
+		return machine.OrderRelease
+	}
+	return machine.OrderFull
+}
+
+func identName(id *Ident, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return id.Name
+}
+
+// compareExchange compiles C11's atomic_compare_exchange_*(p, e, d): a
+// cmpxchg of *p from *e to d; on failure *e receives the value read; the
+// result is whether it succeeded. e is "&r" for a register r, or a
+// pointer to a location (read and written with plain accesses). A weak
+// exchange never fails spuriously here.
+func (tc *threadCompiler) compareExchange(in machine.Instr, e Expr, dst int) *machine.Expr {
+	old := tc.temp()
+	in.HasDst, in.Dst = true, old
+	var expected *machine.Expr
+	var update func()
+	if u, ok := unparen(e).(*UnaryExpr); ok && u.Op == "&" {
+		if id, ok := unparen(u.X).(*Ident); ok {
+			if r, isReg := tc.lookupReg(id.Name); isReg {
+				expected = machine.RegExpr(r)
+				update = func() { // equal or not, r ends up holding the value read
+					tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: r, Val: machine.RegExpr(old)})
+				}
+			}
+		}
+	}
+	if expected == nil {
+		ptr := tc.pointer(e, "the expected value of compare_exchange")
+		te := tc.temp()
+		tc.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Plain, HasDst: true, Dst: te, Addr: ptr})
+		expected = machine.RegExpr(te)
+		update = func() {
+			br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: machine.Bin(machine.ENe, machine.RegExpr(old), machine.RegExpr(te))})
+			tc.depth++
+			tc.emit(machine.Instr{Op: machine.OpStore, Access: machine.Plain, Addr: ptr, Val: machine.RegExpr(old)})
+			tc.depth--
+			tc.th.Code[br].Target = len(tc.th.Code)
+		}
+	}
+	in.Exp = expected
+	tc.emit(in)
+	ok := machine.Bin(machine.EEq, machine.RegExpr(old), expected)
+	var res *machine.Expr
+	switch dst {
+	case dstNone:
+	case dstValue:
+		t := tc.temp()
+		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: t, Val: ok})
+		res = machine.RegExpr(t)
+	default:
+		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: machine.Reg(dst), Val: ok})
+	}
+	update()
+	return res
 }
 
 func rmwExprOp(k machine.RMWKind) machine.ExprOp {

@@ -20,6 +20,7 @@ var (
 	rmwNames = map[machine.RMWKind]string{
 		machine.RMWXchg: "xchg", machine.RMWCmpXchg: "cmpxchg", machine.RMWAdd: "add", machine.RMWSub: "sub",
 		machine.RMWAnd: "and", machine.RMWOr: "or", machine.RMWXor: "xor", machine.RMWAndNot: "andnot",
+		machine.RMWAddUnless: "add_unless",
 	}
 	exprOps = map[machine.ExprOp]string{
 		machine.ENeg: "-", machine.ENot: "!", machine.EBitNot: "~", machine.EAdd: "+", machine.ESub: "-",
@@ -86,6 +87,12 @@ func instrString(p *machine.Program, th machine.Thread, in machine.Instr) string
 		return "rcu_read_unlock"
 	case machine.OpSyncRCU:
 		return "synchronize_rcu"
+	case machine.OpSRCULock:
+		return dst + map[bool]string{false: "srcu_read_lock ", true: "srcu_down_read "}[in.Cross] + addrString(p, th, in.Addr)
+	case machine.OpSRCUUnlock:
+		return map[bool]string{false: "srcu_read_unlock ", true: "srcu_up_read "}[in.Cross] + addrString(p, th, in.Addr) + " " + exprString(p, th, in.Val)
+	case machine.OpSyncSRCU:
+		return "synchronize_srcu " + addrString(p, th, in.Addr)
 	case machine.OpAssign:
 		return dst + exprString(p, th, in.Val)
 	case machine.OpBranch:
@@ -108,7 +115,7 @@ func threadCode(c *Compiled, t int) string {
 // stmtScenario puts statements in P0 with a fixed set of parameters and
 // registers.
 func stmtScenario(stmts string) string {
-	return "C t\n{\n\tint *p=x;\n}\nP0(int *x, int *y, spinlock_t *l, atomic_t *v, int **p, unsigned long *f)\n{\n\tint r0;\n\tint r1;\n\tint *q;\n\n\t" +
+	return "C t\n{\n\tint *p=x;\n}\nP0(int *x, int *y, spinlock_t *l, atomic_t *v, int **p, unsigned long *f, struct srcu_struct *s)\n{\n\tint r0;\n\tint r1;\n\tint *q;\n\n\t" +
 		stmts + "\n}\nexists (0:r0=0)\n"
 }
 
@@ -202,6 +209,62 @@ func TestPrimitiveMapping(t *testing.T) {
 		{"rcu_read_unlock();", "rcu_read_unlock"},
 		{"synchronize_rcu();", "synchronize_rcu"},
 		{"synchronize_rcu_expedited();", "synchronize_rcu"},
+		// SRCU: a struct srcu_struct parameter is the domain's location.
+		{"r0 = srcu_read_lock(s); srcu_read_unlock(s, r0);", "r0 = srcu_read_lock [s]; srcu_read_unlock [s] r0"},
+		{"r0 = srcu_down_read(s); srcu_up_read(s, r0);", "r0 = srcu_down_read [s]; srcu_up_read [s] r0"},
+		{"synchronize_srcu(s);", "synchronize_srcu [s]"},
+		{"synchronize_srcu_expedited(s);", "synchronize_srcu [s]"},
+		{"smp_mb__after_srcu_read_unlock();", "smp_mb__after_srcu_read_unlock"},
+		// Conditional adds: the result says whether it added.
+		{"r0 = atomic_add_unless(v, 1, 5);", "_t0 = rmw.full.add_unless [v] 5 1; r0 = (_t0 != 5)"},
+		{"(void)atomic_add_unless(v, 1, 0);", "rmw.full.add_unless [v] 0 1"},
+		{"r0 = atomic_inc_not_zero(v);", "_t0 = rmw.full.add_unless [v] 0 1; r0 = (_t0 != 0)"},
+		{"r0 = atomic_fetch_add_unless(v, 2, r1);", "r0 = rmw.full.add_unless [v] r1 2"},
+		{"r0 = atomic_add_negative(-2, v);", "_t0 = rmw.full.add [v] -2; r0 = ((_t0 + -2) < 0)"},
+		{"r0 = atomic_add_negative_relaxed(1, v);", "_t0 = rmw.relaxed.add [v] 1; r0 = ((_t0 + 1) < 0)"},
+		// herd7's internal forms compile like the kernel names.
+		{"r0 = __load{once}(*x);", "r0 = load.once [x]"},
+		{"r0 = __load{ACQUIRE}(*x);", "r0 = load.acquire [x]"},
+		{"__store{release}(*x, 2);", "store.release [x] 2"},
+		{"r0 = __xchg{mb}(x, 3);", "r0 = rmw.full.xchg [x] 3"},
+		{"r0 = __cmpxchg{acquire}(x, 3, 4);", "r0 = rmw.acquire.cmpxchg [x] 3 4"},
+		{"__fence{mb};", "smp_mb"},
+		{"__fence{after-unlock-lock};", "smp_mb__after_unlock_lock"},
+		{"r0 = __atomic_add_unless{mb}(v, 10, 0);", "_t0 = rmw.full.add_unless [v] 0 10; r0 = (_t0 != 0)"},
+		{"__lock(l); __unlock(l);", "lock [l]; unlock [l]"},
+		// C11 atomics map to their kernel counterparts.
+		{"r0 = atomic_load_explicit(x, memory_order_relaxed);", "r0 = load.once [x]"},
+		{"r0 = atomic_load_explicit(x, memory_order_consume);", "r0 = load.once [x]"},
+		{"r0 = atomic_load_explicit(x, memory_order_acquire);", "r0 = load.acquire [x]"},
+		{"r0 = atomic_load_explicit(x, memory_order_seq_cst);", "smp_mb; r0 = load.once [x]; smp_mb"},
+		{"atomic_store_explicit(x, 1, memory_order_relaxed);", "store.once [x] 1"},
+		{"atomic_store_explicit(x, 1, memory_order_release);", "store.release [x] 1"},
+		{"atomic_store_explicit(x, 1, memory_order_seq_cst);", "smp_mb; store.once [x] 1; smp_mb"},
+		{"r0 = atomic_exchange_explicit(x, 2, memory_order_relaxed);", "r0 = rmw.relaxed.xchg [x] 2"},
+		{"r0 = atomic_exchange_explicit(x, 2, memory_order_acq_rel);", "r0 = rmw.full.xchg [x] 2"},
+		{"r0 = atomic_fetch_add_explicit(x, 2, memory_order_acquire);", "r0 = rmw.acquire.add [x] 2"},
+		{"atomic_fetch_sub_explicit(x, 2, memory_order_release);", "rmw.release.sub [x] 2"},
+		{"r0 = atomic_fetch_or_explicit(x, 2, memory_order_seq_cst);", "r0 = rmw.full.or [x] 2"},
+		{"atomic_thread_fence(memory_order_relaxed);", "barrier"},
+		{"atomic_thread_fence(memory_order_acquire);", "smp_mb"},
+		{"atomic_thread_fence(memory_order_seq_cst);", "smp_mb"},
+		{"r0 = atomic_compare_exchange_strong(x, &r1, 5);", "_t0 = rmw.full.cmpxchg [x] r1 5; r0 = (_t0 == r1); r1 = _t0"},
+		{"r0 = atomic_compare_exchange_weak_explicit(x, y, 5, memory_order_relaxed, memory_order_relaxed);",
+			"_t1 = load.plain [y]; _t0 = rmw.relaxed.cmpxchg [x] _t1 5; r0 = (_t0 == _t1); ifnot (_t0 != _t1) goto 5; store.plain [y] _t0"},
+		{"atomic_compare_exchange_strong(x, y, 5);",
+			"_t1 = load.plain [y]; _t0 = rmw.full.cmpxchg [x] _t1 5; ifnot (_t0 != _t1) goto 4; store.plain [y] _t0"},
+		// The conditional operator and && / || with loads on the right
+		// are branches: only the side that runs loads.
+		{"r0 = r1 ? READ_ONCE(*x) : 2;", "ifnot r1 goto 3; r0 = load.once [x]; goto 4; r0 = 2"},
+		{"WRITE_ONCE(*y, READ_ONCE(*x) ? 1 : r1);", "_t1 = load.once [x]; ifnot _t1 goto 4; _t0 = 1; goto 5; _t0 = r1; store.once [y] _t0"},
+		{"r0 = r1 && READ_ONCE(*x);", "_t0 = (r1 != 0); ifnot _t0 goto 4; _t1 = load.once [x]; _t0 = (_t1 != 0); r0 = _t0"},
+		{"r0 = r1 || READ_ONCE(*x);", "_t0 = (r1 != 0); ifnot !_t0 goto 4; _t1 = load.once [x]; _t0 = (_t1 != 0); r0 = _t0"},
+		// A pointer plus an offset (diy's fake dependencies).
+		{"q = (x + (r1 & 8)); r0 = READ_ONCE(*q);", "q = (&x + (r1 & 8)); r0 = load.once [q]"},
+		{"r0 = READ_ONCE(*(r1 + x));", "r0 = load.once [(r1 + &x)]"},
+		{"WRITE_ONCE(*(y - r1), 1);", "store.once [(&y - r1)] 1"},
+		{"r0 = READ_ONCE(*(x + 0));", "r0 = load.once [(&x + 0)]"},
+		{"WRITE_ONCE(*x, NULL);", "store.once [x] 0"},
 		// Register arithmetic and temporaries.
 		{"r0 = r1 + 1;", "r0 = (r1 + 1)"},
 		{"r0 = READ_ONCE(*x) + READ_ONCE(*y);", "_t0 = load.once [x]; _t1 = load.once [y]; r0 = (_t0 + _t1)"},
@@ -256,6 +319,10 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 				args = append(args, "1")
 			case argBit:
 				args = append(args, "2")
+			case argMO:
+				args = append(args, "memory_order_relaxed")
+			case argExpPtr:
+				args = append(args, "y")
 			}
 		}
 		call := name + "(" + strings.Join(args, ", ") + ")"

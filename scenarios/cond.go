@@ -79,6 +79,9 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 	case *CondNot:
 		f := c.resolveCond(x.X)
 		return func(o machine.Outcome) bool { return !f(o) }
+	case *CondImplies:
+		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
+		return func(o machine.Outcome) bool { return !l(o) || r(o) }
 	case *CondParen:
 		return c.resolveCond(x.X)
 	case *CondBool:

@@ -13,7 +13,9 @@ func Format(s *Scenario) string {
 	var f formatter
 	f.line("C " + s.Name)
 	for i, c := range s.Header {
-		if i == 0 || !adjacentLineComments(s.Header[i-1], c) {
+		// Free text (diy's lines) stays in one block after the name line.
+		free := c.Free && (i == 0 || s.Header[i-1].Free)
+		if !free && (i == 0 || !adjacentLineComments(s.Header[i-1], c)) {
 			f.line("")
 		}
 		f.line(c.Text)
@@ -48,6 +50,10 @@ func Format(s *Scenario) string {
 		f.line("}")
 	}
 	f.line("")
+	if c := s.Regions; c != nil {
+		f.comments(0, c.Lead)
+		f.line(strings.TrimRight("regions: "+strings.Join(c.Items, ", "), " ") + trail(c.Trail))
+	}
 	if c := s.Locations; c != nil {
 		f.comments(0, c.Lead)
 		var items []string
@@ -102,8 +108,14 @@ func trail(cs []Comment) string {
 
 func formatInitDecl(d *InitDecl) string {
 	s := d.Name
+	switch {
+	case d.IsReg:
+		s = strconv.Itoa(d.Thread) + ":" + d.Name
+	case d.Bracket:
+		s = "[" + d.Name + "]"
+	}
 	if d.Type != "" {
-		s = d.Type + " " + strings.Repeat("*", d.Stars) + d.Name
+		s = d.Type + " " + strings.Repeat("*", d.Stars) + s
 	}
 	if d.Value != nil {
 		s += "=" + FormatExpr(d.Value)
@@ -226,8 +238,9 @@ func StmtText(st Stmt) string {
 	return ""
 }
 
-// exprPrec is the precedence of e for parenthesisation: binary operators
-// as in binPrec, 11 for unary operators and casts, 12 for primaries.
+// exprPrec is the precedence of e for parenthesisation: 0 for ?:, binary
+// operators as in binPrec, 11 for unary operators and casts, 12 for
+// primaries.
 func exprPrec(e Expr) int {
 	switch x := e.(type) {
 	case *BinaryExpr:
@@ -239,6 +252,8 @@ func exprPrec(e Expr) int {
 		return 0
 	case *UnaryExpr, *CastExpr:
 		return 11
+	case *TernaryExpr:
+		return 0
 	}
 	return 12
 }
@@ -282,8 +297,17 @@ func writeExpr(b *strings.Builder, e Expr) {
 			r = "(" + r + ")"
 		}
 		b.WriteString(l + " " + x.Op + " " + r)
+	case *TernaryExpr:
+		c := FormatExpr(x.X)
+		if exprPrec(x.X) < 1 {
+			c = "(" + c + ")"
+		}
+		b.WriteString(c + " ? " + FormatExpr(x.Then) + " : " + FormatExpr(x.Else))
 	case *CallExpr:
 		b.WriteString(x.Fun.Name)
+		if x.Bare {
+			break
+		}
 		b.WriteByte('(')
 		for i, a := range x.Args {
 			if i > 0 {
@@ -318,7 +342,12 @@ func FormatCond(c Cond) string {
 	case *CondOr:
 		return condOperand(x.X, 1) + ` \/ ` + condOperand(x.Y, 2)
 	case *CondNot:
-		return "~" + condOperand(x.X, 3)
+		if x.Word {
+			return "not " + condOperand(x.X, 4)
+		}
+		return "~" + condOperand(x.X, 4)
+	case *CondImplies:
+		return condOperand(x.X, 4) + " => " + condOperand(x.Y, 3)
 	case *CondParen:
 		return "(" + FormatCond(x.X) + ")"
 	case *CondBool:
@@ -333,14 +362,16 @@ func FormatCond(c Cond) string {
 }
 
 // condOperand renders c, parenthesised if its precedence (1 for \/, 2 for
-// /\, 3 for the rest) is below min.
+// /\, 3 for =>, 4 for the rest) is below min.
 func condOperand(c Cond, min int) string {
-	prec := 3
+	prec := 4
 	switch c.(type) {
 	case *CondOr:
 		prec = 1
 	case *CondAnd:
 		prec = 2
+	case *CondImplies:
+		prec = 3
 	}
 	if prec < min {
 		return "(" + FormatCond(c) + ")"
@@ -351,6 +382,9 @@ func condOperand(c Cond, min int) string {
 func formatCondLoc(l *CondLoc) string {
 	if l.Thread >= 0 {
 		return strconv.Itoa(l.Thread) + ":" + l.Name
+	}
+	if l.Bracket {
+		return "[" + l.Name + "]"
 	}
 	return l.Name
 }

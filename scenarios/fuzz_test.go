@@ -2,6 +2,9 @@ package scenarios
 
 import (
 	"io/fs"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"smpscope/machine"
@@ -21,6 +24,18 @@ var fuzzSeeds = []string{
 	"C f // c\n(* Title: t\n * Story: s *)\n{\n\t// a\n\tint x; (* b *)\n\t/* c */\n}\n// d\nP0(int *x) /* e */\n{\n\tint r0; // f\n" +
 		"\tif (r0) // g\n\t\tr0 = 1;\n\telse { /* h */ } // i\n\t// j\n}\nlocations [x] // k\nexists (x=1) (* l *)\n(* m *)\n",
 	"C e\n{}\nP0(int *x)\n{\n\t/* c */ int r0; r0 += (int)READ_ONCE(*x) * 2 % 3; r0++; --r0;\n\tif (r0) if (!r0) ; else { }\n}\nexists (true)\n",
+	// herd7's dialect: free text, notes, register initial values, init-only
+	// locations, undeclared registers, qualifiers, SRCU, conditional
+	// atomics, pointer + offset, ?:, herd's internal forms, C11, and the
+	// condition syntax.
+	"C g \"doc\"\nCycle=Rfe PodRR\nGenerator=diy7\n(* Result: Sometimes P0: Never->Maybe\n * Result: DEADLOCK *)\n{ 0:r1=5; P1:r0=x; int *1:r2; x; [y]=3; p=z; }\n" +
+		"P0(const int *x, volatile int *y, int **p, struct srcu_struct *s)\n{\n\tr0 = srcu_read_lock(s);\n\tr2 = r1 ? READ_ONCE(*x) : 0;\n\tsrcu_read_unlock(s, r0);\n" +
+		"\tr3 = READ_ONCE(*(y + (r2 & 8)));\n\t(void)atomic_add_unless(y, 1, 0);\n}\nP1(int *x, struct srcu_struct *s)\n{\n\tsynchronize_srcu(s);\n\tWRITE_ONCE(*r0, 1);\n}\n" +
+		"regions: x:PROP, y:NOPROP\nlocations [x;]\nexists (not (0:r2=1) /\\ [x]=1 => P0:r3 <> 0 \\/ 1:r2=x)\n",
+	"C h\n{ atomic_int x = 2; }\nP0(atomic_int *x, int *e)\n{\n\tint r0 = atomic_load_explicit(x, memory_order_seq_cst);\n" +
+		"\tatomic_store_explicit(x, r0, memory_order_release);\n\tr1 = atomic_compare_exchange_strong(x, e, 5);\n\tr2 = atomic_compare_exchange_weak_explicit(x, &r0, 6, memory_order_acq_rel, memory_order_relaxed);\n" +
+		"\tatomic_thread_fence(memory_order_acquire);\n\tr3 = atomic_fetch_add_explicit(x, 1, memory_order_relaxed) && xchg(e, 0);\n" +
+		"\t__fence{mb};\n\tr4 = __load{ONCE}(*x) + __xchg{acquire}(e, 1) + __atomic_add_unless{mb}(x, 1, 0);\n}\nforall (0:r1=0 \\/ e=2)\n",
 }
 
 // FuzzParse checks that Parse never panics or hangs, that whatever parses
@@ -29,6 +44,13 @@ var fuzzSeeds = []string{
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
+	}
+	// Every bad input of the error tests, without its marker.
+	if data, err := os.ReadFile("testdata/errors.litmus-chunks"); err == nil {
+		marker := regexp.MustCompile(`\s*### ".*"`)
+		for _, chunk := range strings.Split(string(data), "\n---\n")[1:] {
+			f.Add([]byte(marker.ReplaceAllString(chunk, "")))
+		}
 	}
 	files, _ := fs.Glob(libraryFS, "library/*.litmus")
 	for _, name := range files {

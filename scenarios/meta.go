@@ -1,7 +1,10 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // metaKeys are the metadata keys recognised in the leading comment.
@@ -32,6 +35,9 @@ func commentLines(cs []Comment) [][]commentLine {
 	var cur []commentLine
 	lastLine := -1
 	for _, c := range cs {
+		if c.Free {
+			continue // free text is not a comment: herd7 skips it, and so does metadata
+		}
 		if c.isLine() {
 			if !(lastLine >= 0 && c.Pos.Line == lastLine+1 && cur != nil) {
 				if cur != nil {
@@ -66,25 +72,37 @@ func commentLines(cs []Comment) [][]commentLine {
 }
 
 // parseMeta extracts "Key: value" metadata from the comments before the
-// initial-state block (see FORMAT.md).
-func parseMeta(header []Comment) (Metadata, error) {
+// initial-state block (see FORMAT.md). A comment never makes a file fail:
+// a Result that is not a verdict, or a key given twice, becomes a note.
+func parseMeta(header []Comment) Metadata {
 	var m Metadata
-	seen := map[string]Position{}
+	seen := map[string]bool{}
+	var notes []string
 	var key string
-	var keyPos Position
 	var val []string
-	finish := func() error {
+	finish := func() {
 		if key == "" {
-			return nil
+			return
 		}
-		v := strings.Join(val, " ")
-		switch key {
+		v := cleanText(strings.Join(val, " "))
+		k := key
+		key, val = "", nil
+		if seen[k] {
+			notes = append(notes, k+": "+v)
+			return
+		}
+		seen[k] = true
+		switch k {
 		case "Result":
-			switch Observation(v) {
+			first, rest, _ := strings.Cut(v, " ")
+			switch o := Observation(strings.TrimRight(first, ".,;:!")); o {
 			case Never, Sometimes, Always:
-				m.Result = Observation(v)
+				m.Result = o
+				if strings.TrimSpace(rest) != "" {
+					notes = append(notes, k+": "+v)
+				}
 			default:
-				return errorf(keyPos, "Result: must be Never, Sometimes or Always, not %q", v)
+				notes = append(notes, k+": "+v)
 			}
 		case "Title":
 			m.Title = v
@@ -97,8 +115,6 @@ func parseMeta(header []Comment) (Metadata, error) {
 		case "Family":
 			m.Family = v
 		}
-		key, val = "", nil
-		return nil
 	}
 	for _, g := range commentLines(header) {
 		for _, cl := range g {
@@ -108,22 +124,12 @@ func parseMeta(header []Comment) (Metadata, error) {
 				l = strings.TrimLeft(l[1:], " \t")
 			}
 			if l == "" {
-				if err := finish(); err != nil {
-					return m, err
-				}
+				finish()
 				continue
 			}
 			if i := strings.Index(l, ":"); i > 0 && isMetaKey(l[:i]) {
-				if err := finish(); err != nil {
-					return m, err
-				}
+				finish()
 				key = l[:i]
-				keyPos = cl.pos
-				keyPos.Col += strings.Index(raw, key)
-				if prev, dup := seen[key]; dup {
-					return m, errorf(keyPos, "duplicate %s: metadata (first at %s)", key, prev)
-				}
-				seen[key] = keyPos
 				if v := strings.TrimSpace(l[i+1:]); v != "" {
 					val = append(val, v)
 				}
@@ -133,9 +139,35 @@ func parseMeta(header []Comment) (Metadata, error) {
 				val = append(val, l)
 			}
 		}
-		if err := finish(); err != nil {
-			return m, err
-		}
+		finish()
 	}
-	return m, nil
+	m.Note = strings.Join(notes, "; ")
+	return m
+}
+
+// cleanText makes comment text safe to print in a terminal: a tab becomes
+// a space, and control characters, other unprintable characters and
+// invalid UTF-8 bytes are written as Go-style escapes (\x1b), so that a
+// file cannot send escape sequences through its metadata.
+func cleanText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\t':
+			b.WriteByte(' ')
+		case !unicode.IsPrint(r) && r != ' ':
+			if r < 0x100 {
+				fmt.Fprintf(&b, "\\x%02x", r)
+			} else {
+				fmt.Fprintf(&b, "\\u%04x", r)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

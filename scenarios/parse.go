@@ -11,8 +11,12 @@ const (
 	// MaxSourceSize is the largest scenario source Parse accepts, in bytes.
 	MaxSourceSize = 1 << 20
 	// MaxDepth is the deepest nesting of statements, expressions or
-	// conditions Parse accepts.
+	// conditions Parse accepts (blocks, parentheses, unary operators,
+	// casts, calls).
 	MaxDepth = 100
+	// MaxOperators bounds the length of one statement or clause, counted
+	// in binary and conditional operators.
+	MaxOperators = 10000
 )
 
 // Parse parses a C litmus test. filename is used in positions only. Every
@@ -44,6 +48,7 @@ type parser struct {
 	prev  tok   // last consumed token
 	ahead []tok // tokens scanned past tok (peek)
 	depth int
+	ops   int // operators in the statement or clause being parsed
 	ncom  int // comments in sc.comments already attached to the tree
 }
 
@@ -103,8 +108,7 @@ func (p *parser) expectIdent(context string) tok {
 // isReserved reports whether name is a C keyword or type name that cannot
 // name a variable.
 func isReserved(name string) bool {
-	return basicTypeWords[name] || typedefNames[name] || unsupportedTypeWords[name] != "" ||
-		unsupportedStmts[name] != "" || name == "if" || name == "else"
+	return isTypeWord(name) || unsupportedStmts[name] != "" || name == "if" || name == "else"
 }
 
 // declName reads the name being declared, rejecting keywords and type names.
@@ -124,14 +128,6 @@ func (p *parser) enter() {
 }
 
 func (p *parser) leave() { p.depth-- }
-
-// checkDepth rejects expression trees deeper than MaxDepth (long operator
-// chains build deep trees without recursion in the parser).
-func (p *parser) checkDepth(d int, pos Position) {
-	if d > MaxDepth {
-		p.fail(pos, "expression too deeply nested (more than %d levels)", MaxDepth)
-	}
-}
 
 // takeLead returns the comments not yet attached that start before pos.
 func (p *parser) takeLead(pos Position) []Comment {
@@ -184,16 +180,13 @@ func (p *parser) parseFile() *Scenario {
 		p.fail(npos, "missing test name after \"C\"")
 	}
 	s.Name = name
+	p.sc.header()
 	p.next()
 	if !p.is(tLBrace) {
 		p.fail(p.tok.pos, "expected \"{\" to start the initial state, found %s", p.tok.describe())
 	}
 	s.Header = append(s.Header, p.takeLead(p.tok.pos)...)
-	meta, err := parseMeta(s.Header)
-	if err != nil {
-		panic(err)
-	}
-	s.Meta = meta
+	s.Meta = parseMeta(s.Header)
 	p.parseInit(s)
 	p.parseThreads(s)
 	p.parseClauses(s)
@@ -222,51 +215,66 @@ func (p *parser) parseInit(s *Scenario) {
 }
 
 func (p *parser) parseInitDecl() []*InitDecl {
-	if p.is(tInt) && p.peek().kind == tColon {
-		p.fail(p.tok.pos, "register initialisation (%s:...) is not supported; declare and set registers in the thread", p.tok.text)
-	}
 	var out []*InitDecl
-	if p.isTypeStart() {
-		start := p.tok.pos
-		typ := p.parseType()
-		for {
-			d := &InitDecl{Pos: start, Type: typ}
-			for p.is(tStar) {
-				d.Stars++
-				p.next()
-			}
-			name := p.declName("in the initial state")
-			d.Name = name.text
-			if len(out) > 0 {
-				d.Pos = name.pos
-			}
-			p.rejectArray()
-			if p.is(tAssign) {
-				p.next()
-				d.Value = p.parseInitValue()
-			}
-			out = append(out, d)
-			if !p.is(tComma) {
-				break
-			}
-			p.next()
+	typ, typed := "", p.isTypeStart()
+	start := p.tok.pos
+	if typed {
+		typ = p.parseType()
+	}
+	for {
+		d := &InitDecl{Pos: start, Type: typ, Thread: -1}
+		if len(out) > 0 {
+			d.Pos = p.tok.pos
 		}
-	} else {
-		name := p.expectIdent("in the initial state")
-		d := &InitDecl{Pos: name.pos, Name: name.text}
-		p.rejectArray()
-		if !p.is(tAssign) {
-			p.fail(p.tok.pos, "expected \"=\" after %s in the initial state, found %s", name.text, p.tok.describe())
+		if typed {
+			d.Stars = p.parseStars()
+		}
+		p.parseInitTarget(d)
+		if typed && d.Stars == 0 && isVoid(typ) {
+			p.fail(d.Pos, "%s cannot have type void", d.Name)
+		}
+		if p.is(tAssign) {
+			p.next()
+			d.Value = p.parseInitValue()
+		} else if !typed && (p.is(tIdent) || p.is(tStar)) && !d.IsReg && !d.Bracket {
+			p.fail(d.Pos, "unknown type %q (see FORMAT.md for the types smpscope knows)", d.Name)
+		}
+		out = append(out, d)
+		if !p.is(tComma) {
+			break
 		}
 		p.next()
-		d.Value = p.parseInitValue()
-		out = append(out, d)
 	}
 	if p.is(tRBrace) {
 		return out // herd accepts a missing ";" before "}"
 	}
 	p.expect(tSemi, "after an initial value")
 	return out
+}
+
+// parseInitTarget reads what an initial-state entry sets: a location
+// "x" or "[x]", or a register "0:r1" or "P0:r1".
+func (p *parser) parseInitTarget(d *InitDecl) {
+	switch {
+	case p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon:
+		t := p.tok
+		n, err := strconv.Atoi(strings.TrimPrefix(t.text, "P"))
+		if err != nil || n > 1000 {
+			p.fail(t.pos, "invalid thread number %q", t.text)
+		}
+		p.next()
+		p.next()
+		id := p.declName("of a register")
+		d.IsReg, d.Thread, d.Name = true, n, id.text
+	case p.is(tLBrack):
+		p.next()
+		id := p.declName("in the initial state")
+		p.expect(tRBrack, "after the location")
+		d.Bracket, d.Name = true, id.text
+	default:
+		d.Name = p.declName("in the initial state").text
+	}
+	p.rejectArray()
 }
 
 func (p *parser) rejectArray() {
@@ -370,63 +378,117 @@ func parseInt(text string) (int64, error) {
 
 var basicTypeWords = map[string]bool{"int": true, "long": true, "short": true, "char": true, "unsigned": true, "signed": true}
 
+// typedefNames are the one-word type names: the kernel's, C11's and the
+// fixed-width ones herd7 knows. Values are 64-bit whatever the type.
 var typedefNames = map[string]bool{
 	"intptr_t": true, "uintptr_t": true, "atomic_t": true, "spinlock_t": true,
 	"u8": true, "u16": true, "u32": true, "u64": true, "s8": true, "s16": true, "s32": true, "s64": true,
 	"bool": true, "size_t": true,
+	"int8_t": true, "uint8_t": true, "int16_t": true, "uint16_t": true, "int32_t": true, "uint32_t": true,
+	"int64_t": true, "uint64_t": true, "__int128_t": true, "__uint128_t": true,
+	"atomic_int": true,
 }
+
+// typeQualifiers change nothing in the model: every shared access is
+// spelled out by the primitive that makes it.
+var typeQualifiers = map[string]bool{"const": true, "volatile": true, "_Atomic": true}
 
 var unsupportedTypeWords = map[string]string{
-	"const": "qualifier \"const\" is not supported", "volatile": "qualifier \"volatile\" is not supported",
 	"static": "storage class \"static\" is not supported", "extern": "storage class \"extern\" is not supported",
 	"register": "storage class \"register\" is not supported",
-	"struct":   "struct types are not supported", "union": "union types are not supported",
-	"enum": "enum types are not supported", "float": "floating point is not supported",
+	"union":    "union types are not supported",
+	"enum":     "enum types are not supported", "float": "floating point is not supported",
 	"double": "floating point is not supported", "atomic_long_t": "atomic_long_t is not supported; use atomic_t",
-	"atomic64_t": "atomic64_t is not supported; use atomic_t", "void": "void is only allowed before a thread name",
+	"atomic64_t": "atomic64_t is not supported; use atomic_t",
+	"__int128":   "__int128 is not supported (herd7 needs Variant=S128 for it); use __int128_t, which holds 64-bit values here",
 }
 
-func (p *parser) isTypeStart() bool {
-	if p.tok.kind != tIdent {
-		return false
-	}
-	t := p.tok.text
-	return basicTypeWords[t] || typedefNames[t] || unsupportedTypeWords[t] != ""
+// isTypeWord reports whether name can start a type.
+func isTypeWord(name string) bool {
+	return basicTypeWords[name] || typedefNames[name] || typeQualifiers[name] || unsupportedTypeWords[name] != "" ||
+		name == "void" || name == "struct"
 }
 
-// parseType parses a type name without its pointer stars.
+func (p *parser) isTypeStart() bool { return p.tok.kind == tIdent && isTypeWord(p.tok.text) }
+
+// parseType parses a type name without its pointer stars: qualifiers
+// (const, volatile, _Atomic) anywhere, and one base: basic words such as
+// "unsigned long", a one-word type name, void, or struct srcu_struct. The
+// words are kept in the order written.
 func (p *parser) parseType() string {
-	t := p.tok
-	if msg := unsupportedTypeWords[t.text]; msg != "" {
-		p.fail(t.pos, "%s", msg)
-	}
-	if typedefNames[t.text] {
-		p.next()
-		return t.text
-	}
+	start := p.tok
 	var words []string
 	seen := map[string]int{}
-	for p.tok.kind == tIdent && basicTypeWords[p.tok.text] {
-		w := p.tok.text
-		seen[w]++
-		if seen[w] > 1 && !(w == "long" && seen[w] == 2) {
-			p.fail(p.tok.pos, "invalid type: repeated %q", w)
+	kind := "" // "basic" or "named" once the base has started
+	for p.tok.kind == tIdent {
+		t := p.tok
+		w := t.text
+		if msg := unsupportedTypeWords[w]; msg != "" {
+			p.fail(t.pos, "%s", msg)
+		}
+		switch {
+		case typeQualifiers[w]:
+		case w == "struct":
+			if kind != "" {
+				p.fail(t.pos, "invalid type: %s struct", strings.Join(words, " "))
+			}
+			p.next()
+			if !p.isIdent("srcu_struct") {
+				p.fail(t.pos, "struct types are not supported (only struct srcu_struct, an SRCU domain)")
+			}
+			w, kind = "struct srcu_struct", "named"
+		case typedefNames[w] || w == "void":
+			if kind != "" {
+				p.fail(t.pos, "invalid type: %s %s", strings.Join(words, " "), w)
+			}
+			kind = "named"
+		case basicTypeWords[w]:
+			if kind == "named" {
+				p.fail(t.pos, "invalid type: %s %s", strings.Join(words, " "), w)
+			}
+			seen[w]++
+			if seen[w] > 1 && !(w == "long" && seen[w] == 2) {
+				p.fail(t.pos, "invalid type: repeated %q", w)
+			}
+			kind = "basic"
+		default:
+			if kind == "" {
+				p.fail(t.pos, "expected a type after %s, found %s", strings.Join(words, " "), t.describe())
+			}
+			return strings.Join(words, " ")
 		}
 		words = append(words, w)
 		p.next()
 	}
-	if len(words) == 0 {
-		p.fail(t.pos, "expected a type, found %s", t.describe())
-	}
-	if p.tok.kind == tIdent {
-		if msg := unsupportedTypeWords[p.tok.text]; msg != "" {
-			p.fail(p.tok.pos, "%s", msg)
-		}
-		if typedefNames[p.tok.text] {
-			p.fail(p.tok.pos, "invalid type: %s %s", strings.Join(words, " "), p.tok.text)
-		}
+	if kind == "" {
+		p.fail(start.pos, "expected a type, found %s", start.describe())
 	}
 	return strings.Join(words, " ")
+}
+
+// parseStars reads the "*"s of a declarator, with the qualifiers C allows
+// after each ("int *const p"), which are dropped like the others.
+func (p *parser) parseStars() int {
+	n := 0
+	for p.is(tStar) {
+		n++
+		p.next()
+		for p.tok.kind == tIdent && typeQualifiers[p.tok.text] {
+			p.next()
+		}
+	}
+	return n
+}
+
+// isVoid reports whether a type is void (possibly qualified).
+func isVoid(typ string) bool {
+	f := strings.Fields(typ)
+	for _, w := range f {
+		if w == "void" {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- threads ----
@@ -446,6 +508,11 @@ func isThreadName(s string) bool {
 func (p *parser) parseThreads(s *Scenario) {
 	for p.is(tIdent) && (isThreadName(p.tok.text) || p.tok.text == "void") {
 		s.Threads = append(s.Threads, p.parseThread(len(s.Threads)))
+	}
+	if len(s.Threads) == 0 && p.is(tLBrace) {
+		// perfbook's CodeSamples/formal/litmus files carry a second block,
+		// { #include "api.h" }, for klitmus7; herd7 rejects them too.
+		p.fail(p.tok.pos, "a second \"{\" block before the threads is not allowed (only one initial-state block; herd7 rejects this too)")
 	}
 	if len(s.Threads) == 0 {
 		p.fail(p.tok.pos, "expected thread P0, found %s", p.tok.describe())
@@ -479,14 +546,14 @@ func (p *parser) parseThread(index int) *Thread {
 			p.expect(tComma, "between parameters")
 		}
 		if !p.isTypeStart() {
+			if p.is(tIdent) && (p.peek().kind == tStar || p.peek().kind == tIdent) {
+				p.fail(p.tok.pos, "unknown type %q in a parameter (see FORMAT.md for the types smpscope knows)", p.tok.text)
+			}
 			p.fail(p.tok.pos, "expected a parameter such as \"int *x\", found %s", p.tok.describe())
 		}
 		start := p.tok.pos
 		prm := &Param{Pos: start, Type: p.parseType()}
-		for p.is(tStar) {
-			prm.Stars++
-			p.next()
-		}
+		prm.Stars = p.parseStars()
 		id := p.declName("for the parameter")
 		prm.Name = id.text
 		p.rejectArray()
@@ -640,11 +707,11 @@ func (p *parser) parseDecl() []*DeclStmt {
 	var out []*DeclStmt
 	for {
 		d := &DeclStmt{Pos: start, Type: typ}
-		for p.is(tStar) {
-			d.Stars++
-			p.next()
-		}
+		d.Stars = p.parseStars()
 		id := p.declName("in the declaration")
+		if d.Stars == 0 && isVoid(typ) {
+			p.fail(id.pos, "%s cannot have type void", id.text)
+		}
 		if len(out) > 0 {
 			d.Pos = id.pos
 		}
@@ -689,42 +756,62 @@ var binPrec = map[token]int{
 	tShl: 8, tShr: 8, tPlus: 9, tMinus: 9, tStar: 10, tSlash: 10, tPct: 10,
 }
 
-func (p *parser) parseExpr() Expr {
-	x, _ := p.binary(1)
-	if p.is(tQuestion) {
-		p.fail(p.tok.pos, "the conditional operator ?: is not supported")
+// countOp counts one more operator of the statement or clause being
+// parsed. Long flat lists ("a \/ b \/ ...", "1+1+...") are fine; only
+// their length is bounded, so that every later pass stays cheap.
+func (p *parser) countOp(pos Position) {
+	p.ops++
+	if p.ops > MaxOperators {
+		p.fail(pos, "too long: more than %d operators in one statement or clause", MaxOperators)
 	}
-	return x
+}
+
+// parseExpr parses an expression, including the conditional operator
+// "c ? a : b" (lowest precedence, right associative).
+func (p *parser) parseExpr() Expr {
+	x := p.binary(1)
+	if !p.is(tQuestion) {
+		return x
+	}
+	q := p.tok
+	p.countOp(q.pos)
+	p.next()
+	p.enter()
+	then := p.parseExpr()
+	p.expect(tColon, "in the conditional expression (c ? a : b)")
+	els := p.parseExpr()
+	p.leave()
+	return &TernaryExpr{X: x, QuestionPos: q.pos, Then: then, Else: els}
 }
 
 // binary parses a binary expression whose operators have precedence at
-// least minPrec, returning it and its tree depth.
-func (p *parser) binary(minPrec int) (Expr, int) {
-	x, dx := p.unary()
+// least minPrec. Operator chains build left-deep trees without recursion
+// here; nesting is counted only for parentheses, unary operators, casts,
+// calls and ?:.
+func (p *parser) binary(minPrec int) Expr {
+	x := p.unary()
 	for {
 		prec := binPrec[p.tok.kind]
 		if prec == 0 || prec < minPrec {
-			return x, dx
+			return x
 		}
 		op := p.tok
+		p.countOp(op.pos)
 		p.next()
-		y, dy := p.binary(prec + 1)
-		d := max(dx, dy) + 1
-		p.checkDepth(d, op.pos)
-		x, dx = &BinaryExpr{X: x, OpPos: op.pos, Op: op.kind.String(), Y: y}, d
+		y := p.binary(prec + 1)
+		x = &BinaryExpr{X: x, OpPos: op.pos, Op: op.kind.String(), Y: y}
 	}
 }
 
-func (p *parser) unary() (Expr, int) {
+func (p *parser) unary() Expr {
 	switch p.tok.kind {
 	case tMinus, tPlus, tNot, tTilde, tStar, tAmp:
 		op := p.tok
 		p.next()
 		p.enter()
-		x, d := p.unary()
+		x := p.unary()
 		p.leave()
-		p.checkDepth(d+1, op.pos)
-		return &UnaryExpr{OpPos: op.pos, Op: op.kind.String(), X: x}, d + 1
+		return &UnaryExpr{OpPos: op.pos, Op: op.kind.String(), X: x}
 	case tInc, tDec:
 		p.fail(p.tok.pos, "%s inside an expression is not supported", p.tok.kind)
 	case tLParen:
@@ -732,30 +819,22 @@ func (p *parser) unary() (Expr, int) {
 			open := p.tok
 			p.next()
 			typ := p.parseType()
-			stars := 0
-			for p.is(tStar) {
-				stars++
-				p.next()
-			}
+			stars := p.parseStars()
 			p.expect(tRParen, "after the cast type")
 			p.enter()
-			x, d := p.unary()
+			x := p.unary()
 			p.leave()
-			p.checkDepth(d+1, open.pos)
-			return &CastExpr{Lparen: open.pos, Type: typ, Stars: stars, X: x}, d + 1
+			return &CastExpr{Lparen: open.pos, Type: typ, Stars: stars, X: x}
 		}
 	}
 	return p.postfix()
 }
 
 // peekIsType reports whether the token after "(" starts a type (a cast).
-func (p *parser) peekIsType() bool {
-	t := p.peek().text
-	return basicTypeWords[t] || typedefNames[t] || unsupportedTypeWords[t] != ""
-}
+func (p *parser) peekIsType() bool { return isTypeWord(p.peek().text) }
 
-func (p *parser) postfix() (Expr, int) {
-	x, d := p.primary()
+func (p *parser) postfix() Expr {
+	x := p.primary()
 	switch p.tok.kind {
 	case tLBrack:
 		p.fail(p.tok.pos, "arrays are not supported")
@@ -764,13 +843,13 @@ func (p *parser) postfix() (Expr, int) {
 	case tLParen:
 		p.fail(p.tok.pos, "only the supported kernel primitives can be called")
 	}
-	return x, d
+	return x
 }
 
-func (p *parser) primary() (Expr, int) {
+func (p *parser) primary() Expr {
 	switch p.tok.kind {
 	case tInt:
-		return p.parseIntLit(), 1
+		return p.parseIntLit()
 	case tIdent:
 		id := p.tok
 		if msg := unsupportedStmts[id.text]; msg != "" {
@@ -781,52 +860,78 @@ func (p *parser) primary() (Expr, int) {
 		}
 		p.next()
 		ident := &Ident{NamePos: id.pos, Name: id.text}
+		if p.is(tLBrace) && strings.HasPrefix(id.text, "__") {
+			return p.parseAnnotated(ident)
+		}
 		if p.is(tLParen) {
 			return p.parseCall(ident)
 		}
-		return ident, 1
+		return ident
 	case tLParen:
 		open := p.tok
 		p.next()
 		p.enter()
-		x, d := p.binary(1)
+		x := p.parseExpr()
 		p.leave()
-		if p.is(tQuestion) {
-			p.fail(p.tok.pos, "the conditional operator ?: is not supported")
-		}
 		p.expect(tRParen, "to close the parenthesis")
-		p.checkDepth(d+1, open.pos)
-		return &ParenExpr{Lparen: open.pos, X: x}, d + 1
+		return &ParenExpr{Lparen: open.pos, X: x}
 	}
 	p.fail(p.tok.pos, "expected an expression, found %s", p.tok.describe())
-	return nil, 0
+	return nil
 }
 
-func (p *parser) parseCall(fun *Ident) (Expr, int) {
+// parseAnnotated parses herd7's internal form of a primitive, as the
+// LKMM's linux-kernel.def writes them: "__load{once}(*x)",
+// "__atomic_add_unless{mb}(v, 1, 0)", and "__fence{mb}" with no
+// arguments. The annotations become part of the name, lower-cased.
+func (p *parser) parseAnnotated(fun *Ident) Expr {
+	p.next() // "{"
+	var annots []string
+	for {
+		a := p.expectIdent("as an annotation")
+		w := a.text
+		for p.is(tMinus) && p.peek().kind == tIdent {
+			p.next()
+			w += "-" + p.tok.text
+			p.next()
+		}
+		annots = append(annots, strings.ToLower(w))
+		if !p.is(tComma) {
+			break
+		}
+		p.next()
+	}
+	p.expect(tRBrace, "after the annotations")
+	fun.Name += "{" + strings.Join(annots, ",") + "}"
+	if !p.is(tLParen) {
+		if pr := prims[fun.Name]; pr != nil && len(pr.args) == 0 {
+			return &CallExpr{Fun: fun, Bare: true}
+		}
+	}
+	return p.parseCall(fun)
+}
+
+func (p *parser) parseCall(fun *Ident) Expr {
 	pr := prims[fun.Name]
 	if pr == nil {
 		if msg, ok := unsupportedCalls[fun.Name]; ok {
 			p.fail(fun.NamePos, "unsupported function %s: %s", fun.Name, msg)
 		}
+		if strings.HasPrefix(fun.Name, "__") && strings.Contains(fun.Name, "{") {
+			p.fail(fun.NamePos, "herd7's internal form %s is not supported; use the kernel primitive it stands for (see FORMAT.md)", fun.Name)
+		}
 		p.fail(fun.NamePos, "unknown function %q (see FORMAT.md for the supported primitives)", fun.Name)
 	}
 	p.expect(tLParen, "")
 	call := &CallExpr{Fun: fun}
-	depth := 1
 	p.enter()
 	for !p.is(tRParen) {
 		if len(call.Args) > 0 {
 			p.expect(tComma, "between arguments")
 		}
-		a, d := p.binary(1)
-		if p.is(tQuestion) {
-			p.fail(p.tok.pos, "the conditional operator ?: is not supported")
-		}
-		depth = max(depth, d+1)
-		call.Args = append(call.Args, a)
+		call.Args = append(call.Args, p.parseExpr())
 	}
 	p.leave()
-	p.checkDepth(depth, fun.NamePos)
 	p.next()
 	if len(call.Args) != len(pr.args) {
 		plural := "s"
@@ -844,7 +949,7 @@ func (p *parser) parseCall(fun *Ident) (Expr, int) {
 			p.fail(call.Args[i].Pos(), "%s needs a dereference such as *x as argument %d, not %s", fun.Name, i+1, FormatExpr(call.Args[i]))
 		}
 	}
-	return call, depth
+	return call
 }
 
 // unparen strips parentheses and casts.
@@ -888,6 +993,29 @@ func (p *parser) parseClauses(s *Scenario) {
 			c.Lead = append(c.Lead, p.takeInner()...)
 			c.Trail = p.takeTrail()
 			s.Locations = c
+		case p.isIdent("regions") && p.peek().kind == tColon:
+			if s.Regions != nil {
+				p.fail(p.tok.pos, "duplicate regions clause")
+			}
+			c := &RegionsClause{Pos: p.tok.pos, Lead: lead}
+			p.next()
+			p.next()
+			for p.is(tIdent) && p.peek().kind == tColon {
+				loc := p.tok.text
+				p.next()
+				p.next()
+				c.Items = append(c.Items, loc+":"+p.expectIdent("of a region").text)
+				if !p.is(tComma) {
+					break
+				}
+				p.next()
+				if !p.is(tIdent) || p.peek().kind != tColon {
+					p.fail(p.tok.pos, "expected location:region after \",\" in regions, found %s", p.tok.describe())
+				}
+			}
+			c.Lead = append(c.Lead, p.takeInner()...)
+			c.Trail = p.takeTrail()
+			s.Regions = c
 		case p.isIdent("filter"):
 			if s.Filter != nil {
 				p.fail(p.tok.pos, "duplicate filter clause")
@@ -898,17 +1026,25 @@ func (p *parser) parseClauses(s *Scenario) {
 			c.Lead = append(c.Lead, p.takeInner()...)
 			c.Trail = p.takeTrail()
 			s.Filter = c
-		case p.isIdent("exists") || p.isIdent("forall") || (p.is(tTilde) && p.peek().kind == tIdent && p.peek().text == "exists"):
+		case p.isIdent("exists") || p.isIdent("forall") || p.isIdent("final") || p.is(tLParen) ||
+			((p.is(tTilde) || p.isIdent("not")) && p.peek().kind == tIdent && p.peek().text == "exists"):
+			// herd7 also reads "final P" and a bare "(P)" as exists, and
+			// "not exists" as ~exists.
 			c := &FinalClause{Pos: p.tok.pos, Lead: lead}
 			switch {
 			case p.isIdent("forall"):
 				c.Kind = Forall
-			case p.is(tTilde):
+			case p.is(tTilde) || p.isIdent("not"):
 				c.Kind = NotExists
 				p.next()
 			}
-			p.next()
+			if !p.is(tLParen) {
+				p.next()
+			}
 			c.Cond = p.parseCond()
+			if p.is(tSemi) {
+				p.next() // herd7 allows a ";" after the final condition
+			}
 			c.Lead = append(c.Lead, p.takeInner()...)
 			c.Trail = p.takeTrail()
 			s.Final = c
@@ -922,68 +1058,72 @@ func (p *parser) parseClauses(s *Scenario) {
 		case p.is(tIdent) && isThreadName(p.tok.text):
 			p.fail(p.tok.pos, "thread %s must come before the final condition", p.tok.text)
 		default:
-			p.fail(p.tok.pos, "expected locations, filter, exists, ~exists or forall, found %s", p.tok.describe())
+			p.fail(p.tok.pos, "expected locations, filter, regions, exists, ~exists or forall, found %s", p.tok.describe())
 		}
 	}
 }
 
-func (p *parser) parseCond() Cond {
-	c, _ := p.condOr()
-	return c
-}
+func (p *parser) parseCond() Cond { return p.condOr() }
 
-func (p *parser) condOr() (Cond, int) {
-	x, dx := p.condAnd()
+// Conditions follow herd7: \/ binds loosest, then /\, then => (right
+// associative), then ~ and not.
+func (p *parser) condOr() Cond {
+	x := p.condAnd()
 	for p.is(tDisj) {
-		op := p.tok
+		p.countOp(p.tok.pos)
 		p.next()
-		y, dy := p.condAnd()
-		d := max(dx, dy) + 1
-		p.checkDepth(d, op.pos)
-		x, dx = &CondOr{X: x, Y: y}, d
+		x = &CondOr{X: x, Y: p.condAnd()}
 	}
-	return x, dx
+	return x
 }
 
-func (p *parser) condAnd() (Cond, int) {
-	x, dx := p.condUnary()
+func (p *parser) condAnd() Cond {
+	x := p.condImplies()
 	for p.is(tConj) {
-		op := p.tok
+		p.countOp(p.tok.pos)
 		p.next()
-		y, dy := p.condUnary()
-		d := max(dx, dy) + 1
-		p.checkDepth(d, op.pos)
-		x, dx = &CondAnd{X: x, Y: y}, d
+		x = &CondAnd{X: x, Y: p.condImplies()}
 	}
-	return x, dx
+	return x
 }
 
-func (p *parser) condUnary() (Cond, int) {
+func (p *parser) condImplies() Cond {
+	x := p.condUnary()
+	if !p.is(tImplies) {
+		return x
+	}
+	p.countOp(p.tok.pos)
+	p.next()
+	p.enter()
+	y := p.condImplies()
+	p.leave()
+	return &CondImplies{X: x, Y: y}
+}
+
+func (p *parser) condUnary() Cond {
 	switch {
-	case p.is(tTilde) || p.is(tNot):
+	case p.is(tTilde) || p.is(tNot) || p.isIdent("not"):
 		if p.is(tNot) {
-			p.fail(p.tok.pos, "use ~ for negation in conditions, not !")
+			p.fail(p.tok.pos, "use ~ or not for negation in conditions, not !")
 		}
 		op := p.tok
 		p.next()
 		p.enter()
-		x, d := p.condUnary()
+		x := p.condUnary()
 		p.leave()
-		p.checkDepth(d+1, op.pos)
-		return &CondNot{TildePos: op.pos, X: x}, d + 1
+		return &CondNot{TildePos: op.pos, X: x, Word: op.kind == tIdent}
 	case p.is(tLParen):
 		open := p.tok
 		p.next()
 		p.enter()
-		x, d := p.condOr()
+		x := p.condOr()
 		p.leave()
 		p.expect(tRParen, "to close the parenthesis")
-		p.checkDepth(d+1, open.pos)
-		return &CondParen{Lparen: open.pos, X: x}, d + 1
+		return &CondParen{Lparen: open.pos, X: x}
 	case p.isIdent("true") || p.isIdent("false"):
 		b := &CondBool{ValuePos: p.tok.pos, Value: p.tok.text == "true"}
 		p.next()
-		return b, 1
+		return b
 	case p.is(tLAnd) || p.is(tLOr):
 		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
 	}
@@ -992,6 +1132,9 @@ func (p *parser) condUnary() (Cond, int) {
 	switch p.tok.kind {
 	case tAssign, tEq, tNe:
 		a.Op = p.tok.kind.String()
+		p.next()
+	case tLtGt:
+		a.Op = "!=" // herd7's other spelling
 		p.next()
 	case tLAnd, tLOr:
 		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
@@ -1002,13 +1145,20 @@ func (p *parser) condUnary() (Cond, int) {
 	if p.is(tLAnd) || p.is(tLOr) {
 		p.fail(p.tok.pos, "use /\\ and \\/ in conditions, not && and ||")
 	}
-	return a, 1
+	return a
 }
 
 func (p *parser) parseCondLoc() *CondLoc {
-	if p.is(tInt) {
+	if p.is(tLBrack) {
+		open := p.tok
+		p.next()
+		id := p.expectIdent("of a location")
+		p.expect(tRBrack, "after the location")
+		return &CondLoc{NamePos: open.pos, Thread: -1, Name: id.text, Bracket: true}
+	}
+	if p.is(tInt) || (p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon) {
 		t := p.tok
-		n, err := strconv.Atoi(t.text)
+		n, err := strconv.Atoi(strings.TrimPrefix(t.text, "P"))
 		if err != nil || n > 1000 {
 			p.fail(t.pos, "invalid thread number %q", t.text)
 		}

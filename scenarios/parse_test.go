@@ -29,6 +29,8 @@ func sexpr(e Expr) string {
 		return "(paren " + sexpr(x.X) + ")"
 	case *CastExpr:
 		return "(cast " + x.Type + strings.Repeat("*", x.Stars) + " " + sexpr(x.X) + ")"
+	case *TernaryExpr:
+		return "(? " + sexpr(x.X) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
 	}
 	return fmt.Sprintf("?%T", e)
 }
@@ -42,6 +44,8 @@ func condSexpr(c Cond) string {
 		return `(\/ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
 	case *CondNot:
 		return "(~ " + condSexpr(x.X) + ")"
+	case *CondImplies:
+		return "(=> " + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
 	case *CondParen:
 		return condSexpr(x.X)
 	case *CondBool:
@@ -344,11 +348,29 @@ func TestLimits(t *testing.T) {
 	if _, err := Parse("deep", []byte(deep)); err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("deep parens: %v", err)
 	}
-	long := exprScenario("1" + strings.Repeat(" + 1", MaxDepth+5))
-	if _, err := Parse("long", []byte(long)); err == nil || !strings.Contains(err.Error(), "deep") {
-		t.Errorf("long chain: %v", err)
+	// Flat lists are length, not nesting (issue 11, item 7): 101 terms
+	// and a 100-term condition are fine, and compile; only more than
+	// MaxOperators operators in one statement is too long.
+	flat := exprScenario("1" + strings.Repeat("+1", 100))
+	flat = strings.Replace(flat, "exists (0:r0=0)", "exists (x=0"+func() string {
+		var b strings.Builder
+		for i := 1; i < 100; i++ {
+			fmt.Fprintf(&b, ` \/ x=%d`, i)
+		}
+		return b.String()
+	}()+")", 1)
+	if s, err := Parse("flat", []byte(flat)); err != nil {
+		t.Errorf("flat lists: %v", err)
+	} else if c, err := s.Compile(); err != nil {
+		t.Errorf("flat lists: %v", err)
+	} else if !c.Satisfies(machine.Outcome{Mem: make([]machine.Value, len(c.Program.Locs)), Regs: [][]machine.Value{make([]machine.Value, len(c.Program.Threads[0].Regs))}}) {
+		t.Errorf("x=0 does not satisfy the first term of the list")
 	}
-	ok := exprScenario("1" + strings.Repeat(" + 1", MaxDepth-2))
+	long := exprScenario("1" + strings.Repeat(" + 1", MaxOperators+1))
+	if _, err := Parse("long", []byte(long)); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("over-long chain: %v", err)
+	}
+	ok := exprScenario("1" + strings.Repeat("+1", MaxOperators-1))
 	if _, err := Parse("ok", []byte(ok)); err != nil {
 		t.Errorf("chain within the limit: %v", err)
 	}

@@ -31,6 +31,14 @@ const (
 	pRCULock
 	pRCUUnlock
 	pSyncRCU
+	pSRCULock   // srcu_read_lock, srcu_down_read (cross)
+	pSRCUUnlock // srcu_read_unlock, srcu_up_read (cross)
+	pSyncSRCU
+	pC11Load  // atomic_load_explicit
+	pC11Store // atomic_store_explicit
+	pC11RMW   // atomic_exchange_explicit, atomic_fetch_*_explicit
+	pC11CAS   // atomic_compare_exchange_*
+	pC11Fence // atomic_thread_fence
 )
 
 // retKind is what a primitive returns, in terms of the old value of the
@@ -44,6 +52,8 @@ const (
 	retNew                  // old op operand (atomic_*_return)
 	retZero                 // (old op operand) == 0 (atomic_*_and_test)
 	retBit                  // (old >> nr) & 1 (test_and_*_bit)
+	retNeg                  // (old op operand) < 0 (atomic_add_negative)
+	retAdded                // old != unless value (atomic_add_unless: whether it added)
 )
 
 // prim describes one supported kernel primitive.
@@ -60,6 +70,9 @@ type prim struct {
 	rmw    machine.RMWKind
 	one    bool // operand is the constant 1 (inc/dec)
 	ret    retKind
+	cross  bool // srcu_down_read / srcu_up_read
+	// zeroExp: the "unless" value is the constant 0 (atomic_inc_not_zero).
+	zeroExp bool
 }
 
 var prims = map[string]*prim{}
@@ -95,7 +108,7 @@ func init() {
 		"smp_mb": machine.FenceMb, "smp_rmb": machine.FenceRmb, "smp_wmb": machine.FenceWmb,
 		"smp_mb__before_atomic": machine.FenceMbBeforeAtomic, "smp_mb__after_atomic": machine.FenceMbAfterAtomic,
 		"smp_mb__after_spinlock": machine.FenceMbAfterSpinlock, "smp_mb__after_unlock_lock": machine.FenceMbAfterUnlockLock,
-		"barrier": machine.FenceBarrier,
+		"barrier": machine.FenceBarrier, "smp_mb__after_srcu_read_unlock": machine.FenceMbAfterSRCUUnlock,
 	}
 	for name, f := range fences {
 		addPrim(&prim{name: name, class: pFence, addr: -1, val: -1, exp: -1, fence: f})
@@ -108,6 +121,16 @@ func init() {
 	addPrim(&prim{name: "rcu_read_unlock", class: pRCUUnlock, addr: -1, val: -1, exp: -1})
 	addPrim(&prim{name: "synchronize_rcu", class: pSyncRCU, addr: -1, val: -1, exp: -1})
 	addPrim(&prim{name: "synchronize_rcu_expedited", class: pSyncRCU, addr: -1, val: -1, exp: -1})
+	for _, cross := range []bool{false, true} {
+		lock, unlock := "srcu_read_lock", "srcu_read_unlock"
+		if cross {
+			lock, unlock = "srcu_down_read", "srcu_up_read"
+		}
+		addPrim(&prim{name: lock, class: pSRCULock, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1, ret: retValue, cross: cross})
+		addPrim(&prim{name: unlock, class: pSRCUUnlock, args: []argKind{argPtr, argVal}, addr: 0, val: 1, exp: -1, cross: cross})
+	}
+	addPrim(&prim{name: "synchronize_srcu", class: pSyncSRCU, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1})
+	addPrim(&prim{name: "synchronize_srcu_expedited", class: pSyncSRCU, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1})
 
 	orders := []struct {
 		suffix string
@@ -135,7 +158,15 @@ func init() {
 		}
 		rmw("atomic_fetch_inc"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWAdd, true, retOld)
 		rmw("atomic_fetch_dec"+o.suffix, []argKind{argPtr}, 0, -1, -1, o.order, machine.RMWSub, true, retOld)
+		rmw("atomic_add_negative"+o.suffix, []argKind{argVal, argPtr}, 1, 0, -1, o.order, machine.RMWAdd, false, retNeg)
 	}
+	// Conditional adds: fully ordered when they add, a plain load when
+	// they do not (machine.md, "A failed cmpxchg"). herd7 has
+	// atomic_add_unless; the other two are the kernel's.
+	rmw("atomic_add_unless", []argKind{argPtr, argVal, argVal}, 0, 1, 2, machine.OrderFull, machine.RMWAddUnless, false, retAdded)
+	rmw("atomic_fetch_add_unless", []argKind{argPtr, argVal, argVal}, 0, 1, 2, machine.OrderFull, machine.RMWAddUnless, false, retOld)
+	addPrim(&prim{name: "atomic_inc_not_zero", class: pRMW, args: []argKind{argPtr}, addr: 0, val: -1, exp: -1,
+		order: machine.OrderFull, rmw: machine.RMWAddUnless, one: true, ret: retAdded, zeroExp: true})
 	// No return value: relaxed.
 	for _, op := range ops {
 		rmw("atomic_"+op.name, []argKind{argVal, argPtr}, 1, 0, -1, machine.OrderRelaxed, op.kind, false, retNone)
@@ -171,16 +202,85 @@ func Primitives() []string {
 // unsupportedCalls explains well-known kernel functions that are not
 // supported, so the error says more than "unknown function".
 var unsupportedCalls = map[string]string{
-	"atomic_add_unless":        "conditional atomics are not supported",
-	"atomic_fetch_add_unless":  "conditional atomics are not supported",
-	"atomic_inc_not_zero":      "conditional atomics are not supported",
-	"atomic_add_negative":      "atomic_add_negative is not supported",
-	"srcu_read_lock":           "SRCU is not supported",
-	"srcu_read_unlock":         "SRCU is not supported",
-	"synchronize_srcu":         "SRCU is not supported",
+	"__atomic_op":              "herd7's internal form is not supported; use atomic_add, atomic_sub, ...",
+	"__atomic_op_return":       "herd7's internal form is not supported; use atomic_add_return, ...",
+	"__atomic_fetch_op":        "herd7's internal form is not supported; use atomic_fetch_add, ...",
+	"__srcu":                   "herd7's internal form is not supported; use srcu_read_lock, srcu_read_unlock or synchronize_srcu",
+	"atomic_load":              "use atomic_load_explicit(p, memory_order_seq_cst) (herd7 has only the _explicit form)",
+	"atomic_store":             "use atomic_store_explicit(p, v, memory_order_seq_cst) (herd7 has only the _explicit form)",
+	"atomic_exchange":          "use atomic_exchange_explicit(p, v, memory_order_seq_cst) (herd7 has only the _explicit form)",
+	"try_cmpxchg":              "herd7's LKMM has no try_cmpxchg; use cmpxchg and compare its result",
+	"try_cmpxchg_relaxed":      "herd7's LKMM has no try_cmpxchg; use cmpxchg_relaxed and compare its result",
+	"try_cmpxchg_acquire":      "herd7's LKMM has no try_cmpxchg; use cmpxchg_acquire and compare its result",
+	"try_cmpxchg_release":      "herd7's LKMM has no try_cmpxchg; use cmpxchg_release and compare its result",
 	"spin_lock_irqsave":        "use spin_lock",
 	"spin_unlock_irqrestore":   "use spin_unlock",
 	"smp_read_barrier_depends": "smp_read_barrier_depends is not supported (LKMM folded it into READ_ONCE)",
 	"lockless_dereference":     "lockless_dereference is not supported; use rcu_dereference or READ_ONCE",
 	"ATOMIC_INIT":              "ATOMIC_INIT may only be used in the initial-state block",
+}
+
+// C11 primitives, as herdtools' own C tests use them. Each maps to its
+// kernel counterpart (FORMAT.md lists the mapping).
+const (
+	argMO     argKind = iota + 100 // a memory_order_* constant
+	argExpPtr                      // compare_exchange's "expected": a pointer, or &register
+)
+
+// memoryOrders are C11's orders, with the values C gives the enum.
+var memoryOrders = map[string]machine.Value{
+	"memory_order_relaxed": 0, "memory_order_consume": 1, "memory_order_acquire": 2,
+	"memory_order_release": 3, "memory_order_acq_rel": 4, "memory_order_seq_cst": 5,
+}
+
+func init() {
+	for name, v := range memoryOrders {
+		constNames[name] = &v
+	}
+	c11 := func(name string, class primClass, args []argKind, addr, val int, k machine.RMWKind) {
+		addPrim(&prim{name: name, class: class, args: args, addr: addr, val: val, exp: -1, rmw: k, ret: retValue})
+	}
+	c11("atomic_load_explicit", pC11Load, []argKind{argPtr, argMO}, 0, -1, 0)
+	addPrim(&prim{name: "atomic_store_explicit", class: pC11Store, args: []argKind{argPtr, argVal, argMO}, addr: 0, val: 1, exp: -1})
+	c11("atomic_exchange_explicit", pC11RMW, []argKind{argPtr, argVal, argMO}, 0, 1, machine.RMWXchg)
+	for op, k := range map[string]machine.RMWKind{"add": machine.RMWAdd, "sub": machine.RMWSub, "or": machine.RMWOr, "xor": machine.RMWXor, "and": machine.RMWAnd} {
+		c11("atomic_fetch_"+op+"_explicit", pC11RMW, []argKind{argPtr, argVal, argMO}, 0, 1, k)
+	}
+	for _, strength := range []string{"strong", "weak"} {
+		c11("atomic_compare_exchange_"+strength, pC11CAS, []argKind{argPtr, argExpPtr, argVal}, 0, 2, machine.RMWCmpXchg)
+		c11("atomic_compare_exchange_"+strength+"_explicit", pC11CAS, []argKind{argPtr, argExpPtr, argVal, argMO, argMO}, 0, 2, machine.RMWCmpXchg)
+	}
+	addPrim(&prim{name: "atomic_thread_fence", class: pC11Fence, args: []argKind{argMO}, addr: -1, val: -1, exp: -1})
+
+	// herd7's internal forms, in which linux-kernel.def defines the
+	// kernel's primitives (annotations lower-cased).
+	alias := func(name, of string) {
+		p := *prims[of]
+		p.name = name
+		addPrim(&p)
+	}
+	for annot, suffix := range map[string]string{"mb": "", "once": "_relaxed", "acquire": "_acquire", "release": "_release"} {
+		alias("__xchg{"+annot+"}", "xchg"+suffix)
+		alias("__cmpxchg{"+annot+"}", "cmpxchg"+suffix)
+	}
+	alias("__load{once}", "READ_ONCE")
+	load := *prims["READ_ONCE"]
+	load.name, load.access = "__load{acquire}", machine.Acquire
+	addPrim(&load)
+	alias("__store{once}", "WRITE_ONCE")
+	store := *prims["WRITE_ONCE"]
+	store.name, store.access = "__store{release}", machine.Release
+	addPrim(&store)
+	for annot, of := range map[string]string{"mb": "smp_mb", "rmb": "smp_rmb", "wmb": "smp_wmb",
+		"before-atomic": "smp_mb__before_atomic", "after-atomic": "smp_mb__after_atomic",
+		"after-spinlock": "smp_mb__after_spinlock", "after-unlock-lock": "smp_mb__after_unlock_lock",
+		"after-srcu-read-unlock": "smp_mb__after_srcu_read_unlock", "barrier": "barrier",
+		"rcu-lock": "rcu_read_lock", "rcu-unlock": "rcu_read_unlock", "sync-rcu": "synchronize_rcu"} {
+		alias("__fence{"+annot+"}", of)
+	}
+	alias("__lock", "spin_lock")
+	alias("__unlock", "spin_unlock")
+	alias("__trylock", "spin_trylock")
+	alias("__islocked", "spin_is_locked")
+	alias("__atomic_add_unless{mb}", "atomic_add_unless")
 }

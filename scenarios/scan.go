@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -62,8 +63,10 @@ const (
 	tGt    // >
 	tGe    // >=
 
-	tConj // /\  (conditions)
-	tDisj // \/  (conditions)
+	tConj    // /\  (conditions)
+	tDisj    // \/  (conditions)
+	tImplies // =>  (conditions)
+	tLtGt    // <>  (conditions: herd7's "not equal")
 )
 
 var tokenText = [...]string{
@@ -76,7 +79,7 @@ var tokenText = [...]string{
 	tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/", tPct: "%", tAmp: "&", tPipe: "|",
 	tCaret: "^", tShl: "<<", tShr: ">>", tNot: "!", tTilde: "~", tLAnd: "&&", tLOr: "||",
 	tEq: "==", tNe: "!=", tLt: "<", tLe: "<=", tGt: ">", tGe: ">=",
-	tConj: `/\`, tDisj: `\/`,
+	tConj: `/\`, tDisj: `\/`, tImplies: "=>", tLtGt: "<>",
 }
 
 func (t token) String() string {
@@ -115,17 +118,20 @@ func (t tok) describe() string {
 
 // Comment is a comment in the source, kept so that Format can write it
 // back. Text is the raw comment including its delimiters: "(* ... *)",
-// "/* ... */" or "// ...".
+// "/* ... */" or "// ...". Between the "C NAME" line and the initial-state
+// block, lines of free text (diy's "Cycle=..." lines, a quoted description)
+// are kept as comments too, with Free set and Text the line as written.
 type Comment struct {
 	Pos  Position
 	Text string
+	Free bool
 }
 
 // endLine returns the line the comment ends on.
 func (c Comment) endLine() int { return c.Pos.Line + strings.Count(c.Text, "\n") }
 
 // isLine reports whether c is a // comment, which runs to the end of its line.
-func (c Comment) isLine() bool { return strings.HasPrefix(c.Text, "//") }
+func (c Comment) isLine() bool { return !c.Free && strings.HasPrefix(c.Text, "//") }
 
 // scanner turns source text into tokens. Comments are collected into
 // comments as they are passed.
@@ -227,7 +233,9 @@ func (s *scanner) blockComment(open, close string) {
 
 // restOfLineWord reads the next run of non-space characters on the current
 // line (used for the test name after "C"). It returns "" if the line has
-// no more characters.
+// no more characters. A name is printed in terminals and file names, so
+// control characters, other unprintable characters and invalid UTF-8 in
+// it are errors.
 func (s *scanner) restOfLineWord() (string, Position) {
 	for s.off < len(s.src) && (s.src[s.off] == ' ' || s.src[s.off] == '\t') {
 		s.advance()
@@ -241,9 +249,49 @@ func (s *scanner) restOfLineWord() (string, Position) {
 		if (c == '(' && s.peekByte(1) == '*') || (c == '/' && (s.peekByte(1) == '*' || s.peekByte(1) == '/')) {
 			break
 		}
+		r, n := utf8.DecodeRune(s.src[s.off:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			s.fail(s.pos(), "the test name contains the invalid UTF-8 byte 0x%02x", c)
+		case !unicode.IsPrint(r):
+			s.fail(s.pos(), "the test name contains the unprintable character %U", r)
+		}
 		s.advance()
 	}
 	return string(s.src[start:s.off]), pos
+}
+
+// header scans what lies between the "C NAME" line and the "{" of the
+// initial state, as herd7 does: comments, and free text that herd7 skips
+// (diy's "Cycle=..." lines, a quoted description, a second name line).
+// Each free-text line is recorded as a Free comment. It stops before "{"
+// or at the end of the source.
+func (s *scanner) header() {
+	for {
+		s.skipSpace()
+		if s.off >= len(s.src) || s.src[s.off] == '{' {
+			return
+		}
+		start, pos := s.off, s.pos()
+		for s.off < len(s.src) && s.src[s.off] != '\n' && s.src[s.off] != '{' {
+			s.advance()
+		}
+		text := strings.TrimRight(string(s.src[start:s.off]), " \t\r")
+		if looksLikeThread(text) {
+			// A thread header here means the initial-state block is
+			// missing; herd7 would fail too, less clearly.
+			s.fail(pos, "expected \"{\" to start the initial state, found %q", strings.TrimSpace(text[:strings.IndexByte(text, '(')]))
+		}
+		s.comments = append(s.comments, Comment{Pos: pos, Text: text, Free: true})
+	}
+}
+
+// looksLikeThread reports whether a header line starts like a thread,
+// "P0(" or "void P0(".
+func looksLikeThread(text string) bool {
+	text = strings.TrimPrefix(text, "void ")
+	i := strings.IndexByte(text, '(')
+	return i > 0 && isThreadName(strings.TrimSpace(text[:i]))
 }
 
 func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
@@ -329,6 +377,10 @@ func (s *scanner) next() tok {
 			t = tConj
 		case `\/`:
 			t = tDisj
+		case "=>":
+			t = tImplies
+		case "<>":
+			t = tLtGt
 		}
 		if t != tEOF {
 			s.advance()
