@@ -35,6 +35,23 @@ exists (1:r0=x /\ 1:r1=3)`,
 	},
 
 	{
+		name: "fail-add-unless-addr",
+		rule: "a failed atomic_add_unless is a plain load, address-dependency rule included",
+		src: `C fail-add-unless-addr
+{ int *p=z; int x=3; int z=0; }
+P0(int **p, int *x) { WRITE_ONCE(*x, 1); rcu_assign_pointer(*p, x); }
+P1(int **p) { int *r0; int r1; r0 = rcu_dereference(*p); r1 = atomic_add_unless(r0, 5, 3); }
+exists (1:r0=x /\ 1:r1=0)`,
+	}, {
+		name: "pointer-offset",
+		rule: "a pointer plus a zero offset is the location; any other offset faults",
+		src: `C pointer-offset
+{ int x=0; int y=0; }
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; int *r2; r0 = READ_ONCE(*y); r2 = x + (r0 & 8); r1 = READ_ONCE(*r2); }
+exists (1:r0=1 /\ 1:r1=0)`,
+		tso: false, arm: false,
+	}, {
 		name: "sb-xchg-release-acquire",
 		rule: "a _release RMW orders before a later acquire (ARMv8 release->acquire)",
 		src: `C sb-xchg-release-acquire

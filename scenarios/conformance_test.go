@@ -63,10 +63,7 @@ var knownDifferences = map[string]modeGap{
 // pendingMachineFixes are mismatches that look like machine bugs, not
 // listed gaps. They are reported with t.Log, not hidden; an entry that
 // starts to agree fails the test so that the list stays true.
-var pendingMachineFixes = map[string]modeGap{
-	"public/perfbook/C-SRCU-readers-no-nest.litmus": {arm: "no final state, only a deadlock: the machine does not execute SRCU yet (OpSRCULock, OpSRCUUnlock, OpSyncSRCU)"},
-	"public/perfbook/C-SRCU-xdomain.litmus":         {arm: "no final state, only a deadlock: the machine does not execute SRCU yet (OpSRCULock, OpSRCUUnlock, OpSyncSRCU)"},
-}
+var pendingMachineFixes = map[string]modeGap{}
 
 // noOracleColumn gives verdicts for files the hardware models do not
 // judge (RCU and SRCU: the tso and arm columns are empty), where the
