@@ -23,6 +23,9 @@ type Campaign struct {
 	// Minimize, when > 0, minimises up to that many failing programs per
 	// signature (Report.Signature) and keeps them in Found.
 	Minimize int
+	// MinimizeGaps minimises programs with tolerated gaps too (by
+	// Report.Kinds), to check that the gap classification is right.
+	MinimizeGaps bool
 	// Progress, if set, is called after each program (from one goroutine
 	// at a time).
 	Progress func(st *Stats, r *Report)
@@ -159,6 +162,11 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 				r := c.Oracle.Check(ctx, p)
 				var found *Found
 				sig := r.Signature()
+				if sig == "" && c.MinimizeGaps {
+					if k := r.Kinds(); len(k) > 0 {
+						sig = k[0]
+					}
+				}
 				if sig != "" && c.Minimize > 0 {
 					mu.Lock()
 					want := claimed[sig] < c.Minimize
@@ -198,7 +206,7 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 func (o *Oracle) MinimizeReport(ctx context.Context, p *Program, sig string) *Found {
 	keep := func(q *Program) bool {
 		r := o.Check(ctx, q)
-		return r.Skip == "" && slices.Contains(r.Signatures(), sig)
+		return r.Skip == "" && slices.Contains(r.Kinds(), sig)
 	}
 	start := p.Clone()
 	start.Exists = ""

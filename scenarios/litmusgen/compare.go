@@ -191,6 +191,21 @@ func (r *Report) Signatures() []string {
 	return slices.Compact(out)
 }
 
+// Kinds is Signatures plus the tolerated missing classes
+// ("mode:missing-gap"), for studying the gaps.
+func (r *Report) Kinds() []string {
+	out := r.Signatures()
+	for _, m := range r.Modes {
+		for _, f := range m.Missing {
+			if f.Class != GapTSO && f.Class != GapUnexplained {
+				out = append(out, m.Mode.String()+":missing-"+f.Class)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // Oracle checks tests against herd7.
 type Oracle struct {
 	Herd *Herd

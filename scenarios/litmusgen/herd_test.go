@@ -21,6 +21,7 @@ var (
 	herdInstrs   = flag.Int("herd.instrs", 0, "TestHerdRandom: at most this many instructions per CPU (default 4)")
 	herdWorkers  = flag.Int("herd.workers", 2, "TestHerdRandom: programs checked at once")
 	herdMin      = flag.Int("herd.minimize", 0, "TestHerdRandom: minimise up to this many failing programs per signature")
+	herdGaps     = flag.Bool("herd.gaps", false, "TestHerdRandom: with -herd.minimize, minimise programs with tolerated gaps too")
 	herdRegress  = flag.String("herd.regress", "", "TestHerdRandom: write minimised failing programs into this directory")
 	herdTimeout  = flag.Duration("herd.timeout", 0, "per herd7 run (default 20s; 5s in the long run)")
 )
@@ -82,7 +83,7 @@ func TestHerdRandom(t *testing.T) {
 	if *herdInstrs > 0 {
 		cfg.MaxInstrs = *herdInstrs
 	}
-	c := &Campaign{Oracle: &Oracle{Herd: h}, Config: cfg, Workers: *herdWorkers, Minimize: *herdMin}
+	c := &Campaign{Oracle: &Oracle{Herd: h}, Config: cfg, Workers: *herdWorkers, Minimize: *herdMin, MinimizeGaps: *herdGaps}
 	for i := 0; i < n; i++ {
 		c.Seeds = append(c.Seeds, first+uint64(i))
 	}
@@ -110,7 +111,11 @@ func TestHerdRandom(t *testing.T) {
 		for _, f := range fs {
 			t.Logf("minimised %s (seed %d):\n%s%s", sig, f.Seed, f.Program.Source(), f.Report)
 			if *herdRegress != "" {
-				path, err := WriteRegression(*herdRegress, f, "random programs")
+				dir := *herdRegress
+				if !f.Report.Failed() {
+					dir = filepath.Join(dir, "gaps") // examples of tolerated gaps, for reading
+				}
+				path, err := WriteRegression(dir, f, "random programs")
 				if err != nil {
 					t.Error(err)
 				}
