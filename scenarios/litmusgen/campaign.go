@@ -26,9 +26,10 @@ type Campaign struct {
 	// MinimizeGaps minimises programs with tolerated gaps too (by
 	// Report.Kinds), to check that the gap classification is right.
 	MinimizeGaps bool
-	// Progress, if set, is called after each program (from one goroutine
-	// at a time).
+	// Progress, if set, is called after each program, and Found after
+	// each minimised program (from one goroutine at a time).
 	Progress func(st *Stats, r *Report)
+	Found    func(f *Found)
 }
 
 // Stats are a campaign's counts.
@@ -180,6 +181,9 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 				mu.Lock()
 				if found != nil {
 					st.Found[sig] = append(st.Found[sig], found)
+					if c.Found != nil {
+						c.Found(found)
+					}
 				}
 				st.add(seed, r)
 				if c.Progress != nil {
@@ -208,9 +212,7 @@ func (o *Oracle) MinimizeReport(ctx context.Context, p *Program, sig string) *Fo
 		r := o.Check(ctx, q)
 		return r.Skip == "" && slices.Contains(r.Kinds(), sig)
 	}
-	start := p.Clone()
-	start.Exists = ""
-	small := Minimize(start, keep, 0)
+	small := Minimize(p, keep, 0)
 	r := o.Check(ctx, small)
 	if st := failingState(r, sig); st != "" {
 		small.Exists = StateCond(st)

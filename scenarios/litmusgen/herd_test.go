@@ -105,24 +105,25 @@ func TestHerdRandom(t *testing.T) {
 			t.Logf("%d programs, %v:\n%s", st.Generated, time.Since(start).Round(time.Second), st)
 		}
 	}
+	// Minimised programs are written as soon as they are found, so that
+	// an interrupted long run keeps them.
+	c.Found = func(f *Found) {
+		t.Logf("minimised %s (seed %d):\n%s%s", f.Signature, f.Seed, f.Program.Source(), f.Report)
+		if *herdRegress == "" {
+			return
+		}
+		dir := *herdRegress
+		if !f.Report.Failed() {
+			dir = filepath.Join(dir, "gaps") // examples of tolerated gaps, for reading
+		}
+		path, err := WriteRegression(dir, f, "random programs")
+		if err != nil {
+			t.Error(err)
+		}
+		t.Logf("wrote %s", path)
+	}
 	st := c.Run(context.Background())
 	t.Logf("seeds %d..%d, %v:\n%s", first, first+uint64(n)-1, time.Since(start).Round(time.Second), st)
-	for sig, fs := range st.Found {
-		for _, f := range fs {
-			t.Logf("minimised %s (seed %d):\n%s%s", sig, f.Seed, f.Program.Source(), f.Report)
-			if *herdRegress != "" {
-				dir := *herdRegress
-				if !f.Report.Failed() {
-					dir = filepath.Join(dir, "gaps") // examples of tolerated gaps, for reading
-				}
-				path, err := WriteRegression(dir, f, "random programs")
-				if err != nil {
-					t.Error(err)
-				}
-				t.Logf("wrote %s", path)
-			}
-		}
-	}
 	if st.Compared == 0 {
 		t.Fatalf("no program could be compared")
 	}

@@ -8,13 +8,16 @@ import (
 // branches and the lock/RCU/if around a body, then locations nothing
 // mentions, and zeroes initial values, one change at a time, as long as
 // keep accepts the smaller program. keep is called at most budget times
-// (0: 400). The result is the smallest program keep accepted (p itself
-// if none).
+// (0: 400). The exists clause and the filter are dropped first (they may
+// name registers and locations that go). The result is the smallest
+// program keep accepted (p itself, without them, if none).
 func Minimize(p *Program, keep func(*Program) bool, budget int) *Program {
 	if budget <= 0 {
 		budget = 400
 	}
-	cur := prune(p.Clone())
+	cur := p.Clone()
+	cur.Exists, cur.Filter = "", ""
+	cur = prune(cur)
 	for progress := true; progress && budget > 0; {
 		progress = false
 		for _, cand := range shrinks(cur) {
