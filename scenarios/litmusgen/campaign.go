@@ -54,6 +54,10 @@ type Stats struct {
 	Rejections map[string]int
 	// Found holds the minimised failing programs, by signature.
 	Found map[string][]*Found
+	// HWNotLKMM counts programs where a hardware model allows an outcome
+	// LKMM forbids (no data race), by model: such outcomes are left out
+	// of the mode's target.
+	HWNotLKMM map[string]int
 }
 
 // ModeStats counts one mode's comparisons.
@@ -78,7 +82,7 @@ type Found struct {
 }
 
 func newStats() *Stats {
-	st := &Stats{Modes: map[string]*ModeStats{}, Signatures: map[string]int{}, FirstSeed: map[string]uint64{}, Rejections: map[string]int{}, Found: map[string][]*Found{}}
+	st := &Stats{Modes: map[string]*ModeStats{}, Signatures: map[string]int{}, FirstSeed: map[string]uint64{}, Rejections: map[string]int{}, Found: map[string][]*Found{}, HWNotLKMM: map[string]int{}}
 	for _, m := range []string{"tso", "arm"} {
 		st.Modes[m] = &ModeStats{UnsoundByClass: map[string]int{}, Gaps: map[string]int{}}
 	}
@@ -133,6 +137,11 @@ func (st *Stats) add(seed uint64, r *Report) {
 					ms.Gaps[f.Class]++
 				}
 			}
+		}
+	}
+	for m, s := range r.HWNotLKMM {
+		if len(s) > 0 {
+			st.HWNotLKMM[m]++
 		}
 	}
 	for _, s := range r.Signatures() {
@@ -277,6 +286,9 @@ func (st *Stats) String() string {
 	for _, m := range []string{"tso", "arm"} {
 		ms := st.Modes[m]
 		fmt.Fprintf(&b, "  %-3s mode: exact %d, unsound %d %v, incomplete %d %v\n", m, ms.Exact, ms.Unsound, sortedCounts(ms.UnsoundByClass), ms.Incomplete, sortedCounts(ms.Gaps))
+	}
+	if len(st.HWNotLKMM) > 0 {
+		fmt.Fprintf(&b, "  hardware model allows what LKMM forbids: %v programs\n", sortedCounts(st.HWNotLKMM))
 	}
 	var sigs []string
 	for s := range st.Signatures {
