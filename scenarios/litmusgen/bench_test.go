@@ -1,0 +1,66 @@
+package litmusgen
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"smpscope/machine"
+)
+
+// benchFamilies are issue 10's families at a few sizes: links and shape,
+// or a lock cycle.
+func benchFamilies() []struct{ name, src string } {
+	var out []struct{ name, src string }
+	add := func(name, src string, err error) {
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, struct{ name, src string }{name, src})
+	}
+	for _, links := range []string{"G+G+B", "G+G+G+B", "G+G+G+B+B", "R+R+B+B+B", "G+R+G+R+B+B+B"} {
+		for _, sh := range []string{"RW", "WR"} {
+			src, err := Cycle(links, sh)
+			add(sh+"/"+links, src, err)
+		}
+	}
+	for n := 2; n <= 5; n++ {
+		src, err := LockCycle(n, "WR", "")
+		add(fmt.Sprintf("lock-WR/%d", n), src, err)
+	}
+	return out
+}
+
+// BenchmarkCycles explores the cycle families in both modes, one
+// exploration per iteration, reporting states and the explorer's own
+// peak memory estimate per state (issue 10). Each run stops at 10 s, reported
+// as a failed metric (states then counts what was done).
+//
+//	go test ./scenarios/litmusgen -run '^$' -bench Cycles -benchtime 1x
+func BenchmarkCycles(b *testing.B) {
+	for _, f := range benchFamilies() {
+		c, err := Compile(f.name, f.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := len(c.Program.Threads)
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			name := fmt.Sprintf("%s/N=%d/%s", strings.ReplaceAll(f.name, "+", ""), n, mode)
+			b.Run(name, func(b *testing.B) {
+				m := machine.MustNew(c.Program, mode)
+				var r *machine.Result
+				for i := 0; i < b.N; i++ {
+					r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
+				}
+				b.ReportMetric(float64(r.States), "states")
+				if r.States > 0 {
+					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+				}
+				if !r.Complete {
+					b.ReportMetric(1, "incomplete")
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package litmusgen
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"smpscope/machine"
+)
+
+// classify names the listed difference (machine.md, "Where ARM-like mode
+// knowingly differs") that explains each outcome ARM-like mode misses, where
+// one fits:
+//   - ctrl-join is verified: herd7's arm model is run on a copy of the
+//     program in which the rest of each thread after an if is copied into
+//     both branches, which gives every later store the control dependency
+//     the machine already respects; if the outcome is gone there, the
+//     join is why;
+//   - the RMW-related gaps and PPOCA are matched on the program's shape
+//     (the pattern the gap needs is present on some CPU), which is weaker
+//     evidence: a minimised example shows whether it really is that gap.
+func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
+	arm := r.Mode(machine.ARM)
+	if arm == nil {
+		return
+	}
+	var open []int
+	for i, f := range arm.Missing {
+		if f.Class == GapUnexplained {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	if q, ok := joinCopies(p); ok {
+		h := o.Herd.Run(ctx, "arm", q.Name, q.Source())
+		if h.Accepted {
+			for _, i := range open {
+				if !slices.Contains(h.States, arm.Missing[i].State) {
+					arm.Missing[i].Class = GapCtrlJoin
+				}
+			}
+		}
+	}
+	pats := patterns(p)
+	for _, i := range open {
+		if arm.Missing[i].Class != GapUnexplained {
+			continue
+		}
+		for _, g := range []string{GapNoRetRmb, GapWmbRMW, GapRMWStore, GapRMWEarlyRead, GapPPOCA} {
+			if pats[g] {
+				arm.Missing[i].Class = g
+				break
+			}
+		}
+	}
+}
+
+// joinCopies returns p with, in every thread, the statements after an if
+// copied into both of its branches (and ok false when no thread has a
+// statement after an if).
+func joinCopies(p *Program) (*Program, bool) {
+	q := p.Clone()
+	q.Name = p.Name + "-joins"
+	changed := false
+	var fix func(list []*Stmt) []*Stmt
+	fix = func(list []*Stmt) []*Stmt {
+		for i, s := range list {
+			if s.isBlock() {
+				s.Body = fix(s.Body)
+			}
+			if !s.isIf() || i == len(list)-1 {
+				continue
+			}
+			rest := list[i+1:]
+			s.Body = fix(append(s.Body, cloneStmts(rest)...))
+			s.Else = fix(append(s.Else, cloneStmts(rest)...))
+			changed = true
+			return list[:i+1]
+		}
+		return list
+	}
+	for _, t := range q.Threads {
+		t.Body = fix(t.Body)
+	}
+	return q, changed
+}
+
+// flatItem is a statement in program order with its surroundings.
+type flatItem struct {
+	s    *Stmt
+	inIf bool // inside an if branch
+}
+
+func flatten(list []*Stmt, inIf bool, out []flatItem) []flatItem {
+	for _, s := range list {
+		if s.isIf() {
+			out = append(out, flatItem{s, inIf})
+			out = flatten(s.Body, true, out)
+			out = flatten(s.Else, true, out)
+			continue
+		}
+		out = append(out, flatItem{s, inIf})
+		out = flatten(s.Body, inIf, out)
+		if s.isBlock() && s.Op == OpLock {
+			out = append(out, flatItem{&Stmt{Text: s.Close, Op: OpUnlock}, inIf})
+		}
+	}
+	return out
+}
+
+func fenceName(s *Stmt) string {
+	if s.Op != OpFence {
+		return ""
+	}
+	name, _, _ := strings.Cut(s.Text, "(")
+	return name
+}
+
+// orders reports whether s orders the accesses before it with those after
+// it on ARMv8 (a full barrier, smp_rmb for reads, or a fully ordered RMW).
+func orders(s *Stmt) bool {
+	switch fenceName(s) {
+	case "smp_mb", "smp_rmb", "smp_mb__before_atomic", "smp_mb__after_atomic", "smp_mb__after_spinlock":
+		return true
+	}
+	return s.Op == OpSync || s.Op == OpRMWFull
+}
+
+func isAcquire(o Op) bool {
+	return o == OpAcquire || o == OpRMWAcquire || o == OpLock || o == OpTrylock
+}
+
+func writes(o Op) bool {
+	return o == OpStore || o == OpRelease || o.rmw() || o == OpUnlock
+}
+
+// patterns reports which gap shapes occur on some CPU of p.
+func patterns(p *Program) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range p.Threads {
+		items := flatten(t.Body, false, nil)
+		for i, a := range items {
+			for j := i + 1; j < len(items); j++ {
+				b := items[j]
+				ordered := false
+				for _, m := range items[i+1 : j] {
+					ordered = ordered || orders(m.s)
+				}
+				// A no-return atomic before smp_rmb.
+				if a.s.Op == OpRMWNoRet && fenceName(b.s) == "smp_rmb" {
+					out[GapNoRetRmb] = true
+				}
+				// A store, smp_wmb, then an RMW.
+				if writes(a.s.Op) && fenceName(b.s) == "smp_wmb" {
+					for _, c := range items[j+1:] {
+						if c.s.Op.rmw() || c.s.Op == OpLock || c.s.Op == OpTrylock {
+							out[GapWmbRMW] = true
+						}
+					}
+				}
+				// A relaxed RMW, then a plain store.
+				if (a.s.Op == OpRMWRelaxed || a.s.Op == OpRMWNoRet) && b.s.Op == OpStore && !ordered {
+					out[GapRMWStore] = true
+				}
+				// A read, then an exclusive RMW whose read may pass it.
+				if a.s.Op.reads() && !isAcquire(a.s.Op) && b.s.Op.exclusive() && !ordered {
+					out[GapRMWEarlyRead] = true
+				}
+				// A store inside an if, then an address-dependent load.
+				if a.inIf && writes(a.s.Op) && b.s.Deref && b.s.Op.reads() {
+					out[GapPPOCA] = true
+				}
+			}
+		}
+	}
+	return out
+}
