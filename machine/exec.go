@@ -789,18 +789,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	case OpLock, OpTryLock:
 		l, _ := m.addr(in, cs.regs)
 		if in.Op == OpTryLock && (!arm && s.Latest(l) != 0 || arm && m.trylockFails(s, c, in, l)) {
-			// A failed attempt is a load that saw the lock held: in
-			// ARM-like mode a plain one, which may return a stale copy.
-			m.preLoad(s, c, in, false, ev)
-			if !arm || m.peek(s, c, l) != 0 {
-				m.load(s, c, l, ev)
-			} else {
-				m.readLatest(s, c, l, ev)
-			}
-			m.setDst(s, c, in, 0, false)
-			if ev != nil {
-				ev.Failed = true
-			}
+			m.failTrylock(s, c, in, l, ev)
 			break
 		}
 		m.readLatest(s, c, l, ev)
@@ -816,6 +805,35 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)
+}
+
+// failTrylock performs a spin_trylock of l that fails: a load that saw the
+// lock held — in ARM-like mode a plain one, which may return a stale copy
+// (or, when its copy says free, the latest value, which says held).
+func (m *Machine) failTrylock(s *State, c int, in *Instr, l Loc, ev *Event) {
+	m.preLoad(s, c, in, false, ev)
+	if m.Mode == TSO || m.peek(s, c, l) != 0 {
+		m.load(s, c, l, ev)
+	} else {
+		m.readLatest(s, c, l, ev)
+	}
+	m.setDst(s, c, in, 0, false)
+	if ev != nil {
+		ev.Failed = true
+	}
+}
+
+// failRMW performs a conditional RMW of l that fails (ARM-like): a plain
+// load, or an acquire load for _acquire.
+func (m *Machine) failRMW(s *State, c int, in *Instr, l Loc, ev *Event) {
+	acquire := in.Order == OrderAcquire
+	m.preLoad(s, c, in, acquire, ev)
+	old := m.load(s, c, l, ev)
+	m.setDst(s, c, in, old, true)
+	m.afterAcquire(&s.cpus[c], acquire)
+	if ev != nil {
+		ev.Failed = true
+	}
 }
 
 // afterAcquire: after an acquire in ARM-like mode, the CPU may not execute
@@ -929,14 +947,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	}
 	acquire := in.Order == OrderAcquire
 	if m.rmwFailsNow(s, c, in, l) {
-		// Failed: a plain load, or an acquire load for _acquire.
-		m.preLoad(s, c, in, acquire, ev)
-		old := m.load(s, c, l, ev)
-		m.setDst(s, c, in, old, true)
-		m.afterAcquire(cs, acquire)
-		if ev != nil {
-			ev.Failed = true
-		}
+		m.failRMW(s, c, in, l, ev)
 		return
 	}
 	old := m.readLatest(s, c, l, ev)

@@ -483,6 +483,21 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 				out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 			}
 		}
+		// The same for a load issued early.
+		for _, st := range steps {
+			if st.Kind != StepEarly {
+				continue
+			}
+			l, isLoad := m.earlyLoc(s, c, int(st.Arg))
+			if !isLoad || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
+				continue
+			}
+			t := w.sc.load(s)
+			m.applyInval(t, c, t.iqIndex(c, l))
+			if m.IsEnabled(t, st) {
+				out = append(out, macro{step: st, pre: preOne, preLoc: l})
+			}
+		}
 		sensitive := e.queueSensitive(s, c)
 		t := w.drained.load(s)
 		for _, e := range t.cpus[c].iq {

@@ -48,9 +48,7 @@ const boundedN = 150
 
 var boundedConfig = Config{MaxCPUs: 3, MaxInstrs: 4}
 
-var knownRandom = map[uint64]string{
-	63: "load->load reordering to an intermediate value (as testdata/regress/mp-intermediate-value.litmus)",
-}
+var knownRandom = map[uint64]string{}
 
 // TestHerdRandom compares the machine with herd7 on random programs. By
 // default it runs the bounded sample; with -herd.n it is the long run

@@ -16,11 +16,7 @@ const regressDir = "testdata/regress"
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
 var knownOpen = map[string]string{
-	"arm-missing-intermediate-value-63.litmus":    "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"mp-intermediate-value.litmus":                "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
 	"arm-missing-release-rmw-store-100328.litmus": "a _release RMW writes at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it; machine.md lists this gap for relaxed RMWs only)",
-	"mesi-letter.litmus":                          "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"trylock-stale.litmus":                        "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
 }
 
 // TestRegressions checks every regression file against the herd7 states
