@@ -75,7 +75,7 @@ func (m Model) compareKey() (string, []string) {
 	return "compare/" + sc.Family + "/" + strings.Join(names, ","), names
 }
 
-func necessityKey(sc *Scenario) string { return fmt.Sprintf("necessity/%p", sc.Program) }
+func necessityKey(sc *scenarios.Spec) string { return fmt.Sprintf("necessity/%p", sc.Program) }
 
 // panelKey is the cache key of what page p shows for the open scenario.
 func (m Model) panelKey(p views.Page) string {
@@ -117,7 +117,7 @@ func (m Model) openPanel(p views.Page) (Model, tea.Cmd) {
 			m.an.what = "this scenario in both modes"
 		}
 		run = func() analysisDoneMsg {
-			var qs []scenarios.Question
+			var specs []*scenarios.Spec
 			for _, name := range names {
 				sc := cur
 				if name != cur.Name {
@@ -126,20 +126,20 @@ func (m Model) openPanel(p views.Page) (Model, tea.Cmd) {
 						return analysisDoneMsg{err: fmt.Errorf("cannot open %s: %v", name, err)}
 					}
 				}
-				qs = append(qs, sc.question())
+				specs = append(specs, sc)
 			}
-			t, err := scenarios.Compare(family, qs, bothModes, opts)
+			t, err := scenarios.Compare(family, specs, bothModes, opts)
 			return analysisDoneMsg{compare: &t, err: err}
 		}
 	} else {
-		q := s.sc.question()
+		q := s.sc
 		progs := 1 + s.weakenings // as written, each annotation weakened
 		if s.weakenings > 1 {
 			progs++ // and all of them together
 		}
 		m.an.what = fmt.Sprintf("%d programs × 2 modes", progs)
 		run = func() analysisDoneMsg {
-			r, err := scenarios.NecessityOf(q, bothModes, opts)
+			r, err := scenarios.Necessity(q, bothModes, opts)
 			return analysisDoneMsg{necessity: &r, err: err}
 		}
 	}

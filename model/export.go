@@ -33,15 +33,6 @@ type (
 	}
 )
 
-// history returns the machine, steps, states and events of the history
-// up to the cursor (copies of the slices, safe to use in a command).
-func (s *session) history() (*machine.Machine, []machine.Step, []*machine.State, []machine.Event) {
-	return s.mach(),
-		append([]machine.Step(nil), s.steps[:s.cursor]...),
-		append([]*machine.State(nil), s.states[:s.cursor+1]...),
-		append([]machine.Event(nil), s.events[:s.cursor]...)
-}
-
 // traceName is the file name e writes for a scenario in a mode, before
 // any "-2" suffix: "mp+once-arm.trace". Characters that do not belong in
 // a file name become "_".
@@ -90,84 +81,44 @@ func createUnique(dir, base, ext string, data []byte) (string, error) {
 	return "", fmt.Errorf("%s: too many traces with this name", filepath.Join(dir, base+ext))
 }
 
+// execution is the history up to the cursor as an execution (its slices
+// copied, safe to use in a command).
+func (s *session) execution() *scenarios.Execution {
+	return &scenarios.Execution{
+		Spec: s.sc, Mach: s.mach(),
+		Steps:  append([]machine.Step(nil), s.steps[:s.cursor]...),
+		States: append([]*machine.State(nil), s.states[:s.cursor+1]...),
+		Events: append([]machine.Event(nil), s.events[:s.cursor]...),
+		Origin: fmt.Sprintf("Written from the smpscope UI at step %d", s.cursor),
+	}
+}
+
 // exportCmd writes the history to a new trace file in Options.TraceDir.
 func (m Model) exportCmd() tea.Cmd {
-	s := &m.sess
-	sc := s.sc
-	mach, steps, states, _ := s.history()
+	ex := m.sess.execution()
 	dir := m.opts.TraceDir
 	return func() tea.Msg {
-		tr, err := scenarios.NewTrace(mach, steps)
-		if err != nil {
-			return exportedMsg{err: err}
-		}
-		tr.Variant = sc.Variant
-		if sc.Title != "" {
-			tr.Notes = append(tr.Notes, sc.Title)
-		}
-		tr.Notes = append(tr.Notes, fmt.Sprintf("Written from the smpscope UI at step %d", len(steps)))
-		if last := states[len(states)-1]; mach.Final(last) {
-			f := sc.FormatOutcome
-			if f == nil {
-				f = func(o machine.Outcome) string { return views.FormatOutcome(mach.Prog, o) }
-			}
-			tr.Notes = append(tr.Notes, "Ends in outcome "+f(mach.Outcome(last)))
-		}
-		if sc.File != "" {
-			tr.Source = sourceRelative(sc.File, dir)
-		} else if sc.Name != mach.Prog.Name {
-			tr.Source = sc.Name
-		}
-		path, err := createUnique(dir, traceName(sc.Name, mach.Mode), ".trace", []byte(tr.Format()))
+		tr := ex.Trace(dir)
+		path, err := createUnique(dir, traceName(ex.Spec.Name, ex.Mach.Mode), ".trace", []byte(tr.Format()))
 		if err != nil {
 			return exportedMsg{err: err}
 		}
 		if dir == "" {
 			path = "." + string(filepath.Separator) + path
 		}
-		return exportedMsg{path: path, steps: len(steps)}
+		return exportedMsg{path: path, steps: len(ex.Steps)}
 	}
 }
 
-// sourceRelative names a .litmus file relative to the directory a trace
-// is written to, so that the two can move together (as smpscope trace
-// --save does); it falls back to the absolute path.
-func sourceRelative(file, dir string) string {
-	a, err1 := filepath.Abs(file)
-	d, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return file
-	}
-	if rel, err := filepath.Rel(d, a); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return a
-}
-
-// traceText renders the history as views.RenderTrace does for a mail:
-// text, 72 columns, no colour.
-func (m Model) traceText() func() string {
-	s := &m.sess
-	sc := s.sc
-	mach, steps, states, events := s.history()
-	return func() string {
-		in := views.TraceInput{
-			Mach: mach, Steps: steps, States: states, Events: events,
-			Name: sc.Name, Variant: sc.Variant, Title: sc.Title,
-			Condition: sc.Condition, Satisfies: sc.Holds, Filtered: sc.Keep, Shown: sc.Shown,
-		}
-		return views.RenderTrace(in, views.TraceOptions{Format: views.TraceText, Width: views.DefaultTraceWidth})
-	}
-}
-
-// copyCmd copies the mail-ready text of the history to the clipboard: it
-// writes an OSC 52 sequence to Options.Clipboard (os.Stderr when nil),
-// which the terminal turns into a clipboard update if it allows it.
+// copyCmd copies the mail-ready text of the history (what smpscope trace
+// prints: 72 columns, no colour) to the clipboard: it writes an OSC 52
+// sequence to Options.Clipboard (os.Stderr when nil), which the terminal
+// turns into a clipboard update if it allows it.
 func (m Model) copyCmd() tea.Cmd {
-	text := m.traceText()
+	ex := m.sess.execution()
 	w := m.opts.Clipboard
 	return func() tea.Msg {
-		t := text()
+		t := views.RenderTrace(ex, views.TraceOptions{Format: views.TraceText, Width: views.DefaultTraceWidth})
 		out := w
 		if out == nil {
 			out = os.Stderr

@@ -13,19 +13,20 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 	"smpscope/views"
 )
 
 // Options configure a Model. The zero value opens an empty picker.
 type Options struct {
 	// Scenario opens directly on this scenario; nil starts in the picker.
-	Scenario *Scenario
+	Scenario *scenarios.Spec
 	// Library lists the built-in scenarios for the picker and for v (next
 	// variant).
 	Library []LibraryEntry
 	// Load returns the scenario with a library entry's name. The model calls
 	// it only inside commands, never in Update.
-	Load func(name string) (*Scenario, error)
+	Load func(name string) (*scenarios.Spec, error)
 	// Mode is the initial mode.
 	Mode machine.Mode
 	// Seed seeds the random steps (space, g), so runs are reproducible.
@@ -96,7 +97,7 @@ type Model struct {
 type (
 	loadedMsg struct {
 		name    string
-		sc      *Scenario
+		sc      *scenarios.Spec
 		err     error
 		variant bool // v: keep the mode and the panes' focus
 	}
@@ -204,7 +205,7 @@ func (m Model) History() []machine.Step {
 }
 
 // Scenario returns the open scenario, or nil.
-func (m Model) Scenario() *Scenario {
+func (m Model) Scenario() *scenarios.Spec {
 	if !m.hasSess {
 		return nil
 	}
@@ -212,7 +213,7 @@ func (m Model) Scenario() *Scenario {
 }
 
 // open starts a session on sc.
-func (m Model) open(sc *Scenario, mode machine.Mode, keepPanes bool) (Model, tea.Cmd, error) {
+func (m Model) open(sc *scenarios.Spec, mode machine.Mode, keepPanes bool) (Model, tea.Cmd, error) {
 	s, err := newSession(sc, mode, m.opts.Seed)
 	if err != nil {
 		return m, nil, fmt.Errorf("cannot open %s: %v", sc.Name, err)
@@ -239,7 +240,7 @@ func (m *Model) explore() tea.Cmd {
 }
 
 // family returns the library entries of sc's family, in library order.
-func (m Model) family(sc *Scenario) []LibraryEntry {
+func (m Model) family(sc *scenarios.Spec) []LibraryEntry {
 	var out []LibraryEntry
 	if sc.Family == "" {
 		return nil
@@ -252,7 +253,7 @@ func (m Model) family(sc *Scenario) []LibraryEntry {
 	return out
 }
 
-func (m Model) variantNames(sc *Scenario) []string {
+func (m Model) variantNames(sc *scenarios.Spec) []string {
 	var out []string
 	for _, e := range m.family(sc) {
 		v := e.Variant
@@ -290,7 +291,7 @@ func (m Model) after() Model {
 	k := &m.keys
 	scen := m.hasSess && m.screen == screenScenario
 	present := scen && m.pr.on
-	cond := scen && m.sess.sc.Holds != nil
+	cond := scen && m.sess.sc.Final != nil
 	k.Pause.SetEnabled(present)
 	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
 		b.SetEnabled(!present)
@@ -636,12 +637,12 @@ func (m Model) typeDigit(d string) (Model, tea.Cmd) {
 		return m.fixView(), nil
 	}
 	s.digits = buf
-	if n*10 > len(s.enabled) {
+	if !waitsForDigit(n, len(s.enabled)) {
 		return m.takeDigits(), nil
 	}
 	s.digitSeq++
 	seq := s.digitSeq
-	return m.fixView(), tea.Tick(m.opts.DigitDelay, func(time.Time) tea.Msg { return digitTimeoutMsg{seq: seq} })
+	return m.fixView(), m.opts.tick(m.opts.DigitDelay, func(time.Time) tea.Msg { return digitTimeoutMsg{seq: seq} })
 }
 
 // takeDigits takes the step whose number was typed.
@@ -711,17 +712,17 @@ func (m Model) loadWitness() Model {
 	case res == nil:
 		m.notice = "no exploration result"
 		return m
-	case s.sc.Holds == nil:
+	case s.sc.Final == nil:
 		m.notice = "this scenario has no condition"
 		return m
 	}
 	for i, o := range res.Outcomes {
-		if s.sc.target(o.Outcome) {
+		if s.sc.Asked(o.Outcome) {
 			return m.loadRow(i)
 		}
 	}
 	what := "the condition never holds"
-	if s.sc.Quantifier == "forall" {
+	if s.sc.Final.Kind == scenarios.Forall {
 		what = "the condition always holds"
 	}
 	if !res.Complete {
@@ -920,14 +921,10 @@ func (m Model) outcomes() views.OutcomesInput {
 	s := &m.sess
 	mach := s.mach()
 	o := views.OutcomesInput{
-		Running:    m.ex.running && m.ex.key == exploreKey(mach),
-		Spinner:    m.spin.View(),
-		Result:     m.ex.result(mach),
-		Quantifier: s.sc.Quantifier,
-		Holds:      s.sc.Holds,
-		Format:     s.sc.FormatOutcome,
-		Keep:       s.sc.Keep,
-		Loaded:     s.loaded,
+		Running: m.ex.running && m.ex.key == exploreKey(mach),
+		Spinner: m.spin.View(),
+		Result:  m.ex.result(mach),
+		Loaded:  s.loaded,
 	}
 	return o
 }
@@ -949,38 +946,30 @@ func (m Model) input1() views.ScenarioInput {
 	s := &m.sess
 	sc := s.sc
 	return views.ScenarioInput{
-		Name:      sc.Name,
-		Title:     sc.Title,
-		Family:    sc.Family,
-		Variant:   sc.Variant,
-		Variants:  s.variants,
-		Story:     sc.Story,
-		Source:    sc.Source,
-		Condition: sc.Condition,
-		Expected:  sc.Expected,
-		HideReg:   sc.HideReg,
-		Mach:      s.mach(),
-		Initial:   s.states[0],
-		State:     s.state(),
-		Steps:     s.steps,
-		Events:    s.events,
-		Cursor:    s.cursor,
-		Enabled:   s.enabled,
-		Focus:     s.focus,
-		SideTab:   s.side,
-		Sel:       s.sel,
-		Off:       s.off,
-		CPUOff:    s.cpuOff,
-		Digits:    s.digits,
-		Notice:    m.notice,
-		Outcome:   m.outcomes(),
-		Page:      s.page,
-		PageOff:   s.pageOff,
-		Help:      m.keys.helpSections(),
-		Legend:    legend,
-		HelpBar:   m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd()),
-		Analysis:  m.analysisInput(),
-		Present:   m.presentInput(),
+		Spec:     sc,
+		Variants: s.variants,
+		Mach:     s.mach(),
+		Initial:  s.states[0],
+		State:    s.state(),
+		Steps:    s.steps,
+		Events:   s.events,
+		Cursor:   s.cursor,
+		Enabled:  s.enabled,
+		Focus:    s.focus,
+		SideTab:  s.side,
+		Sel:      s.sel,
+		Off:      s.off,
+		CPUOff:   s.cpuOff,
+		Digits:   s.digits,
+		Notice:   m.notice,
+		Outcome:  m.outcomes(),
+		Page:     s.page,
+		PageOff:  s.pageOff,
+		Help:     m.keys.helpSections(),
+		Legend:   legend,
+		HelpBar:  m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd()),
+		Analysis: m.analysisInput(),
+		Present:  m.presentInput(),
 	}
 }
 

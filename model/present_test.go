@@ -10,16 +10,17 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 	"smpscope/views"
 )
 
 // witness returns the shortest witness of sc's condition in mode.
-func witness(t testing.TB, sc *Scenario, mode machine.Mode) []machine.Step {
+func witness(t testing.TB, sc *scenarios.Spec, mode machine.Mode) []machine.Step {
 	t.Helper()
 	res := machine.Explore(machine.MustNew(sc.Program, mode), machine.Options{})
 	var best []machine.Step
 	for _, o := range res.Outcomes {
-		if sc.target(o.Outcome) && (best == nil || len(o.Witness) < len(best)) {
+		if sc.Asked(o.Outcome) && (best == nil || len(o.Witness) < len(best)) {
 			best = o.Witness
 		}
 	}
@@ -52,7 +53,7 @@ func TestPresent(t *testing.T) {
 	n := len(opts.History)
 	m := New(opts)
 	init := m.Init()
-	m = drive(t, m, append([]tea.Msg{size(80, 24)}, runCmd(init)...)...)
+	m = Drive(m, append([]tea.Msg{size(80, 24)}, messages(init)...)...)
 	if !m.pr.on || m.sess.cursor != 0 || len(m.sess.steps) != n {
 		t.Fatalf("present: on %v, cursor %d, %d steps", m.pr.on, m.sess.cursor, len(m.sess.steps))
 	}
@@ -113,32 +114,32 @@ func TestPresent(t *testing.T) {
 		t.Fatalf("space at the end: cursor %d", m.sess.cursor)
 	}
 	// The help page holds the timer; esc leaves presentation mode.
-	m = drive(t, m, keys("?")...)
+	m = Drive(m, keys("?")...)
 	if m2, c := tick(t, m); m2.sess.cursor != 0 || c == nil {
 		t.Error("a timer took a step behind the help page, or stopped")
 	}
-	m = drive(t, m, keys("?", "esc")...)
+	m = Drive(m, keys("?", "esc")...)
 	if m.pr.on || m.View() == "" || strings.Contains(m.View(), "presenting") {
 		t.Fatalf("esc did not leave presentation mode:\n%s", m.View())
 	}
 	if m2, _ := tick(t, m); m2.sess.cursor != 0 {
 		t.Error("a timer took a step after leaving presentation mode")
 	}
-	m = drive(t, m, keys("1")...)
+	m = Drive(m, keys("1")...)
 	if m.sess.cursor != 1 {
 		t.Error("step keys do not work after leaving presentation mode")
 	}
 }
 
 func TestPresentKeys(t *testing.T) {
-	m := start(t, presentOptions(t), 80, 24)
+	m := Start(presentOptions(t), 80, 24)
 	if !m.keys.Pause.Enabled() || m.keys.Random.Enabled() || m.keys.Step.Enabled() {
 		t.Errorf("presenting: pause %v, random %v, step %v", m.keys.Pause.Enabled(), m.keys.Random.Enabled(), m.keys.Step.Enabled())
 	}
 	if v := m.View(); !strings.Contains(v, "space pause •") {
 		t.Errorf("help line:\n%s", v)
 	}
-	m = drive(t, m, keys("esc")...)
+	m = Drive(m, keys("esc")...)
 	if m.keys.Pause.Enabled() || !m.keys.Random.Enabled() {
 		t.Error("after presenting: pause still on, random off")
 	}
@@ -147,7 +148,7 @@ func TestPresentKeys(t *testing.T) {
 func TestPresentScreen(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, presentOptions(t), sz[0], sz[1])
+			m := Start(presentOptions(t), sz[0], sz[1])
 			for i := 0; i < 5; i++ {
 				m, _ = tick(t, m)
 			}
@@ -164,24 +165,24 @@ func TestPresentScreen(t *testing.T) {
 }
 
 func TestPresentStoryScroll(t *testing.T) {
-	m := start(t, presentOptions(t), 80, 24)
+	m := Start(presentOptions(t), 80, 24)
 	max := m.storyScroll()
 	if max == 0 {
 		t.Skip("the story fits")
 	}
 	for i := 0; i < max+5; i++ {
-		m = drive(t, m, keys("down")...)
+		m = Drive(m, keys("down")...)
 	}
 	if m.pr.storyOff != max {
 		t.Errorf("story scrolled to %d, want %d", m.pr.storyOff, max)
 	}
-	m = drive(t, m, tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	m = Drive(m, tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
 	if m.pr.storyOff != max-1 {
 		t.Errorf("wheel up: %d", m.pr.storyOff)
 	}
 	// A click takes no step in presentation mode.
 	r, _ := views.PresentLayout(m.input(), 80, 24)
-	m = drive(t, m, tea.MouseMsg{X: r.Event.X + 3, Y: r.Event.Y + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m = Drive(m, tea.MouseMsg{X: r.Event.X + 3, Y: r.Event.Y + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if m.sess.cursor != 0 {
 		t.Error("a click took a step")
 	}

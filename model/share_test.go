@@ -26,14 +26,14 @@ func TestExportKey(t *testing.T) {
 	dir := t.TempDir()
 	opts := testOptions(mpScenario("plain"), machine.ARM)
 	opts.TraceDir = dir
-	m := start(t, opts, 80, 24)
+	m := Start(opts, 80, 24)
 
 	// Nothing to save at the initial state.
 	if m2, cmd := press(m, "e"); cmd != nil || !strings.Contains(m2.notice, "nothing to export") {
 		t.Fatalf("e at step 0: cmd %v, notice %q", cmd != nil, m2.notice)
 	}
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec", "P1 exec")
-	m = drive(t, m, keys("left")...) // the history is what is shown: 4 steps
+	m = Drive(m, keys("left")...) // the history is what is shown: 4 steps
 
 	m2, cmd := press(m, "e")
 	if cmd == nil {
@@ -42,7 +42,7 @@ func TestExportKey(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatal("Update wrote a file; only the command may")
 	}
-	m2 = drive(t, m2, runCmd(cmd)...)
+	m2 = Drive(m2, messages(cmd)...)
 	path := filepath.Join(dir, "MP+plain-arm.trace")
 	if !strings.Contains(m2.notice, "wrote "+path+" (4 steps") {
 		t.Errorf("notice %q does not say where", m2.notice)
@@ -68,7 +68,7 @@ func TestExportKey(t *testing.T) {
 
 	// A second e never overwrites: it adds -2.
 	_, cmd = press(m, "e")
-	m3 := drive(t, m, runCmd(cmd)...)
+	m3 := Drive(m, messages(cmd)...)
 	again, err := os.ReadFile(filepath.Join(dir, "MP+plain-arm-2.trace"))
 	if err != nil || !strings.Contains(m3.notice, "MP+plain-arm-2.trace") {
 		t.Fatalf("second e: %v, notice %q", err, m3.notice)
@@ -79,8 +79,8 @@ func TestExportKey(t *testing.T) {
 
 	// A directory that cannot be written: the notice says so.
 	opts.TraceDir = filepath.Join(dir, "missing", "dir")
-	m4 := take(t, start(t, opts, 80, 24), "P0 exec")
-	m4 = drive(t, m4, keys("e")...)
+	m4 := take(t, Start(opts, 80, 24), "P0 exec")
+	m4 = Drive(m4, keys("e")...)
 	if !strings.Contains(m4.notice, "cannot write the trace") {
 		t.Errorf("unwritable dir: notice %q", m4.notice)
 	}
@@ -103,23 +103,21 @@ func TestCopyKey(t *testing.T) {
 	var clip bytes.Buffer
 	opts := testOptions(mpScenario("plain"), machine.ARM)
 	opts.Clipboard = &clip
-	m := start(t, opts, 80, 24)
+	m := Start(opts, 80, 24)
 	m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
 
 	m2, cmd := press(m, "y")
 	if cmd == nil || clip.Len() != 0 {
 		t.Fatalf("y: cmd %v, %d bytes written by Update", cmd != nil, clip.Len())
 	}
-	m2 = drive(t, m2, runCmd(cmd)...)
+	m2 = Drive(m2, messages(cmd)...)
 
 	// The text is what trace prints for a mail: 72 columns, no colour.
 	mach := m.Machine()
 	states, events, _ := mach.Replay(m.History())
 	sc := m.Scenario()
-	want := views.RenderTrace(views.TraceInput{
-		Mach: mach, Steps: m.History(), States: states, Events: events,
-		Name: sc.Name, Variant: sc.Variant, Title: sc.Title, Condition: sc.Condition, Satisfies: sc.Holds,
-	}, views.TraceOptions{Format: views.TraceText, Width: 72})
+	want := views.RenderTrace(&scenarios.Execution{Spec: sc, Mach: mach, Steps: m.History(), States: states, Events: events},
+		views.TraceOptions{Format: views.TraceText, Width: 72})
 	seq := clip.String()
 	prefix := "\x1b]52;c;"
 	if !strings.HasPrefix(seq, prefix) || !strings.HasSuffix(seq, "\x07") {
@@ -147,14 +145,14 @@ func TestCopyKey(t *testing.T) {
 func TestComparePanel(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = drive(t, m, keys("c")...)
+			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
+			m = Drive(m, keys("c")...)
 			if m.sess.page != views.PageCompare || m.an.running {
 				t.Fatalf("page %v, running %v", m.sess.page, m.an.running)
 			}
 			v := m.View()
 			checkSize(t, v, sz[0], sz[1])
-			for _, want := range []string{"family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
+			for _, want := range []string{"Family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
 				if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
 					t.Errorf("compare panel lacks %q:\n%s", want, v)
 				}
@@ -165,7 +163,7 @@ func TestComparePanel(t *testing.T) {
 }
 
 func TestComparePanelBackground(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	// c starts the analysis in a command: Update returns at once with a
 	// spinner, and keys keep working.
 	m, cmd := press(m, "c")
@@ -181,21 +179,21 @@ func TestComparePanelBackground(t *testing.T) {
 	if m.an.running || m.sess.page != views.PagePanes {
 		t.Fatalf("esc: running %v, page %v", m.an.running, m.sess.page)
 	}
-	msgs := runCmd(cmd)
-	m = drive(t, m, msgs...)
+	msgs := messages(cmd)
+	m = Drive(m, msgs...)
 	if len(m.an.compare) != 0 {
 		t.Error("a cancelled analysis was cached")
 	}
 	// Leaving the scenario cancels too.
 	m, _ = press(m, "c")
 	m, _ = press(m, "v")
-	m = drive(t, m, runCmd(m.loadCmd("MP+wmb+rmb", true))...)
+	m = Drive(m, messages(m.loadCmd("MP+wmb+rmb", true))...)
 	if m.an.running || m.Scenario().Name != "MP+wmb+rmb" {
 		t.Fatalf("after v: running %v, scenario %s", m.an.running, m.Scenario().Name)
 	}
 	// Done once, cached: opening again needs no command; c closes.
-	m = drive(t, m, keys("c")...)
-	m = drive(t, m, keys("c")...)
+	m = Drive(m, keys("c")...)
+	m = Drive(m, keys("c")...)
 	if m.sess.page != views.PagePanes {
 		t.Fatal("c did not close the panel")
 	}
@@ -207,8 +205,8 @@ func TestComparePanelBackground(t *testing.T) {
 func TestNecessityPanel(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = drive(t, m, keys("n")...)
+			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
+			m = Drive(m, keys("n")...)
 			if m.sess.page != views.PageNecessity {
 				t.Fatalf("page %v", m.sess.page)
 			}
@@ -230,7 +228,7 @@ func TestNecessityPanel(t *testing.T) {
 				}
 			}
 			golden.RequireEqual(t, []byte(v))
-			m = drive(t, m, keys("n")...)
+			m = Drive(m, keys("n")...)
 			if m.sess.page != views.PagePanes {
 				t.Error("n did not close the panel")
 			}
@@ -240,24 +238,24 @@ func TestNecessityPanel(t *testing.T) {
 
 func TestPanelKeysEnabled(t *testing.T) {
 	// MP+plain has nothing to weaken: n is off, and not in the help.
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 140, 45)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 140, 45)
 	if m.keys.Necessity.Enabled() || !m.keys.Compare.Enabled() {
 		t.Fatalf("necessity %v, compare %v", m.keys.Necessity.Enabled(), m.keys.Compare.Enabled())
 	}
-	if m2 := drive(t, m, keys("n")...); m2.sess.page != views.PagePanes {
+	if m2 := Drive(m, keys("n")...); m2.sess.page != views.PagePanes {
 		t.Error("n opened a panel on a scenario without annotations")
 	}
-	m = drive(t, m, keys("?")...)
+	m = Drive(m, keys("?")...)
 	if strings.Contains(m.View(), "needed barriers?") || !strings.Contains(m.View(), "compare variants") {
 		t.Errorf("help page:\n%s", m.View())
 	}
 	// No condition: neither panel.
-	big := start(t, testOptions(bigScenario(), machine.ARM), 80, 24)
+	big := Start(testOptions(bigScenario(), machine.ARM), 80, 24)
 	if big.keys.Compare.Enabled() || big.keys.Necessity.Enabled() {
 		t.Error("panels enabled on a scenario without a condition")
 	}
 	// The picker: none of the scenario keys.
-	p := start(t, Options{Library: testLibrary, Load: testLoad}, 80, 24)
+	p := Start(Options{Library: testLibrary, Load: testLoad}, 80, 24)
 	if p.keys.Export.Enabled() || p.keys.Compare.Enabled() {
 		t.Error("scenario keys enabled in the picker")
 	}

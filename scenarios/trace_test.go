@@ -179,7 +179,7 @@ func TestTraceNotEnabled(t *testing.T) {
 
 	// A step naming a CPU or location the program does not have.
 	tr, _ = ParseTrace("cpu.trace", []byte(goodTrace+"P7 exec\n"))
-	if _, _, err := tr.Replay(m); err == nil || !strings.Contains(err.Error(), "cpu.trace:10:1: step 4: step \"P7 exec\": no CPU named P7") ||
+	if _, _, err := tr.Replay(m); err == nil || !strings.Contains(err.Error(), "cpu.trace:10:1: step \"P7 exec\": no CPU named P7") ||
 		!strings.Contains(err.Error(), "P1 exec") {
 		t.Fatalf("unknown CPU: %v", err)
 	}

@@ -179,7 +179,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	var regs []string
 	vals := s.Regs(c)
 	for r, name := range th.Regs {
-		if in.HideReg != nil && in.HideReg(c, machine.Reg(r)) {
+		if in.Spec.HideReg != nil && in.Spec.HideReg(c, machine.Reg(r)) {
 			continue
 		}
 		regs = append(regs, st.Register.Render(name+"="+p.FormatValue(vals[r])))

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"smpscope/machine"
 )
 
 // PresentInput is what presentation mode adds to the scenario screen: the
@@ -149,20 +147,15 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
 	}
 	if in.Mach.Final(in.State) {
-		o := in.Mach.Outcome(in.State)
-		f := in.Outcome.Format
-		if f == nil {
-			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
-		}
-		out := "Final outcome: " + f(o) + "."
-		if in.Outcome.Holds != nil {
-			if in.Outcome.Holds(o) {
-				out += " " + st.OutcomeMatch.Render("✓ the condition holds")
-			} else {
-				out += " The condition does not hold."
-			}
-		}
 		lines = append(lines, "")
+		out, hasCond, holds := finalOutcome(in)
+		out += "."
+		switch {
+		case holds:
+			out += " " + st.OutcomeMatch.Render("✓ the condition holds")
+		case hasCond:
+			out += " The condition does not hold."
+		}
 		lines = append(lines, wrapIndented(" ", out, tw)...)
 	}
 	if in.Cursor < len(in.Steps) {
@@ -192,17 +185,17 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 func presentStoryLines(in ScenarioInput, st Styles, w int) []string {
 	tw := w - 1
 	var lines []string
-	if in.Title != "" {
-		lines = append(lines, wrapIndented(" ", st.Bold.Render(in.Title), tw)...)
+	sp := in.Spec
+	if sp.Title != "" {
+		lines = append(lines, wrapIndented(" ", st.Bold.Render(sp.Title), tw)...)
 	}
-	if in.Condition != "" {
-		c := in.Condition
-		if in.Expected != "" {
-			c += " (LKMM: " + in.Expected + ")"
+	if c := sp.Condition(); c != "" {
+		if sp.Expected != "" {
+			c += " (LKMM: " + string(sp.Expected) + ")"
 		}
 		lines = append(lines, wrapIndented(" ", st.Condition.Render(c), tw)...)
 	}
-	story := strings.TrimSpace(in.Story)
+	story := strings.TrimSpace(sp.Story)
 	if story == "" {
 		story = "This scenario has no story."
 	}

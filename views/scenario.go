@@ -8,25 +8,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 // ScenarioInput is everything the scenario screen shows. The model fills
 // it; the views only read it.
 type ScenarioInput struct {
-	Name     string // e.g. "MP+poonceonces"
-	Title    string // one line for people
-	Family   string
-	Variant  string
+	Spec     *scenarios.Spec
 	Variants []string // the family's variants in order (for "2/3")
-	Story    string
-	Source   string // where the scenario comes from (patch, thread)
-	// Condition is the final clause as written, e.g.
-	// "exists (1:r0=1 /\ 1:r1=0)".
-	Condition string
-	Expected  string // the LKMM verdict the file records ("" if none)
-	// HideReg reports registers not to show (compiler temporaries); nil
-	// shows all.
-	HideReg func(thread int, r machine.Reg) bool
 
 	Mach    *machine.Machine
 	Initial *machine.State
@@ -83,16 +72,6 @@ type OutcomesInput struct {
 	Spinner string // the spinner's current frame
 	Result  *machine.Result
 	Err     string
-	// Quantifier is "exists", "~exists", "forall" or "" (no condition).
-	Quantifier string
-	// Holds evaluates the condition's proposition on an outcome; nil when
-	// the scenario has none.
-	Holds func(machine.Outcome) bool
-	// Format renders an outcome on one line; nil uses FormatOutcome.
-	Format func(machine.Outcome) string
-	// Keep is the scenario's filter clause: outcomes it rejects are shown
-	// as filtered and left out of the verdict. Nil keeps every outcome.
-	Keep func(machine.Outcome) bool
 	// Loaded is the row whose witness was loaded last, or -1.
 	Loaded int
 }
@@ -124,52 +103,26 @@ func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	return nil, false
 }
 
-// Observation is herd7's word for how often the proposition holds over the
-// outcomes found ("Never", "Sometimes", "Always"), with the number of
-// outcomes where it holds (pos) and does not (neg); outcomes keep rejects
-// (the filter clause; nil keeps all) are not counted. It returns "" when
-// there is no result or no condition.
-func Observation(res *machine.Result, holds, keep func(machine.Outcome) bool) (obs string, pos, neg int) {
-	if res == nil || holds == nil {
-		return "", 0, 0
+// OutcomeLine renders an outcome on one line, the litmus way without the
+// semicolons: "1:r0=1 1:r1=0". It names the registers and locations the
+// scenario's clauses mention, or, when they mention none, every location
+// and declared register.
+func OutcomeLine(sp *scenarios.Spec, o machine.Outcome) string {
+	f := o.Format(sp.Program, sp.Shown)
+	if f == "" {
+		f = o.Format(sp.Program, func(t int, r machine.Reg, _ machine.Loc, isLoc bool) bool {
+			return isLoc || sp.HideReg == nil || !sp.HideReg(t, r)
+		})
 	}
-	for _, o := range res.Outcomes {
-		if keep != nil && !keep(o.Outcome) {
-			continue
-		}
-		if holds(o.Outcome) {
-			pos++
-		} else {
-			neg++
-		}
-	}
-	switch {
-	case pos == 0:
-		obs = "Never"
-	case neg == 0:
-		obs = "Always"
-	default:
-		obs = "Sometimes"
-	}
-	return obs, pos, neg
+	return strings.ReplaceAll(strings.TrimSuffix(f, ";"), "; ", " ")
 }
 
-// FormatOutcome renders an outcome the litmus way: "1:r0=1 1:r1=0 x=1".
-func FormatOutcome(p *machine.Program, o machine.Outcome) string {
-	var parts []string
-	for t, regs := range o.Regs {
-		for r, v := range regs {
-			name := fmt.Sprintf("r%d", r)
-			if t < len(p.Threads) && r < len(p.Threads[t].Regs) {
-				name = p.Threads[t].Regs[r]
-			}
-			parts = append(parts, fmt.Sprintf("%d:%s=%s", t, name, p.FormatValue(v)))
-		}
-	}
-	for l, v := range o.Mem {
-		parts = append(parts, p.LocName(machine.Loc(l))+"="+p.FormatValue(v))
-	}
-	return strings.Join(parts, " ")
+// finalOutcome is what the last event says in a final state: "Final
+// outcome: 1:r0=1 1:r1=0" and, when the scenario has a final clause
+// (hasCond), whether its proposition holds there.
+func finalOutcome(in ScenarioInput) (text string, hasCond, holds bool) {
+	o := in.Mach.Outcome(in.State)
+	return "Final outcome: " + OutcomeLine(in.Spec, o), in.Spec.Final != nil, in.Spec.Satisfies(o)
 }
 
 // Status is the scenario's state in words: "running", "final" or
@@ -245,15 +198,15 @@ func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
 
 func renderHeader(in ScenarioInput, st Styles, w int) string {
 	sep := st.HeaderDim.Render(" │ ")
-	name := in.Name
+	name := in.Spec.Name
 	if name == "" {
-		name = in.Title
+		name = in.Spec.Title
 	}
 	variant := ""
-	if in.Variant != "" {
-		variant = in.Variant
+	if in.Spec.Variant != "" {
+		variant = in.Spec.Variant
 		for i, x := range in.Variants {
-			if x == in.Variant && len(in.Variants) > 1 {
+			if x == in.Spec.Variant && len(in.Variants) > 1 {
 				variant += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
 			}
 		}
@@ -413,18 +366,12 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 		}
 	}
 	if in.Mach.Final(in.State) {
-		o := in.Mach.Outcome(in.State)
-		f := in.Outcome.Format
-		if f == nil {
-			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
-		}
-		out := "Final outcome: " + f(o)
-		if in.Outcome.Holds != nil {
-			if in.Outcome.Holds(o) {
-				out += " — " + st.OutcomeMatch.Render("✓ the condition holds")
-			} else {
-				out += " — the condition does not hold"
-			}
+		out, hasCond, holds := finalOutcome(in)
+		switch {
+		case holds:
+			out += " — " + st.OutcomeMatch.Render("✓ the condition holds")
+		case hasCond:
+			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
 	}
@@ -495,7 +442,7 @@ func renderHistory(in ScenarioInput, st Styles, r Rect, title string) string {
 func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom string) {
 	o := in.Outcome
 	mode := in.Mach.Mode.Title()
-	cond := in.Condition
+	cond := in.Spec.Condition()
 	if cond == "" {
 		cond = "no condition"
 	}
@@ -508,18 +455,18 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 	case o.Result == nil:
 		lines = append(lines, st.Dim.Render("not explored yet"))
 	default:
-		obs, pos, neg := Observation(o.Result, o.Holds, o.Keep)
 		var core string
-		if obs == "" {
+		if in.Spec.Final == nil {
 			core = itoa(len(o.Result.Outcomes)) + " outcomes"
 		} else {
-			core = st.Verdict.Render(obs) + fmt.Sprintf(" %d/%d", pos, pos+neg)
+			v := in.Spec.Verdict(o.Result)
+			core = st.Verdict.Render(string(v.Observation)) + fmt.Sprintf(" %d/%d", v.Positive, v.Positive+v.Negative)
 		}
 		if !o.Result.Complete {
 			core += st.Error.Render(" incomplete")
 		}
-		if in.Expected != "" {
-			core += st.Dim.Render(" (LKMM " + in.Expected + ")")
+		if in.Spec.Expected != "" {
+			core += st.Dim.Render(" (LKMM " + string(in.Spec.Expected) + ")")
 		}
 		v := mode + ": " + core
 		if ansi.StringWidth(v) > w {
@@ -528,15 +475,11 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 		lines = append(lines, v)
 	}
 	if o.Result != nil {
-		format := o.Format
-		if format == nil {
-			format = func(x machine.Outcome) string { return FormatOutcome(in.Mach.Prog, x) }
-		}
 		row := 0
 		for _, or := range o.Result.Outcomes {
 			mk := "  "
-			holds := o.Holds != nil && o.Holds(or.Outcome)
-			kept := o.Keep == nil || o.Keep(or.Outcome)
+			holds := in.Spec.Satisfies(or.Outcome)
+			kept := in.Spec.Kept(or.Outcome)
 			if holds && kept {
 				mk = "✓ "
 			}
@@ -547,7 +490,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
 				sel = "› "
 			}
-			text := sel + mk + format(or.Outcome)
+			text := sel + mk + OutcomeLine(in.Spec, or.Outcome)
 			if !kept {
 				text += " (filtered)"
 			}
@@ -681,22 +624,6 @@ func helpPageLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-// wrapIndented wraps text after a prefix, indenting continuation lines by
-// the prefix's width.
-func wrapIndented(prefix, text string, w int) []string {
-	pw := ansi.StringWidth(prefix)
-	parts := wrap(text, max(w-pw, 10))
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		if i == 0 {
-			out[i] = prefix + p
-		} else {
-			out[i] = strings.Repeat(" ", pw) + p
-		}
-	}
-	return out
-}
-
 func renderStoryPage(in ScenarioInput, st Styles, w, h int) string {
 	return renderBox(boxSpec{title: "story · s or esc to close", focused: true, lines: storyPageLines(in, st, w), offset: in.PageOff}, st, w, h)
 }
@@ -704,29 +631,29 @@ func renderStoryPage(in ScenarioInput, st Styles, w, h int) string {
 func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	tw := min(w-4, 76)
 	var lines []string
-	if in.Title != "" {
-		lines = append(lines, wrap(st.Bold.Render(in.Title), tw)...)
+	sp := in.Spec
+	if sp.Title != "" {
+		lines = append(lines, wrap(st.Bold.Render(sp.Title), tw)...)
 	}
-	meta := in.Name
-	if in.Family != "" {
-		meta += " · family " + in.Family
+	meta := sp.Name
+	if sp.Family != "" {
+		meta += " · family " + sp.Family
 	}
 	if len(in.Variants) > 0 {
 		meta += " · variants " + strings.Join(in.Variants, ", ")
 	}
 	lines = append(lines, wrap(st.Dim.Render(meta), tw)...)
-	if in.Source != "" {
-		lines = append(lines, wrapIndented(st.Label.Render("source "), in.Source, tw)...)
+	if sp.Source != "" {
+		lines = append(lines, wrapIndented(st.Label.Render("source "), sp.Source, tw)...)
 	}
-	if in.Condition != "" {
-		c := in.Condition
-		if in.Expected != "" {
-			c += "   (LKMM: " + in.Expected + ")"
+	if c := sp.Condition(); c != "" {
+		if sp.Expected != "" {
+			c += "   (LKMM: " + string(sp.Expected) + ")"
 		}
 		lines = append(lines, wrapIndented(st.Label.Render("asks   "), st.Condition.Render(c), tw)...)
 	}
 	lines = append(lines, "")
-	story := in.Story
+	story := sp.Story
 	if strings.TrimSpace(story) == "" {
 		story = "This scenario has no story."
 	}

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/views"
 )
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
@@ -48,144 +47,17 @@ func runCompare(name string, markdown bool, timeout time.Duration, w io.Writer) 
 	if err != nil {
 		return &exitError{2, "smpscope compare: " + err.Error()}
 	}
-	if _, err := io.WriteString(w, renderCompare(t, markdown)); err != nil {
+	return writeReport(w, views.CompareReport(t, markdown), t.Incomplete(), "smpscope compare: some explorations did not finish (cells marked ?)")
+}
+
+// writeReport writes an analysis report; partial (a search stopped at a
+// limit) is exit status 2 with why.
+func writeReport(w io.Writer, report string, partial bool, why string) error {
+	if _, err := io.WriteString(w, report); err != nil {
 		return err
 	}
-	if t.Incomplete() {
-		return &exitError{2, "smpscope compare: some explorations did not finish (cells marked ?)"}
+	if partial {
+		return &exitError{2, why}
 	}
 	return nil
-}
-
-// renderCompare renders a family's table as plain text (72 columns) or
-// markdown.
-func renderCompare(t scenarios.CompareTable, markdown bool) string {
-	cond, shared := t.Condition()
-	lkmm := t.HasExpected()
-	header := []string{"Variant"}
-	for _, m := range t.Modes {
-		header = append(header, m.Title())
-	}
-	if lkmm {
-		header = append(header, "LKMM")
-	}
-	var rows [][]string
-	for _, r := range t.Rows {
-		row := []string{r.Question.Label()}
-		for _, c := range r.Cells {
-			row = append(row, c.Text())
-		}
-		if lkmm {
-			res := string(r.Question.Expected)
-			if res == "" {
-				res = "-"
-			}
-			row = append(row, res)
-		}
-		rows = append(rows, row)
-	}
-
-	var b strings.Builder
-	if markdown {
-		fmt.Fprintf(&b, "**%s**", t.Family)
-		if shared {
-			fmt.Fprintf(&b, ": `%s`", cond)
-		}
-		b.WriteString("\n\n")
-		writeMarkdownTable(&b, header, rows)
-	} else {
-		head := "Family " + t.Family
-		if shared {
-			head += ": " + cond
-		}
-		b.WriteString(wrapText(head, 72, "  "))
-		b.WriteString("\n")
-		writeTextTable(&b, header, rows)
-	}
-	b.WriteString("\n")
-	if !shared {
-		for _, r := range t.Rows {
-			q := r.Question
-			if markdown {
-				fmt.Fprintf(&b, "%s: `%s`\n", q.Name, q.Condition)
-			} else {
-				b.WriteString(wrapText(q.Name+": "+q.Condition, 72, "  "))
-			}
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("Cells: how often the condition holds, then final states satisfying it\nout of all final states.")
-	if t.Deadlock() {
-		b.WriteString(" *: the search also reached deadlocked states.")
-	}
-	if t.Incomplete() {
-		b.WriteString(" ?: a limit stopped the search; counts are partial.")
-	}
-	b.WriteString("\n")
-	return b.String()
-}
-
-// wrapText breaks s at spaces into lines of at most width columns (a
-// longer word stays whole); lines after the first start with indent. Each
-// line ends with a newline.
-func wrapText(s string, width int, indent string) string {
-	var b strings.Builder
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		if cur != "" && len([]rune(cur))+1+len([]rune(word)) > width {
-			b.WriteString(cur + "\n")
-			cur = indent
-		}
-		if cur != "" && cur != indent {
-			cur += " "
-		}
-		cur += word
-	}
-	b.WriteString(cur + "\n")
-	return b.String()
-}
-
-// writeTextTable writes an aligned plain-text table.
-func writeTextTable(b *strings.Builder, header []string, rows [][]string) {
-	widths := make([]int, len(header))
-	for _, r := range append([][]string{header}, rows...) {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	line := func(r []string) {
-		var parts []string
-		for i, c := range r {
-			parts = append(parts, c+strings.Repeat(" ", widths[i]-len([]rune(c))))
-		}
-		b.WriteString(strings.TrimRight(strings.Join(parts, "  "), " "))
-		b.WriteByte('\n')
-	}
-	line(header)
-	var rule []string
-	for _, w := range widths {
-		rule = append(rule, strings.Repeat("-", w))
-	}
-	line(rule)
-	for _, r := range rows {
-		line(r)
-	}
-}
-
-// writeMarkdownTable writes a markdown (GitHub-flavoured) table.
-func writeMarkdownTable(b *strings.Builder, header []string, rows [][]string) {
-	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
-	for range header {
-		b.WriteString("---|")
-	}
-	b.WriteByte('\n')
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = esc(c)
-		}
-		cells[0] = "`" + r[0] + "`"
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	}
 }

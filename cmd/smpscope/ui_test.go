@@ -9,11 +9,12 @@ import (
 
 	"smpscope/machine"
 	"smpscope/model"
+	"smpscope/scenarios"
 )
 
 func TestUIPresentOptions(t *testing.T) {
 	o := uiOptions{mode: "arm", seed: 1, present: true, every: 2 * time.Second}
-	opts, err := uiModelOptions([]string{"mp+once"}, o)
+	opts, err := uiModelOptions([]string{"mp+once"}, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,13 +22,11 @@ func TestUIPresentOptions(t *testing.T) {
 		t.Fatalf("present %v every %v mode %v history %d", opts.Present, opts.Every, opts.Mode, len(opts.History))
 	}
 	// The history is the witness: it ends in the outcome the clause asks about.
-	cs, _ := compiledArg("mp+once")
-	m := machine.MustNew(cs.Program, machine.ARM)
-	states, _, err := m.Replay(opts.History)
+	ex, err := scenarios.NewExecution(opts.Scenario, machine.ARM, opts.History, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := states[len(states)-1]; !m.Final(last) || !cs.Satisfies(m.Outcome(last)) {
+	if last := ex.Last(); !ex.Mach.Final(last) || !opts.Scenario.Asked(ex.Mach.Outcome(last)) {
 		t.Error("the presented history is not a witness")
 	}
 	// The model opens at step 0 with the witness ahead.
@@ -37,16 +36,16 @@ func TestUIPresentOptions(t *testing.T) {
 	}
 
 	// Unreachable: exit 1, with a reason.
-	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o)
+	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
 	if ee, ok := err.(*exitError); !ok || ee.code != 1 || !strings.Contains(ee.msg, "no witness to present") {
 		t.Errorf("unreachable: %v", err)
 	}
 	// No scenario, or a bad pace: usage errors.
-	if _, err := uiModelOptions(nil, o); err == nil || err.(*exitError).code != 2 {
+	if _, err := uiModelOptions(nil, o, nil); err == nil || err.(*exitError).code != 2 {
 		t.Errorf("no scenario: %v", err)
 	}
 	o.every = 0
-	if _, err := uiModelOptions([]string{"mp+once"}, o); err == nil || err.(*exitError).code != 2 {
+	if _, err := uiModelOptions([]string{"mp+once"}, o, nil); err == nil || err.(*exitError).code != 2 {
 		t.Errorf("--every 0: %v", err)
 	}
 }
@@ -63,7 +62,7 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 		t.Fatalf("trace --save: %s", errs)
 	}
 	o := uiOptions{mode: "arm", seed: 1, present: true, every: time.Second, replay: trace}
-	opts, err := uiModelOptions(nil, o)
+	opts, err := uiModelOptions(nil, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +74,7 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 		t.Errorf("File %q", opts.Scenario.File)
 	}
 	o = uiOptions{mode: "tso", seed: 1, every: time.Second}
-	if opts, err = uiModelOptions([]string{"sb+once"}, o); err != nil || opts.Scenario.File != "" || opts.Present {
+	if opts, err = uiModelOptions([]string{"sb+once"}, o, nil); err != nil || opts.Scenario.File != "" || opts.Present {
 		t.Errorf("built-in: File %q, present %v, %v", opts.Scenario.File, opts.Present, err)
 	}
 	// Not a terminal: the root command still checks --present.
