@@ -3,9 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"smpscope/machine"
 	"smpscope/model"
@@ -83,5 +86,41 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 	}
 	if _, errs, code := runCmd(t, "--every", "2s"); code != 2 || !strings.Contains(errs, "--present needs a scenario") {
 		t.Errorf("--every alone: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestRandomIsTheUISeed: trace --random N and the UI opened with --seed N,
+// then g, take the same execution (one random stream), in both modes and
+// for several seeds.
+func TestRandomIsTheUISeed(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"iriw+once", "rcu-free+sync"} {
+		for _, mode := range []string{"tso", "arm"} {
+			for _, seed := range []string{"1", "7", "42"} {
+				file := filepath.Join(dir, name+mode+seed+".trace")
+				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt")); code != 0 {
+					t.Fatalf("trace --random: %s", errs)
+				}
+				want, err := scenarios.ReplayTraceFile(file, "", nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := strconv.ParseUint(seed, 10, 64)
+				opts, err := uiModelOptions([]string{name}, uiOptions{mode: mode, seed: s, every: time.Second}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := model.Drive(model.Start(opts, 120, 40), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+				got := m.History()
+				if len(got) == 0 || len(got) != len(want.Steps) {
+					t.Fatalf("%s %s seed %s: the UI took %d steps, trace --random %d", name, mode, seed, len(got), len(want.Steps))
+				}
+				for i := range got {
+					if got[i] != want.Steps[i] {
+						t.Fatalf("%s %s seed %s: step %d differs: %s vs %s", name, mode, seed, i+1, m.Machine().ID(got[i]), want.Mach.ID(want.Steps[i]))
+					}
+				}
+			}
+		}
 	}
 }
