@@ -19,7 +19,7 @@ func BenchmarkUpdateView(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					msg := step
-					if len(m.sess.enabled) == 0 {
+					if len(m.scen.sess.enabled) == 0 {
 						msg = reset
 					}
 					m, _ = m.update(msg)

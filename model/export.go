@@ -1,9 +1,7 @@
 package model
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,59 +31,11 @@ type (
 	}
 )
 
-// traceName is the file name e writes for a scenario in a mode, before
-// any "-2" suffix: "mp+once-arm.trace". Characters that do not belong in
-// a file name become "_".
-func traceName(name string, mode machine.Mode) string {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '+', r == '-', r == '.', r == '_':
-			return r
-		}
-		return '_'
-	}, name)
-	clean = strings.TrimLeft(clean, ".")
-	if clean == "" {
-		clean = "scenario"
-	}
-	return clean + "-" + mode.String()
-}
-
-// createUnique writes data to dir/base+ext, or, when that exists,
-// dir/base-2+ext, dir/base-3+ext, …: it never overwrites a file. It
-// returns the path written.
-func createUnique(dir, base, ext string, data []byte) (string, error) {
-	for i := 1; i < 10000; i++ {
-		name := base + ext
-		if i > 1 {
-			name = fmt.Sprintf("%s-%d%s", base, i, ext)
-		}
-		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, werr := f.Write(data)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			os.Remove(path)
-			return "", werr
-		}
-		return path, nil
-	}
-	return "", fmt.Errorf("%s: too many traces with this name", filepath.Join(dir, base+ext))
-}
-
 // execution is the history up to the cursor as an execution (its slices
 // copied, safe to use in a command).
 func (s *session) execution() *scenarios.Execution {
 	return &scenarios.Execution{
-		Spec: s.sc, Mach: s.mach(),
+		Spec: s.spec, Mach: s.mach(),
 		Steps:  append([]machine.Step(nil), s.steps[:s.cursor]...),
 		States: append([]*machine.State(nil), s.states[:s.cursor+1]...),
 		Events: append([]machine.Event(nil), s.events[:s.cursor]...),
@@ -94,12 +44,11 @@ func (s *session) execution() *scenarios.Execution {
 }
 
 // exportCmd writes the history to a new trace file in Options.TraceDir.
-func (m Model) exportCmd() tea.Cmd {
-	ex := m.sess.execution()
-	dir := m.opts.TraceDir
+func (s *scenarioModel) exportCmd(c common) tea.Cmd {
+	ex := s.sess.execution()
+	dir := c.opts.TraceDir
 	return func() tea.Msg {
-		tr := ex.Trace(dir)
-		path, err := createUnique(dir, traceName(ex.Spec.Name, ex.Mach.Mode), ".trace", []byte(tr.Format()))
+		path, err := scenarios.WriteNewTrace(dir, ex.Trace(dir))
 		if err != nil {
 			return exportedMsg{err: err}
 		}
@@ -114,9 +63,9 @@ func (m Model) exportCmd() tea.Cmd {
 // prints: 72 columns, no colour) to the clipboard: it writes an OSC 52
 // sequence to Options.Clipboard (os.Stderr when nil), which the terminal
 // turns into a clipboard update if it allows it.
-func (m Model) copyCmd() tea.Cmd {
-	ex := m.sess.execution()
-	w := m.opts.Clipboard
+func (s *scenarioModel) copyCmd(c common) tea.Cmd {
+	ex := s.sess.execution()
+	w := c.opts.Clipboard
 	return func() tea.Msg {
 		t := views.RenderTrace(ex, views.TraceOptions{Format: views.TraceText, Width: views.DefaultTraceWidth})
 		out := w

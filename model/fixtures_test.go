@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/views"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -158,3 +159,25 @@ func keyMsg(k string) tea.KeyMsg {
 }
 
 func size(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+// Views of the model's state for the tests.
+
+// explored is the exploration of the open scenario in its mode, if done.
+func (m Model) explored() *machine.Result { c := m.common(); return m.scen.result(c) }
+
+// exploring reports whether that exploration runs.
+func (m Model) exploring() bool { c := m.common(); return m.scen.exploring(c) }
+
+// analysing reports whether the open panel's analysis runs.
+func (m Model) analysing() bool { return m.jobs.busy(panelJob, m.panels.key) != nil }
+
+// page is the page shown: a panel's, or the scenario's.
+func (m Model) page() views.Page {
+	if m.panels.open != views.PagePanes {
+		return m.panels.open
+	}
+	return m.scen.page
+}
+
+// layout is the layout drawn last.
+func (m Model) layout() (views.Regions, bool) { return m.scen.frame.Regions, m.scen.frame.OK() }

@@ -32,7 +32,7 @@ func TestLibraryScenarios(t *testing.T) {
 						Explore: machine.Options{MaxStates: 5000}}
 					m := Start(opts, sz[0], sz[1])
 					checkSize(t, m.View(), sz[0], sz[1])
-					for i := 0; i < 200 && len(m.sess.enabled) > 0; i++ {
+					for i := 0; i < 200 && len(m.scen.sess.enabled) > 0; i++ {
 						m = Drive(m, keyMsg(" "))
 						checkSize(t, m.View(), sz[0], sz[1])
 					}

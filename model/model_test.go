@@ -35,21 +35,21 @@ func take(t testing.TB, m Model, ids ...string) Model {
 	t.Helper()
 	for _, id := range ids {
 		i := -1
-		for j, st := range m.sess.enabled {
-			if m.sess.mach().ID(st) == id {
+		for j, st := range m.scen.sess.enabled {
+			if m.scen.sess.mach().ID(st) == id {
 				i = j
 			}
 		}
 		if i < 0 {
 			var have []string
-			for _, st := range m.sess.enabled {
-				have = append(have, m.sess.mach().ID(st))
+			for _, st := range m.scen.sess.enabled {
+				have = append(have, m.scen.sess.mach().ID(st))
 			}
 			t.Fatalf("step %q is not enabled; enabled: %v", id, have)
 		}
 		// Typed as a person does, without pausing between digits; enter
 		// when the UI would wait for another digit.
-		digits, enter := StepKeys(i, len(m.sess.enabled))
+		digits, enter := StepKeys(i, len(m.scen.sess.enabled))
 		for _, d := range digits {
 			m, _ = m.update(keyMsg(string(d)))
 		}
@@ -93,7 +93,7 @@ func TestScenarioScreen(t *testing.T) {
 		for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", mode, sz[0], sz[1]), func(t *testing.T) {
 				m := Start(testOptions(mpScenario("plain"), mode), sz[0], sz[1])
-				if m.ex.running || m.ex.result(m.sess.mach()) == nil {
+				if m.exploring() || m.explored() == nil {
 					t.Fatal("exploration did not finish")
 				}
 				checkSize(t, m.View(), sz[0], sz[1])
@@ -110,7 +110,7 @@ func TestStaleRead(t *testing.T) {
 			// P0 commits x=1: P1's copy of x stays readable, its invalidation
 			// queued; P1 reads y, then reads x from the stale copy.
 			m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
-			ev := m.sess.events[m.sess.cursor-1]
+			ev := m.scen.sess.events[m.scen.sess.cursor-1]
 			if ev.Load == nil || ev.Load.Class != machine.Stale {
 				t.Fatalf("last event is not a stale read: %+v", ev)
 			}
@@ -135,13 +135,13 @@ func TestStaleRead(t *testing.T) {
 func TestWitnessReplay(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	m = Drive(m, keys("w")...)
-	wit := m.sess.steps
-	if len(wit) == 0 || m.sess.cursor != 0 || m.sess.loaded < 0 {
-		t.Fatalf("w did not load a witness: %d steps, cursor %d", len(wit), m.sess.cursor)
+	wit := m.scen.sess.steps
+	if len(wit) == 0 || m.scen.sess.cursor != 0 || m.scen.sess.loaded < 0 {
+		t.Fatalf("w did not load a witness: %d steps, cursor %d", len(wit), m.scen.sess.cursor)
 	}
 	m = Drive(m, keys("right", "right", "right")...)
-	if m.sess.cursor != 3 || len(m.sess.steps) != len(wit) {
-		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.sess.cursor, len(m.sess.steps))
+	if m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != len(wit) {
+		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
 	golden.RequireEqual(t, []byte(m.View()))
 	// Replaying to the end reaches the outcome the condition asks about.
@@ -154,22 +154,22 @@ func TestWitnessReplay(t *testing.T) {
 	}
 	// Taking a step the witness also takes keeps the rest of it.
 	m = Drive(m, keys("r", "w", "right")...)
-	next := m.sess.steps[1]
-	for i, st := range m.sess.enabled {
+	next := m.scen.sess.steps[1]
+	for i, st := range m.scen.sess.enabled {
 		if st == next {
 			m = Drive(m, keyMsg(fmt.Sprint(i+1)))
 		}
 	}
-	if len(m.sess.steps) != len(wit) || m.sess.cursor != 2 {
-		t.Errorf("taking the witness's own next step dropped the rest: %d steps, cursor %d", len(m.sess.steps), m.sess.cursor)
+	if len(m.scen.sess.steps) != len(wit) || m.scen.sess.cursor != 2 {
+		t.Errorf("taking the witness's own next step dropped the rest: %d steps, cursor %d", len(m.scen.sess.steps), m.scen.sess.cursor)
 	}
 }
 
 func TestWitnessNever(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.TSO), 80, 24)
 	m = Drive(m, keys("w")...)
-	if len(m.sess.steps) != 0 || !strings.Contains(m.notice, "the condition never holds in TSO mode") {
-		t.Errorf("w in TSO: %d steps, notice %q", len(m.sess.steps), m.notice)
+	if len(m.scen.sess.steps) != 0 || !strings.Contains(m.scen.notice, "the condition never holds in TSO mode") {
+		t.Errorf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
 	}
 }
 
@@ -178,13 +178,13 @@ func TestHelpScreen(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := Start(testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
 			m = Drive(m, keys("?")...)
-			if m.sess.page != views.PageHelp {
+			if m.page() != views.PageHelp {
 				t.Fatal("? did not open the help")
 			}
 			checkSize(t, m.View(), sz[0], sz[1])
 			golden.RequireEqual(t, []byte(m.View()))
 			m = Drive(m, keys("?")...)
-			if m.sess.page != views.PagePanes {
+			if m.page() != views.PagePanes {
 				t.Fatal("? did not close the help")
 			}
 		})
@@ -197,7 +197,7 @@ func TestStory(t *testing.T) {
 	checkSize(t, m.View(), 80, 24)
 	golden.RequireEqual(t, []byte(m.View()))
 	m = Drive(m, keys("esc")...)
-	if m.sess.page != views.PagePanes || m.screen != screenScenario {
+	if m.page() != views.PagePanes || m.screen != screenScenario {
 		t.Fatal("esc did not close the story")
 	}
 }
@@ -223,34 +223,34 @@ func TestUndoRedo(t *testing.T) {
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec")
 	after := m.State()
 	m = Drive(m, keys("left", "left", "left", "left", "left")...)
-	if !m.State().Equal(init) || m.sess.cursor != 0 {
+	if !m.State().Equal(init) || m.scen.sess.cursor != 0 {
 		t.Fatal("undo to step 0 does not give the initial state")
 	}
-	if !strings.Contains(m.notice, "initial state") {
-		t.Errorf("← at step 0: notice %q", m.notice)
+	if !strings.Contains(m.scen.notice, "initial state") {
+		t.Errorf("← at step 0: notice %q", m.scen.notice)
 	}
 	m = Drive(m, keys("right", "right", "right", "right", "right")...)
-	if !m.State().Equal(after) || m.sess.cursor != 4 {
+	if !m.State().Equal(after) || m.scen.sess.cursor != 4 {
 		t.Fatal("redo does not return to the state after four steps")
 	}
 	// Taking a different step from the middle drops the future.
 	m = Drive(m, keys("left", "left")...)
 	m = take(t, m, "P1 exec")
-	if len(m.sess.steps) != 3 {
-		t.Errorf("history after diverging has %d steps, want 3", len(m.sess.steps))
+	if len(m.scen.sess.steps) != 3 {
+		t.Errorf("history after diverging has %d steps, want 3", len(m.scen.sess.steps))
 	}
 	// History travel: select entry 1 and press enter.
 	m = Drive(m, keys("tab", "tab", "tab")...)
-	if m.sess.focus != views.PaneHistory {
-		t.Fatalf("focus is %v, want history", m.sess.focus)
+	if m.scen.focus != views.PaneHistory {
+		t.Fatalf("focus is %v, want history", m.scen.focus)
 	}
 	m = Drive(m, keys("up", "up", "enter")...)
-	if m.sess.cursor != 1 {
-		t.Errorf("history travel: cursor %d, want 1", m.sess.cursor)
+	if m.scen.sess.cursor != 1 {
+		t.Errorf("history travel: cursor %d, want 1", m.scen.sess.cursor)
 	}
 	// r resets.
 	m = Drive(m, keys("r")...)
-	if len(m.sess.steps) != 0 || !m.State().Equal(init) {
+	if len(m.scen.sess.steps) != 0 || !m.State().Equal(init) {
 		t.Error("r did not reset")
 	}
 }
@@ -259,21 +259,21 @@ func TestModeSwitch(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	m = take(t, m, "P0 exec", "P1 exec")
 	m = Drive(m, keys("m")...)
-	if m.Mode() != machine.TSO || m.sess.cursor != 2 {
-		t.Fatalf("m: mode %v, cursor %d; want TSO with the 2 steps replayed", m.Mode(), m.sess.cursor)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 2 {
+		t.Fatalf("m: mode %v, cursor %d; want TSO with the 2 steps replayed", m.Mode(), m.scen.sess.cursor)
 	}
-	if m.ex.result(m.Machine()) == nil {
+	if m.explored() == nil {
 		t.Error("switching mode did not explore the new mode")
 	}
 	m = Drive(m, keys("m")...)
 	// An ARM-only step (out-of-order commit) cannot replay in TSO: reset.
 	m = take(t, m, "P0 exec", "P0 commit #1")
 	m = Drive(m, keys("m")...)
-	if m.Mode() != machine.TSO || m.sess.cursor != 0 || len(m.sess.steps) != 0 {
-		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.sess.cursor)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) != 0 {
+		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.scen.sess.cursor)
 	}
-	if !strings.Contains(m.notice, "not possible here; reset") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.scen.notice, "not possible here; reset") {
+		t.Errorf("notice %q", m.scen.notice)
 	}
 }
 
@@ -281,8 +281,8 @@ func TestVariant(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	m = Drive(m, keys("tab")...)
 	m = Drive(m, keys("v")...)
-	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM || m.sess.focus != views.PaneCPUs {
-		t.Fatalf("v: %s in %v, focus %v", m.Scenario().Name, m.Mode(), m.sess.focus)
+	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM || m.scen.focus != views.PaneCPUs {
+		t.Fatalf("v: %s in %v, focus %v", m.Scenario().Name, m.Mode(), m.scen.focus)
 	}
 	m = Drive(m, keys("v", "v")...)
 	if m.Scenario().Name != "MP+plain" {
@@ -310,13 +310,13 @@ func wideScenario() *scenarios.Spec {
 func TestDigits(t *testing.T) {
 	m := Start(testOptions(wideScenario(), machine.ARM), 140, 45)
 	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec") // 8 execs and 4 commits
-	n := len(m.sess.enabled)
+	n := len(m.scen.sess.enabled)
 	if n < 10 {
 		t.Fatalf("%d steps enabled, want ≥ 10", n)
 	}
 	// "1" could begin "10": it waits.
 	m2, cmd := m.update(keyMsg("1"))
-	if m2.sess.cursor != m.sess.cursor || m2.sess.digits != "1" || cmd == nil {
+	if m2.scen.sess.cursor != m.scen.sess.cursor || m2.scen.digits != "1" || cmd == nil {
 		t.Fatal("1 with ≥ 10 steps did not wait for a second digit")
 	}
 	if !strings.Contains(m2.View(), "take 1_") {
@@ -326,33 +326,33 @@ func TestDigits(t *testing.T) {
 	last := fmt.Sprint(n)
 	m3, _ := m.update(keyMsg(last[:1]))
 	m3 = Drive(m3, keyMsg(last[1:]))
-	if m3.sess.cursor != m.sess.cursor+1 || m3.sess.steps[m.sess.cursor] != m.sess.enabled[n-1] {
+	if m3.scen.sess.cursor != m.scen.sess.cursor+1 || m3.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[n-1] {
 		t.Fatalf("%s did not take step %d", last, n)
 	}
 	// Enter takes a pending number at once; so does the pause.
 	m4 := Drive(m2, keyMsg("enter"))
-	if m4.sess.cursor != m.sess.cursor+1 || m4.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+	if m4.scen.sess.cursor != m.scen.sess.cursor+1 || m4.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[0] {
 		t.Error("1 enter did not take step 1")
 	}
-	m5 := Drive(m2, digitTimeoutMsg{seq: m2.sess.digitSeq})
-	if m5.sess.cursor != m.sess.cursor+1 || m5.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+	m5 := Drive(m2, digitTimeoutMsg{seq: m2.scen.digitSeq})
+	if m5.scen.sess.cursor != m.scen.sess.cursor+1 || m5.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[0] {
 		t.Error("1 and a pause did not take step 1")
 	}
 	// An old timeout does nothing; another key abandons the number.
-	if m6 := Drive(m2, digitTimeoutMsg{seq: m2.sess.digitSeq - 1}); m6.sess.cursor != m.sess.cursor {
+	if m6 := Drive(m2, digitTimeoutMsg{seq: m2.scen.digitSeq - 1}); m6.scen.sess.cursor != m.scen.sess.cursor {
 		t.Error("an old timeout took a step")
 	}
-	if m7 := Drive(m2, keyMsg("tab")); m7.sess.digits != "" || m7.sess.cursor != m.sess.cursor {
+	if m7 := Drive(m2, keyMsg("tab")); m7.scen.digits != "" || m7.scen.sess.cursor != m.scen.sess.cursor {
 		t.Error("tab did not abandon the number")
 	}
 	// A number past the end is refused with a notice.
 	m8, _ := m2.update(keyMsg("9"))
-	if m8.sess.cursor != m.sess.cursor || !strings.Contains(m8.notice, "no step 19") {
-		t.Errorf("19: cursor %d, notice %q", m8.sess.cursor, m8.notice)
+	if m8.scen.sess.cursor != m.scen.sess.cursor || !strings.Contains(m8.scen.notice, "no step 19") {
+		t.Errorf("19: cursor %d, notice %q", m8.scen.sess.cursor, m8.scen.notice)
 	}
 	// With fewer than ten steps a digit acts at once.
 	m9 := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
-	if m9, _ = m9.update(keyMsg("2")); m9.sess.cursor != 1 {
+	if m9, _ = m9.update(keyMsg("2")); m9.scen.sess.cursor != 1 {
 		t.Error("2 with two steps did not act at once")
 	}
 }
@@ -364,23 +364,23 @@ func TestMouse(t *testing.T) {
 		t.Fatal("no layout")
 	}
 	steps := r.Panes[views.PaneSteps]
-	want := m.sess.enabled[1]
+	want := m.scen.sess.enabled[1]
 	m = Drive(m, tea.MouseMsg{X: steps.X + 5, Y: steps.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 || m.sess.steps[0] != want {
-		t.Fatalf("clicking step 2 took %v", m.sess.steps)
+	if m.scen.sess.cursor != 1 || m.scen.sess.steps[0] != want {
+		t.Fatalf("clicking step 2 took %v", m.scen.sess.steps)
 	}
 	// Click the CPUs pane: it gets the focus; the wheel scrolls it.
 	cpus := r.Panes[views.PaneCPUs]
 	m = Drive(m, tea.MouseMsg{X: cpus.X + 3, Y: cpus.Y + 3, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.focus != views.PaneCPUs {
-		t.Errorf("focus %v after clicking the CPUs", m.sess.focus)
+	if m.scen.focus != views.PaneCPUs {
+		t.Errorf("focus %v after clicking the CPUs", m.scen.focus)
 	}
 	// Click an outcome: its witness loads.
 	m = Drive(m, keys("r")...)
 	side := r.Panes[views.PaneOutcomes]
 	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.loaded != 0 || len(m.sess.steps) == 0 {
-		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.sess.loaded, len(m.sess.steps))
+	if m.scen.sess.loaded != 0 || len(m.scen.sess.steps) == 0 {
+		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.scen.sess.loaded, len(m.scen.sess.steps))
 	}
 	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
 }
@@ -419,7 +419,7 @@ func TestRandomKeys(t *testing.T) {
 					var msg tea.Msg
 					switch r := rng.IntN(100); {
 					case r < 2 && rn.present:
-						msg = presentTickMsg{seq: m.pr.seq}
+						msg = presentTickMsg{seq: m.scen.present.seq}
 					case r < 4:
 						msg = size(40+rng.IntN(160), 10+rng.IntN(50))
 					case r < 10:
@@ -432,7 +432,7 @@ func TestRandomKeys(t *testing.T) {
 					if i%7 == 0 {
 						checkSize(t, m.View(), m.width, m.height)
 					}
-					if !m.hasSess {
+					if !m.open {
 						continue
 					}
 					states, _, err := m.Machine().Replay(m.History())
@@ -445,17 +445,17 @@ func TestRandomKeys(t *testing.T) {
 				}
 				// Back to the scenario screen (esc leaves a filter, then the
 				// picker; closes a page), then undo to step 0.
-				for i := 0; m.screen != screenScenario || m.sess.page != views.PagePanes; i++ {
+				for i := 0; m.screen != screenScenario || m.page() != views.PagePanes; i++ {
 					if i > 5 {
-						t.Fatalf("cannot get back to the scenario screen (screen %d, page %d)", m.screen, m.sess.page)
+						t.Fatalf("cannot get back to the scenario screen (screen %d, page %d)", m.screen, m.page())
 					}
 					m = Drive(m, keys("esc")...)
 				}
-				for m.sess.cursor > 0 {
-					c := m.sess.cursor
+				for m.scen.sess.cursor > 0 {
+					c := m.scen.sess.cursor
 					m = Drive(m, keys("left")...)
-					if m.sess.cursor != c-1 {
-						t.Fatalf("← moved the cursor from %d to %d", c, m.sess.cursor)
+					if m.scen.sess.cursor != c-1 {
+						t.Fatalf("← moved the cursor from %d to %d", c, m.scen.sess.cursor)
 					}
 				}
 				if !m.State().Equal(m.Machine().Initial()) {
@@ -489,8 +489,8 @@ func TestHistoryOption(t *testing.T) {
 	opts := testOptions(sc, machine.ARM)
 	opts.History = steps
 	m := Start(opts, 80, 24)
-	if m.sess.cursor != 3 || !m.State().Equal(s) {
-		t.Fatalf("Options.History: cursor %d", m.sess.cursor)
+	if m.scen.sess.cursor != 3 || !m.State().Equal(s) {
+		t.Fatalf("Options.History: cursor %d", m.scen.sess.cursor)
 	}
 }
 
@@ -498,14 +498,14 @@ func TestKeyBurst(t *testing.T) {
 	// "12" read from the terminal in one go arrives as one KeyMsg.
 	m := Start(testOptions(wideScenario(), machine.ARM), 140, 45)
 	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec")
-	want := m.sess.enabled[11]
+	want := m.scen.sess.enabled[11]
 	m = Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")})
-	if m.sess.cursor != 5 || m.sess.steps[4] != want {
-		t.Fatalf("burst 12: cursor %d", m.sess.cursor)
+	if m.scen.sess.cursor != 5 || m.scen.sess.steps[4] != want {
+		t.Fatalf("burst 12: cursor %d", m.scen.sess.cursor)
 	}
 	m = Drive(m, size(80, 24), keyMsg("?"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
-	if m.sess.pageOff != 3 {
-		t.Errorf("burst jjj scrolled the help to %d, want 3", m.sess.pageOff)
+	if m.scen.pageV.offset() != 3 {
+		t.Errorf("burst jjj scrolled the help to %d, want 3", m.scen.pageV.offset())
 	}
 }
 
@@ -519,18 +519,18 @@ func TestMouseWide(t *testing.T) {
 	hist := r.Panes[views.PaneHistory]
 	// Row 1 of the history is entry 1 (entry 0 is the initial state).
 	m = Drive(m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 || m.sess.focus != views.PaneHistory {
-		t.Fatalf("clicking history entry 1: cursor %d, focus %v", m.sess.cursor, m.sess.focus)
+	if m.scen.sess.cursor != 1 || m.scen.focus != views.PaneHistory {
+		t.Fatalf("clicking history entry 1: cursor %d, focus %v", m.scen.sess.cursor, m.scen.focus)
 	}
 	// A release or a motion event does nothing.
 	m = Drive(m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 4, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 {
+	if m.scen.sess.cursor != 1 {
 		t.Error("a mouse release acted")
 	}
 	// esc → picker → esc returns to the same session.
 	m = Drive(m, keys("esc", "esc")...)
-	if m.screen != screenScenario || m.sess.cursor != 1 {
-		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.sess.cursor)
+	if m.screen != screenScenario || m.scen.sess.cursor != 1 {
+		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.scen.sess.cursor)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
-	"smpscope/views"
 )
 
 // session is one open scenario: the machines for both modes, the recorded
@@ -16,32 +15,21 @@ import (
 // machine.Apply is pure, so nothing is ever copied; steps ahead of the
 // cursor are the redo future, which is also how a witness is replayed.
 type session struct {
-	sc       *scenarios.Spec
-	variants []string // the family's variants, in library order
-	machs    [2]*machine.Machine
-	mode     machine.Mode
+	spec  *scenarios.Spec
+	machs [2]*machine.Machine
+	mode  machine.Mode
 
 	states  []*machine.State
 	events  []machine.Event
 	steps   []machine.Step
 	cursor  int
 	enabled []machine.Step // enabled in states[cursor]
-
-	focus   views.Pane
-	side    views.Pane // the tab shown when history and outcomes share a box
-	sel     [views.NumPanes]int
-	off     [views.NumPanes]int
-	cpuOff  int
-	page    views.Page
-	pageOff int
-	loaded  int // outcome row whose witness was loaded, or -1
-
-	digits   string // a step number being typed
-	digitSeq int    // identifies the pending digit timeout
+	loaded  int            // outcome row whose witness was loaded, or -1
+	// moved counts the changes of the cursor or the history, so that the
+	// screen can follow them (the history's selection follows the cursor).
+	moved int
 
 	rng scenarios.Random // the one seeded stream; a value, so copies of the model do not share it
-
-	weakenings int // ordering annotations the necessity panel can weaken
 }
 
 func newSession(sc *scenarios.Spec, mode machine.Mode, seed uint64) (session, error) {
@@ -56,10 +44,8 @@ func newSession(sc *scenarios.Spec, mode machine.Mode, seed uint64) (session, er
 		}
 		s.machs[md] = m
 	}
-	s.sc = sc
-	s.weakenings = len(machine.Weakenings(sc.Program))
+	s.spec = sc
 	s.mode = mode
-	s.side = views.PaneOutcomes
 	s.loaded = -1
 	s.rng = scenarios.NewRandom(seed)
 	s.reset()
@@ -82,8 +68,7 @@ func (s *session) reset() {
 // refresh recomputes what depends on the cursor.
 func (s *session) refresh() {
 	s.enabled = s.mach().Enabled(s.state())
-	s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.enabled)-1)
-	s.sel[views.PaneHistory] = s.cursor
+	s.moved++
 }
 
 // take applies an enabled step at the cursor. When it is the step the

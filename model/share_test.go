@@ -29,8 +29,8 @@ func TestExportKey(t *testing.T) {
 	m := Start(opts, 80, 24)
 
 	// Nothing to save at the initial state.
-	if m2, cmd := press(m, "e"); cmd != nil || !strings.Contains(m2.notice, "nothing to export") {
-		t.Fatalf("e at step 0: cmd %v, notice %q", cmd != nil, m2.notice)
+	if m2, cmd := press(m, "e"); cmd != nil || !strings.Contains(m2.scen.notice, "nothing to export") {
+		t.Fatalf("e at step 0: cmd %v, notice %q", cmd != nil, m2.scen.notice)
 	}
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec", "P1 exec")
 	m = Drive(m, keys("left")...) // the history is what is shown: 4 steps
@@ -44,8 +44,8 @@ func TestExportKey(t *testing.T) {
 	}
 	m2 = Drive(m2, messages(cmd)...)
 	path := filepath.Join(dir, "MP+plain-arm.trace")
-	if !strings.Contains(m2.notice, "wrote "+path+" (4 steps") {
-		t.Errorf("notice %q does not say where", m2.notice)
+	if !strings.Contains(m2.scen.notice, "wrote "+path+" (4 steps") {
+		t.Errorf("notice %q does not say where", m2.scen.notice)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -70,8 +70,8 @@ func TestExportKey(t *testing.T) {
 	_, cmd = press(m, "e")
 	m3 := Drive(m, messages(cmd)...)
 	again, err := os.ReadFile(filepath.Join(dir, "MP+plain-arm-2.trace"))
-	if err != nil || !strings.Contains(m3.notice, "MP+plain-arm-2.trace") {
-		t.Fatalf("second e: %v, notice %q", err, m3.notice)
+	if err != nil || !strings.Contains(m3.scen.notice, "MP+plain-arm-2.trace") {
+		t.Fatalf("second e: %v, notice %q", err, m3.scen.notice)
 	}
 	if first, _ := os.ReadFile(path); !bytes.Equal(first, src) || !bytes.Equal(again, src) {
 		t.Error("the first trace changed, or the second differs")
@@ -81,21 +81,8 @@ func TestExportKey(t *testing.T) {
 	opts.TraceDir = filepath.Join(dir, "missing", "dir")
 	m4 := take(t, Start(opts, 80, 24), "P0 exec")
 	m4 = Drive(m4, keys("e")...)
-	if !strings.Contains(m4.notice, "cannot write the trace") {
-		t.Errorf("unwritable dir: notice %q", m4.notice)
-	}
-}
-
-func TestTraceName(t *testing.T) {
-	for in, want := range map[string]string{
-		"mp+wmb-rmb": "mp+wmb-rmb-tso",
-		"a/b c":      "a_b_c-tso",
-		"../x":       "_x-tso",
-		"":           "scenario-tso",
-	} {
-		if got := traceName(in, machine.TSO); got != want {
-			t.Errorf("traceName(%q) = %q, want %q", in, got, want)
-		}
+	if !strings.Contains(m4.scen.notice, "cannot write the trace") {
+		t.Errorf("unwritable dir: notice %q", m4.scen.notice)
 	}
 }
 
@@ -137,8 +124,8 @@ func TestCopyKey(t *testing.T) {
 		}
 	}
 	n := strings.Count(strings.TrimSuffix(want, "\n"), "\n") + 1
-	if wantNotice := "copied " + strconv.Itoa(n) + " lines (OSC 52; your terminal must allow it)"; m2.notice != wantNotice {
-		t.Errorf("notice %q, want %q", m2.notice, wantNotice)
+	if wantNotice := "copied " + strconv.Itoa(n) + " lines (OSC 52; your terminal must allow it)"; m2.scen.notice != wantNotice {
+		t.Errorf("notice %q, want %q", m2.scen.notice, wantNotice)
 	}
 }
 
@@ -147,8 +134,8 @@ func TestComparePanel(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
 			m = Drive(m, keys("c")...)
-			if m.sess.page != views.PageCompare || m.an.running {
-				t.Fatalf("page %v, running %v", m.sess.page, m.an.running)
+			if m.page() != views.PageCompare || m.analysing() {
+				t.Fatalf("page %v, running %v", m.page(), m.analysing())
 			}
 			v := m.View()
 			checkSize(t, v, sz[0], sz[1])
@@ -167,34 +154,34 @@ func TestComparePanelBackground(t *testing.T) {
 	// c starts the analysis in a command: Update returns at once with a
 	// spinner, and keys keep working.
 	m, cmd := press(m, "c")
-	if cmd == nil || !m.an.running || !strings.Contains(m.View(), "exploring 3 variants × 2 modes") {
-		t.Fatalf("c: cmd %v, running %v\n%s", cmd != nil, m.an.running, m.View())
+	if cmd == nil || !m.analysing() || !strings.Contains(m.View(), "exploring 3 variants × 2 modes") {
+		t.Fatalf("c: cmd %v, running %v\n%s", cmd != nil, m.analysing(), m.View())
 	}
 	m, _ = press(m, "down")
-	if !m.an.running {
+	if !m.analysing() {
 		t.Fatal("a key cancelled the analysis")
 	}
 	// esc closes the panel and cancels; the late result is dropped.
 	m, _ = press(m, "esc")
-	if m.an.running || m.sess.page != views.PagePanes {
-		t.Fatalf("esc: running %v, page %v", m.an.running, m.sess.page)
+	if m.analysing() || m.page() != views.PagePanes {
+		t.Fatalf("esc: running %v, page %v", m.analysing(), m.page())
 	}
 	msgs := messages(cmd)
 	m = Drive(m, msgs...)
-	if len(m.an.compare) != 0 {
+	if _, cached := m.jobs.result(m.panels.key); cached {
 		t.Error("a cancelled analysis was cached")
 	}
 	// Leaving the scenario cancels too.
 	m, _ = press(m, "c")
 	m, _ = press(m, "v")
 	m = Drive(m, messages(m.loadCmd("MP+wmb+rmb", true))...)
-	if m.an.running || m.Scenario().Name != "MP+wmb+rmb" {
-		t.Fatalf("after v: running %v, scenario %s", m.an.running, m.Scenario().Name)
+	if m.analysing() || m.Scenario().Name != "MP+wmb+rmb" {
+		t.Fatalf("after v: running %v, scenario %s", m.analysing(), m.Scenario().Name)
 	}
 	// Done once, cached: opening again needs no command; c closes.
 	m = Drive(m, keys("c")...)
 	m = Drive(m, keys("c")...)
-	if m.sess.page != views.PagePanes {
+	if m.page() != views.PagePanes {
 		t.Fatal("c did not close the panel")
 	}
 	if _, cmd := press(m, "c"); cmd != nil {
@@ -207,10 +194,11 @@ func TestNecessityPanel(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
 			m = Drive(m, keys("n")...)
-			if m.sess.page != views.PageNecessity {
-				t.Fatalf("page %v", m.sess.page)
+			if m.page() != views.PageNecessity {
+				t.Fatalf("page %v", m.page())
 			}
-			r := m.an.necessity[necessityKey(m.Scenario())]
+			cached, _ := m.jobs.result(m.panels.key)
+			r, _ := cached.(*scenarios.NecessityReport)
 			if r == nil || len(r.Annotations) != 2 {
 				t.Fatalf("report %+v", r)
 			}
@@ -229,7 +217,7 @@ func TestNecessityPanel(t *testing.T) {
 			}
 			golden.RequireEqual(t, []byte(v))
 			m = Drive(m, keys("n")...)
-			if m.sess.page != views.PagePanes {
+			if m.page() != views.PagePanes {
 				t.Error("n did not close the panel")
 			}
 		})
@@ -242,7 +230,7 @@ func TestPanelKeysEnabled(t *testing.T) {
 	if m.keys.Necessity.Enabled() || !m.keys.Compare.Enabled() {
 		t.Fatalf("necessity %v, compare %v", m.keys.Necessity.Enabled(), m.keys.Compare.Enabled())
 	}
-	if m2 := Drive(m, keys("n")...); m2.sess.page != views.PagePanes {
+	if m2 := Drive(m, keys("n")...); m2.page() != views.PagePanes {
 		t.Error("n opened a panel on a scenario without annotations")
 	}
 	m = Drive(m, keys("?")...)

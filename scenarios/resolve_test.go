@@ -239,3 +239,20 @@ func TestExploreAllProgress(t *testing.T) {
 		t.Errorf("mp+once ARM: %+v", v)
 	}
 }
+
+func TestKeys(t *testing.T) {
+	a, _ := Resolve("mp+once", nil)
+	b, _ := Resolve("mp+once", nil)
+	c, _ := Resolve("mp+wmb-rmb", nil)
+	if a.Program == b.Program || ProgramKey(a.Program) != ProgramKey(b.Program) || a.Key() != b.Key() {
+		t.Error("two loads of one scenario have different keys")
+	}
+	if ProgramKey(a.Program) == ProgramKey(c.Program) || a.Key() == c.Key() {
+		t.Error("different programs share a key")
+	}
+	forall := *a
+	forall.Final = &Final{Kind: Forall, Clause: a.Final.Clause}
+	if forall.Key() == a.Key() {
+		t.Error("another clause, the same key")
+	}
+}

@@ -1,6 +1,9 @@
 package scenarios
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"smpscope/machine"
@@ -191,3 +194,25 @@ func (s *Spec) ShortestWitness(res *machine.Result) ([]machine.Step, bool) {
 // OutcomeText is an outcome herd7-style over the registers and
 // locations the clauses name: "1:r0=1; 1:r1=0;".
 func (s *Spec) OutcomeText(o machine.Outcome) string { return o.Format(s.Program, s.Shown) }
+
+// ProgramKey identifies a program by its content: equal programs (however
+// they were built or loaded) have equal keys, so results computed for one
+// can be kept for the other.
+func ProgramKey(p *machine.Program) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // a program is plain data
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// Key identifies the question the spec asks by its content: its program
+// and its clauses. Analyses of specs with equal keys give equal answers.
+func (s *Spec) Key() string {
+	k := ProgramKey(s.Program) + " " + s.Condition()
+	if s.Filter != nil {
+		k += " filter " + s.Filter.Cond
+	}
+	return k
+}

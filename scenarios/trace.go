@@ -1,7 +1,10 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -468,4 +471,60 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), m.Describe(s, st))
 	}
 	return b.String()
+}
+
+// TraceFileName is the file name of a trace of a scenario in a mode,
+// without its extension and before any "-2" WriteNewTrace adds: "mp+once-arm.trace". Characters that do not belong in
+// a file name become "_".
+func TraceFileName(name string, mode machine.Mode) string {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '+', r == '-', r == '.', r == '_':
+			return r
+		}
+		return '_'
+	}, name)
+	clean = strings.TrimLeft(clean, ".")
+	if clean == "" {
+		clean = "scenario"
+	}
+	return clean + "-" + mode.String()
+}
+
+// WriteNewTrace writes t to a new file in dir named after its scenario
+// and mode (TraceFileName): "mp+once-arm.trace", or, when that exists,
+// "mp+once-arm-2.trace", "-3", …: it never overwrites a file. It returns
+// the path written.
+func WriteNewTrace(dir string, t *Trace) (string, error) {
+	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(t.Format()))
+}
+
+// createUnique writes data to dir/base+ext, or, when that exists,
+// dir/base-2+ext, dir/base-3+ext, …: it never overwrites a file. It
+// returns the path written.
+func createUnique(dir, base, ext string, data []byte) (string, error) {
+	for i := 1; i < 10000; i++ {
+		name := base + ext
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d%s", base, i, ext)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return "", werr
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: too many traces with this name", filepath.Join(dir, base+ext))
 }

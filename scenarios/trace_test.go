@@ -264,3 +264,16 @@ func TestParseTraceLenient(t *testing.T) {
 		t.Fatalf("source lost:\n%s", tr.Format())
 	}
 }
+
+func TestTraceFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"mp+wmb-rmb": "mp+wmb-rmb-tso",
+		"a/b c":      "a_b_c-tso",
+		"../x":       "_x-tso",
+		"":           "scenario-tso",
+	} {
+		if got := TraceFileName(in, machine.TSO); got != want {
+			t.Errorf("TraceFileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -455,14 +455,6 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 	return panelLines(doc, st, w)
 }
 
-func renderComparePage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "compare variants · c or esc to close", focused: true, lines: compareLines(in, st, w-2), offset: in.PageOff}, st, w, h)
-}
-
-func renderNecessityPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "which annotations are needed? · n or esc to close", focused: true, lines: necessityLines(in, st, w-2), offset: in.PageOff}, st, w, h)
-}
-
 // analysisStatus returns the lines shown while a result is not there.
 func analysisStatus(a AnalysisInput, st Styles, w int) []string {
 	switch {

@@ -12,9 +12,8 @@ import (
 // steps of the history advance on their own, and the last event and the
 // story take the room the lists had.
 type PresentInput struct {
-	Paused   bool
-	Every    time.Duration // the pace
-	StoryOff int           // first line of the story shown
+	Paused bool
+	Every  time.Duration // the pace
 }
 
 // PresentRegions is where presentation mode puts each part of the screen.
@@ -38,24 +37,32 @@ type PresentRegions struct {
 //
 // It returns false below MinWidth×MinHeight.
 func PresentLayout(in ScenarioInput, w, h int) (PresentRegions, bool) {
+	if in.Mach == nil {
+		return PresentRegions{}, false
+	}
+	r, _, ok := presentLayout(in, Styles{}, w, h)
+	return r, ok
+}
+
+// presentLayout is PresentLayout with the CPU columns it chose.
+func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBlock, bool) {
 	var r PresentRegions
-	if w < MinWidth || h < MinHeight || in.Mach == nil {
-		return r, false
+	if w < MinWidth || h < MinHeight {
+		return r, cpuBlock{}, false
 	}
 	r.Header = Rect{0, 0, w, 1}
 	r.Bar = Rect{0, h - 1, w, 1}
 	bodyY, bodyH := 1, h-2
 	memW := clamp(w*3/10, 26, 48)
 	cpuW := w - memW
-	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpuW-2)
 	const minBottom = 8 // six lines of the event and the story
-	lines := CPULines(in, colW, false)
+	cpus := newCPUBlock(in, st, cpuW-2, false)
 	if w >= wideWidth {
-		if tall := CPULines(in, colW, true); tall+2 <= bodyH-14 {
-			lines, r.TallCPUs = tall, true
+		if tall := newCPUBlock(in, st, cpuW-2, true); tall.height()+2 <= bodyH-14 {
+			cpus, r.TallCPUs = tall, true
 		}
 	}
-	lines = max(lines, len(memoryLines(in, Styles{}, memW-2)))
+	lines := max(cpus.height(), len(memoryLines(in, st, memW-2)))
 	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
@@ -63,7 +70,7 @@ func PresentLayout(in ScenarioInput, w, h int) (PresentRegions, bool) {
 	evW := w * 11 / 20
 	r.Event = Rect{0, y, evW, bh}
 	r.Story = Rect{evW, y, w - evW, bh}
-	return r, true
+	return r, cpus, true
 }
 
 // PresentIndicator is the state of the presentation in words:
@@ -91,40 +98,6 @@ func formatPace(d time.Duration) string {
 	}
 	s := fmt.Sprintf("%.1f", d.Seconds())
 	return strings.TrimSuffix(s, ".0") + "s"
-}
-
-// PresentStoryScroll returns how far the story box can scroll at w×h.
-func PresentStoryScroll(in ScenarioInput, w, h int) int {
-	r, ok := PresentLayout(in, w, h)
-	if !ok {
-		return 0
-	}
-	return max(len(presentStoryLines(in, Styles{}, r.Story.Inner().W))-r.Story.Inner().H, 0)
-}
-
-// renderPresent draws presentation mode.
-func renderPresent(in ScenarioInput, st Styles, w, h int) string {
-	r, ok := PresentLayout(in, w, h)
-	if !ok {
-		return TooSmall(st, w, h, MinWidth, MinHeight)
-	}
-	panes := in
-	panes.Focus = NumPanes // no pane has the focus
-	ind := PresentIndicator(in)
-	indStyle := st.Running
-	if in.Present.Paused || in.Cursor >= len(in.Steps) {
-		indStyle = st.Notice
-	}
-	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
-	items := []placed{
-		{r.Header, renderHeader(in, st, w)},
-		{r.Bar, fit(bar, w)},
-		{r.CPUs, renderCPUs(panes, st, r.CPUs, r.TallCPUs)},
-		{r.Memory, renderMemory(panes, st, r.Memory)},
-		{r.Event, renderPresentEvent(in, st, r.Event)},
-		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: presentStoryLines(in, st, r.Story.Inner().W), offset: in.Present.StoryOff}, st, r.Story.W, r.Story.H)},
-	}
-	return place(w, h, items)
 }
 
 // renderPresentEvent is the last event in large: what happened, in bold,

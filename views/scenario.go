@@ -31,13 +31,11 @@ type ScenarioInput struct {
 	Focus   Pane
 	SideTab Pane          // PaneHistory or PaneOutcomes: the tab shown when they share a box
 	Sel     [NumPanes]int // selected row of list panes
-	Off     [NumPanes]int // first row shown of each pane
-	CPUOff  int           // first CPU column shown
+	CPUOff  int           // first CPU column shown (the frame clamps it)
 	Digits  string        // step number being typed
 	Notice  string        // transient message for the header
 	Outcome OutcomesInput // the outcomes pane
 	Page    Page          // what the body shows
-	PageOff int           // first line shown of the help or story page
 	Help    []HelpSection // the full help (PageHelp)
 	Legend  [][2]string   // marks and their meaning (PageHelp)
 	HelpBar string        // the rendered short-help line
@@ -139,63 +137,6 @@ func Status(m *machine.Machine, s *machine.State) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// ScenarioLayout is Layout with the hints computed from the input: the
-// model calls it for mouse hit-tests, RenderScenario to draw.
-func ScenarioLayout(in ScenarioInput, w, h int) (Regions, bool) {
-	r, ok := Layout(w, h, LayoutHints{})
-	if !ok || in.Mach == nil {
-		return r, ok
-	}
-	cpu := r.Panes[PaneCPUs].Inner()
-	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpu.W)
-	mem := r.Panes[PaneMemory].Inner()
-	hints := LayoutHints{CPULines: CPULines(in, colW, false), MemLines: len(memoryLines(in, Styles{}, mem.W))}
-	if w >= wideWidth {
-		hints.CPULinesTall = CPULines(in, colW, true)
-	}
-	return Layout(w, h, hints)
-}
-
-// RenderScenario draws the scenario screen at w×h.
-func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
-	r, ok := ScenarioLayout(in, w, h)
-	if !ok {
-		return TooSmall(st, w, h, MinWidth, MinHeight)
-	}
-	items := []placed{
-		{r.Header, renderHeader(in, st, w)},
-		{r.Help, fit(in.HelpBar, w)},
-	}
-	switch in.Page {
-	case PageHelp:
-		items = append(items, placed{r.Page, renderHelpPage(in, st, r.Page.W, r.Page.H)})
-	case PageStory:
-		items = append(items, placed{r.Page, renderStoryPage(in, st, r.Page.W, r.Page.H)})
-	case PageCompare:
-		items = append(items, placed{r.Page, renderComparePage(in, st, r.Page.W, r.Page.H)})
-	case PageNecessity:
-		items = append(items, placed{r.Page, renderNecessityPage(in, st, r.Page.W, r.Page.H)})
-	default:
-		if in.Present != nil {
-			return renderPresent(in, st, w, h)
-		}
-		items = append(items,
-			placed{r.Panes[PaneCPUs], renderCPUs(in, st, r.Panes[PaneCPUs], r.TallCPUs)},
-			placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory])},
-			placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps])},
-			placed{r.Event, renderEvent(in, st, r.Event)},
-		)
-		if r.Tabbed {
-			items = append(items, placed{r.Panes[PaneHistory], renderSide(in, st, r.Panes[PaneHistory])})
-		} else {
-			items = append(items,
-				placed{r.Panes[PaneHistory], renderHistory(in, st, r.Panes[PaneHistory], "")},
-				placed{r.Panes[PaneOutcomes], renderOutcomes(in, st, r.Panes[PaneOutcomes], "")})
-		}
-	}
-	return place(w, h, items)
-}
-
 func renderHeader(in ScenarioInput, st Styles, w int) string {
 	sep := st.HeaderDim.Render(" │ ")
 	name := in.Spec.Name
@@ -290,12 +231,11 @@ func memoryLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-func renderMemory(in ScenarioInput, st Styles, r Rect) string {
-	lines := memoryLines(in, st, r.Inner().W)
-	return renderBox(boxSpec{title: "memory", focused: in.Focus == PaneMemory, lines: lines, offset: in.Off[PaneMemory]}, st, r.W, r.H)
+func renderMemory(in ScenarioInput, st Styles, r Rect, lines []string, off int) string {
+	return renderBox(boxSpec{title: "memory", focused: in.Focus == PaneMemory, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-func renderSteps(in ScenarioInput, st Styles, r Rect) string {
+func stepLines(in ScenarioInput, st Styles) []string {
 	var lines []string
 	numW := len(itoa(len(in.Enabled)))
 	var redo *machine.Step
@@ -325,15 +265,19 @@ func renderSteps(in ScenarioInput, st Styles, r Rect) string {
 			lines = append(lines, st.Deadlock.Render("✗ deadlock: no CPU can move"), st.Dim.Render("← to step back, r to reset"))
 		}
 	}
+	return lines
+}
+
+func renderSteps(in ScenarioInput, st Styles, r Rect, lines []string, off int) string {
 	title := "steps"
 	if in.Digits != "" {
 		title += " · take " + in.Digits + "_"
 	}
 	right := ""
-	if redo != nil {
+	if in.Cursor < len(in.Steps) {
 		right = "→ replays " + itoa(len(in.Steps)-in.Cursor)
 	}
-	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: in.Off[PaneSteps]}, st, r.W, r.H)
+	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: off}, st, r.W, r.H)
 }
 
 // readClass returns the label and style of a load's classification.
@@ -431,15 +375,18 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-func renderHistory(in ScenarioInput, st Styles, r Rect, title string) string {
+func renderHistory(in ScenarioInput, st Styles, r Rect, title string, lines []string, off int) string {
 	if title == "" {
 		title = "history"
 	}
-	lines := historyLines(in, st, r.Inner().W)
-	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: in.Off[PaneHistory]}, st, r.W, r.H)
+	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom string) {
+// outcomeLines returns the outcomes pane's header (the condition and the
+// verdict, OutcomeHeaderLines lines), its rows (outcomes, then
+// deadlocks) and the text of its bottom border.
+func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bottom string) {
+	var lines []string
 	o := in.Outcome
 	mode := in.Mach.Mode.Title()
 	cond := in.Spec.Condition()
@@ -529,39 +476,22 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 			bottom = o.Result.StopReason
 		}
 	}
-	return lines, bottom
+	return lines[:OutcomeHeaderLines], lines[OutcomeHeaderLines:], bottom
 }
 
-func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string) string {
+// renderOutcomes draws the outcomes pane: the two header lines stay in
+// view, the rows below them scroll.
+func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string, head, rows []string, bottom string, off int) string {
 	if title == "" {
 		title = "outcomes"
 	}
-	lines, bottom := outcomeLines(in, st, r.Inner().W)
-	// Keep the two header lines in view: scroll only the rows.
-	off := in.Off[PaneOutcomes]
-	if off > 0 && len(lines) > OutcomeHeaderLines {
-		rows := lines[OutcomeHeaderLines:]
-		off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
-		lines = append(append([]string{}, lines[:OutcomeHeaderLines]...), rows[off:]...)
-	}
+	off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
+	lines := append(append([]string{}, head...), rows[off:]...)
 	right := ""
 	if off > 0 {
 		right = "▲"
 	}
 	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneOutcomes, lines: lines, bottom: bottom}, st, r.W, r.H)
-}
-
-// renderSide draws history and outcomes sharing one box, with tabs in the
-// title: the tab shown is in brackets (and bold).
-func renderSide(in ScenarioInput, st Styles, r Rect) string {
-	if in.SideTab == PaneOutcomes {
-		return renderOutcomes(in, st, r, "history │ [outcomes]")
-	}
-	return renderHistory(in, st, r, "[history] │ outcomes")
-}
-
-func renderHelpPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "help · ? or esc to close", focused: true, lines: helpPageLines(in, st, w), offset: in.PageOff}, st, w, h)
 }
 
 func helpPageLines(in ScenarioInput, st Styles, w int) []string {
@@ -624,10 +554,6 @@ func helpPageLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-func renderStoryPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "story · s or esc to close", focused: true, lines: storyPageLines(in, st, w), offset: in.PageOff}, st, w, h)
-}
-
 func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	tw := min(w-4, 76)
 	var lines []string
@@ -666,64 +592,4 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 		lines[i] = " " + lines[i]
 	}
 	return lines
-}
-
-// VisibleRows returns how many content rows of pane p are visible (for
-// the outcomes pane: outcome rows, below the condition and verdict).
-func VisibleRows(r Regions, p Pane) int {
-	n := r.Panes[p].H - 2
-	if p == PaneOutcomes {
-		n -= OutcomeHeaderLines
-	}
-	return max(n, 0)
-}
-
-// ContentLines returns how many content rows pane p holds (for the
-// outcomes pane: outcome rows only), so that scrolling can stop at the end.
-func ContentLines(in ScenarioInput, r Regions, p Pane) int {
-	if in.Mach == nil {
-		return 0
-	}
-	switch p {
-	case PaneCPUs:
-		_, colW := cpuColumns(len(in.Mach.Prog.Threads), r.Panes[PaneCPUs].Inner().W)
-		return CPULines(in, colW, r.TallCPUs)
-	case PaneMemory:
-		return len(memoryLines(in, Styles{}, r.Panes[PaneMemory].Inner().W))
-	case PaneSteps:
-		return max(len(in.Enabled), 2)
-	case PaneHistory:
-		return len(in.Steps) + 1
-	case PaneOutcomes:
-		return in.Outcome.Rows()
-	}
-	return 0
-}
-
-// PageLines returns how many lines the help or story page holds, and how
-// many are visible, at w×h.
-func PageLines(in ScenarioInput, r Regions) (lines, visible int) {
-	w := r.Page.W
-	visible = r.Page.H - 2
-	switch in.Page {
-	case PageHelp:
-		return len(helpPageLines(in, Styles{}, w)), visible
-	case PageStory:
-		return len(storyPageLines(in, Styles{}, w)), visible
-	case PageCompare:
-		return len(compareLines(in, Styles{}, w-2)), visible
-	case PageNecessity:
-		return len(necessityLines(in, Styles{}, w-2)), visible
-	}
-	return 0, visible
-}
-
-// MaxCPUOffset returns the largest useful first-CPU-column offset.
-func MaxCPUOffset(in ScenarioInput, r Regions) int {
-	if in.Mach == nil {
-		return 0
-	}
-	n := len(in.Mach.Prog.Threads)
-	k, _ := cpuColumns(n, r.Panes[PaneCPUs].Inner().W)
-	return n - k
 }
