@@ -90,8 +90,9 @@ type tracer struct {
 }
 
 // RenderTrace renders an execution step by step, for a mail or a terminal:
-// what each step did, how each load's value is classified (a stale read
-// starts with "!! STALE", so it stands out without colour), compact
+// what each step did in the machine's words, which classify each load (a
+// stale read's description starts with "!! STALE", so it stands out
+// without colour), compact
 // snapshots of the store buffers, invalidation queues, caches and memory
 // that the step changed, and at the end the outcome and whether the final
 // clause holds. Text lines fit opts.Width cells; with opts.ASCII the output
@@ -235,27 +236,21 @@ func (t *tracer) step(i int) {
 	ex := t.ex
 	m := ex.Mach
 	ev := ex.Events[i]
-	before, after := ex.States[i], ex.States[i+1]
 	id := m.ID(ex.Steps[i])
 	num := strconv.Itoa(i + 1)
-	var notes []string // snapshot lines
-	stale := ""
-	if ld := ev.Load; ld != nil {
-		cls, isStale := loadNote(m, int(ev.Step.CPU), ld)
-		if isStale {
-			stale = cls
-		} else {
-			notes = append(notes, cls)
-		}
-	}
-	notes = append(notes, changes(m, before, after, t.sym("→", "->"))...)
+	// The machine's description says what happened, the read's
+	// classification included; a stale read's description starts with
+	// the marker, so that it stands out without colour.
+	stale := ev.Load != nil && ev.Load.Class == machine.Stale
+	notes := changes(m, ex.States[i], ex.States[i+1], t.sym("→", "->"))
 	if t.md {
 		marker := num + ". "
 		ind := strings.Repeat(" ", len(marker))
-		t.para(marker, ind, "**"+t.text(id)+"**: "+t.text(ev.Text))
-		if stale != "" {
-			t.para(ind+"- ", ind+"  ", "**"+staleMarker+"** "+t.text(stale))
+		text := "**" + t.text(id) + "**: "
+		if stale {
+			text += "**" + staleMarker + "** "
 		}
+		t.para(marker, ind, text+t.text(ev.Text))
 		for _, n := range notes {
 			t.para(ind+"- ", ind+"  ", mdCode(t.plain(n)))
 		}
@@ -268,19 +263,14 @@ func (t *tracer) step(i int) {
 		head = t.st.step.Render(head)
 	}
 	t.line(head)
-	t.para(ind, ind, t.text(ev.Text))
-	if stale != "" {
+	if stale {
 		mark := staleMarker
 		if t.color {
 			mark = t.st.stale.Render(mark)
 		}
-		for j, l := range wrapWords(t.text(stale), t.width-len(staleMarker)-1, t.width-len(ind), false) {
-			if j == 0 {
-				t.line(mark + " " + l)
-			} else {
-				t.line(ind + l)
-			}
-		}
+		t.para(mark+" ", ind, t.text(ev.Text))
+	} else {
+		t.para(ind, ind, t.text(ev.Text))
 	}
 	for _, n := range notes {
 		for j, l := range wrapWords(t.text(n), t.width-len(ind), t.width-len(ind)-2, false) {
@@ -293,35 +283,6 @@ func (t *tracer) step(i int) {
 			t.line(ind + l)
 		}
 	}
-}
-
-// loadNote classifies a load for the trace. The second result is true for
-// a stale read.
-func loadNote(m *machine.Machine, c int, ld *machine.LoadEvent) (string, bool) {
-	p := m.Prog
-	name, val := p.LocName(ld.Loc), p.FormatValue(ld.Val)
-	cpu := p.Threads[c].Name
-	switch ld.Class {
-	case machine.Stale:
-		who := "as the initial value"
-		if ld.NewerCPU >= 0 && ld.NewerCPU < len(p.Threads) {
-			who = fmt.Sprintf("by %s at step %d", p.Threads[ld.NewerCPU].Name, ld.NewerStep)
-		}
-		return fmt.Sprintf("read: %s read %s=%s from a stale cache line; %s=%s was committed %s and its invalidation is still queued at %s.", cpu, name, val, name, p.FormatValue(ld.NewerVal), who, cpu), true
-	case machine.Forwarded:
-		return fmt.Sprintf("read %s=%s: forwarded from its own store buffer", name, val), false
-	case machine.NewerPending:
-		who := "another CPU"
-		if ld.NewerCPU >= 0 && ld.NewerCPU < len(p.Threads) {
-			who = p.Threads[ld.NewerCPU].Name
-		}
-		return fmt.Sprintf("read %s=%s: up to date, but %s=%s is pending in %s's store buffer", name, val, name, p.FormatValue(ld.NewerVal), who), false
-	}
-	src := "cache hit"
-	if ld.Source == machine.FromMiss {
-		src = "cache miss"
-	}
-	return fmt.Sprintf("read %s=%s: up to date (%s)", name, val, src), false
 }
 
 // changes lists compact snapshots of what differs between two states:

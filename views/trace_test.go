@@ -66,7 +66,7 @@ func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!! STALE read: P1 read x=0 from a stale cache line; x=1 was",
+		"!! STALE P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
 		"P1 inval queue: x",
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
 	} {
@@ -86,7 +86,7 @@ func TestTraceStaleASCII(t *testing.T) {
 func TestTraceStaleMarkdown(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{Format: TraceMarkdown})
 	golden.RequireEqual(t, out)
-	if !strings.Contains(out, "- **!! STALE** read: P1 read x=0") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
+	if !strings.Contains(out, "7. **P1 exec**: **!! STALE** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
 		t.Errorf("markdown:\n%s", out)
 	}
 	// Instruction text stays unescaped where markdown would not misread it,
@@ -114,7 +114,8 @@ P0 commit #0
 func TestTraceReorder(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
-	if strings.Contains(out, "STALE") || !strings.Contains(out, "read x=0: up to date, but x=1 is pending in P0's store buffer") {
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Contains(out, "STALE") || !strings.Contains(flat, "Read x=0: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
 		t.Errorf("reorder trace:\n%s", out)
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
