@@ -104,32 +104,30 @@ func TestScenarioScreen(t *testing.T) {
 }
 
 func TestStaleRead(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := Start(testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
-			// P0 commits x=1: P1's copy of x stays readable, its invalidation
-			// queued; P1 reads y, then reads x from the stale copy.
-			m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
-			ev := m.scen.sess.events[m.scen.sess.cursor-1]
-			if ev.Load == nil || ev.Load.Class != machine.Stale {
-				t.Fatalf("last event is not a stale read: %+v", ev)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("plain"), machine.ARM), w, h)
+		// P0 commits x=1: P1's copy of x stays readable, its invalidation
+		// queued; P1 reads y, then reads x from the stale copy.
+		m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
+		ev := m.scen.sess.events[m.scen.sess.cursor-1]
+		if ev.Load == nil || ev.Load.Class != machine.Stale {
+			t.Fatalf("last event is not a stale read: %+v", ev)
+		}
+		v := m.View()
+		for _, want := range []string{"STALE READ", "x S=0 STALE", "x@2"} {
+			if w >= 120 && want == "x@2" {
+				want = "x  queued at step 2"
 			}
-			v := m.View()
-			for _, want := range []string{"STALE READ", "x S=0 STALE", "x@2"} {
-				if sz[0] >= 120 && want == "x@2" {
-					want = "x  queued at step 2"
-				}
-				if sz[0] >= 120 && want == "x S=0 STALE" {
-					want = "x  S  0 STALE"
-				}
-				if !strings.Contains(v, want) {
-					t.Errorf("view lacks %q:\n%s", want, v)
-				}
+			if w >= 120 && want == "x S=0 STALE" {
+				want = "x  S  0 STALE"
 			}
-			checkSize(t, v, sz[0], sz[1])
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+			if !strings.Contains(v, want) {
+				t.Errorf("view lacks %q:\n%s", want, v)
+			}
+		}
+		checkSize(t, v, w, h)
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestWitnessReplay(t *testing.T) {
@@ -174,21 +172,19 @@ func TestWitnessNever(t *testing.T) {
 }
 
 func TestHelpScreen(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := Start(testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
-			m = Drive(m, keys("?")...)
-			if m.page() != views.PageHelp {
-				t.Fatal("? did not open the help")
-			}
-			checkSize(t, m.View(), sz[0], sz[1])
-			golden.RequireEqual(t, []byte(m.View()))
-			m = Drive(m, keys("?")...)
-			if m.page() != views.PagePanes {
-				t.Fatal("? did not close the help")
-			}
-		})
-	}
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("plain"), machine.ARM), w, h)
+		m = Drive(m, keys("?")...)
+		if m.page() != views.PageHelp {
+			t.Fatal("? did not open the help")
+		}
+		checkSize(t, m.View(), w, h)
+		golden.RequireEqual(t, []byte(m.View()))
+		m = Drive(m, keys("?")...)
+		if m.page() != views.PagePanes {
+			t.Fatal("? did not close the help")
+		}
+	})
 }
 
 func TestStory(t *testing.T) {

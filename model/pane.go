@@ -3,7 +3,9 @@ package model
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // pane is a scrollable part of the screen: it owns its content lines and
@@ -23,6 +25,24 @@ func (p *pane) set(lines []string, visible int) {
 
 // scroll moves the offset by d lines.
 func (p *pane) scroll(d int) { p.vp.SetYOffset(p.vp.YOffset + d) }
+
+// scrollKeys scrolls the pane for ↑/↓ (a line) and pgup/pgdn (page
+// lines); it reports whether msg was one of them.
+func (p *pane) scrollKeys(msg tea.KeyMsg, k KeyMap, page int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		p.scroll(-1)
+	case key.Matches(msg, k.Down):
+		p.scroll(+1)
+	case key.Matches(msg, k.PageUp):
+		p.scroll(-page)
+	case key.Matches(msg, k.PageDown):
+		p.scroll(+page)
+	default:
+		return false
+	}
+	return true
+}
 
 // top returns to the first line.
 func (p *pane) top() { p.vp.SetYOffset(0) }

@@ -148,14 +148,8 @@ func (pn panels) update(msg tea.KeyMsg, c common, presenting bool) (panels, tea.
 		return pn, panelToPage{views.PageHelp}
 	case key.Matches(msg, k.Story) && !presenting:
 		return pn, panelToPage{views.PageStory}
-	case key.Matches(msg, k.Up):
-		pn.view.scroll(-1)
-	case key.Matches(msg, k.Down):
-		pn.view.scroll(+1)
-	case key.Matches(msg, k.PageUp):
-		pn.view.scroll(-10)
-	case key.Matches(msg, k.PageDown):
-		pn.view.scroll(+10)
+	default:
+		pn.view.scrollKeys(msg, k, pageStep)
 	}
 	return pn, nil
 }

@@ -19,6 +19,9 @@ import (
 // DefaultEvery is the pace of presentation mode when Options.Every is 0.
 const DefaultEvery = 3 * time.Second
 
+// storyStep is how far pgup and pgdn move the story.
+const storyStep = 5
+
 // presentTickMsg advances the presentation; seq identifies the timer, so
 // that a timer started before a pause or a manual step is ignored.
 type presentTickMsg struct{ seq int }
@@ -79,14 +82,7 @@ func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.
 		return p, nil, presentStep{-1}
 	case key.Matches(msg, k.Forward):
 		return p, nil, presentStep{+1}
-	case key.Matches(msg, k.Up):
-		p.story.scroll(-1)
-	case key.Matches(msg, k.Down):
-		p.story.scroll(+1)
-	case key.Matches(msg, k.PageUp):
-		p.story.scroll(-5)
-	case key.Matches(msg, k.PageDown):
-		p.story.scroll(+5)
+	case p.story.scrollKeys(msg, k, storyStep):
 	case key.Matches(msg, k.ScrollLeft):
 		return p, nil, presentCPUs{-1}
 	case key.Matches(msg, k.ScrollRight):

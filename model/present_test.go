@@ -145,22 +145,20 @@ func TestPresentKeys(t *testing.T) {
 }
 
 func TestPresentScreen(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := Start(presentOptions(t), sz[0], sz[1])
-			for i := 0; i < 5; i++ {
-				m, _ = tick(t, m)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(presentOptions(t), w, h)
+		for i := 0; i < 5; i++ {
+			m, _ = tick(t, m)
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		for _, want := range []string{"presenting · step 5/7 · every 3s", "story", "next →", "step 5 of 7"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("presentation lacks %q:\n%s", want, v)
 			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			for _, want := range []string{"presenting · step 5/7 · every 3s", "story", "next →", "step 5 of 7"} {
-				if !strings.Contains(v, want) {
-					t.Errorf("presentation lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestPresentStoryScroll(t *testing.T) {

@@ -197,17 +197,14 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		s.showPage(views.PageHelp)
 	case s.page == views.PageHelp && key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
-	case key.Matches(msg, k.Up):
-		s.pageV.scroll(-1)
-	case key.Matches(msg, k.Down):
-		s.pageV.scroll(+1)
-	case key.Matches(msg, k.PageUp):
-		s.pageV.scroll(-10)
-	case key.Matches(msg, k.PageDown):
-		s.pageV.scroll(+10)
+	default:
+		s.pageV.scrollKeys(msg, k, pageStep)
 	}
 	return s, nil, nil
 }
+
+// pageStep is how far pgup and pgdn move a page.
+const pageStep = 10
 
 // showPage shows a page (or the panes), from its top.
 func (s *scenarioModel) showPage(p views.Page) {

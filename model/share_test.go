@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -130,23 +129,21 @@ func TestCopyKey(t *testing.T) {
 }
 
 func TestComparePanel(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = Drive(m, keys("c")...)
-			if m.page() != views.PageCompare || m.analysing() {
-				t.Fatalf("page %v, running %v", m.page(), m.analysing())
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h)
+		m = Drive(m, keys("c")...)
+		if m.page() != views.PageCompare || m.analysing() {
+			t.Fatalf("page %v, running %v", m.page(), m.analysing())
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		for _, want := range []string{"Family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
+			if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
+				t.Errorf("compare panel lacks %q:\n%s", want, v)
 			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			for _, want := range []string{"Family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
-				if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
-					t.Errorf("compare panel lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestComparePanelBackground(t *testing.T) {
@@ -190,38 +187,36 @@ func TestComparePanelBackground(t *testing.T) {
 }
 
 func TestNecessityPanel(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = Drive(m, keys("n")...)
-			if m.page() != views.PageNecessity {
-				t.Fatalf("page %v", m.page())
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h)
+		m = Drive(m, keys("n")...)
+		if m.page() != views.PageNecessity {
+			t.Fatalf("page %v", m.page())
+		}
+		cached, _ := m.jobs.result(m.panels.key)
+		r, _ := cached.(*scenarios.NecessityReport)
+		if r == nil || len(r.Annotations) != 2 {
+			t.Fatalf("report %+v", r)
+		}
+		for i := range r.Annotations {
+			if v := r.Verdict(i); v != "needed in ARM-like mode, not in TSO" {
+				t.Errorf("annotation %d: %q", i, v)
 			}
-			cached, _ := m.jobs.result(m.panels.key)
-			r, _ := cached.(*scenarios.NecessityReport)
-			if r == nil || len(r.Annotations) != 2 {
-				t.Fatalf("report %+v", r)
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		flat := strings.Join(strings.Fields(v), " ")
+		for _, want := range []string{"smp_wmb() (P0 instruction 1) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("necessity panel lacks %q:\n%s", want, v)
 			}
-			for i := range r.Annotations {
-				if v := r.Verdict(i); v != "needed in ARM-like mode, not in TSO" {
-					t.Errorf("annotation %d: %q", i, v)
-				}
-			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			flat := strings.Join(strings.Fields(v), " ")
-			for _, want := range []string{"smp_wmb() (P0 instruction 1) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
-				if !strings.Contains(flat, want) {
-					t.Errorf("necessity panel lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-			m = Drive(m, keys("n")...)
-			if m.page() != views.PagePanes {
-				t.Error("n did not close the panel")
-			}
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+		m = Drive(m, keys("n")...)
+		if m.page() != views.PagePanes {
+			t.Error("n did not close the panel")
+		}
+	})
 }
 
 func TestPanelKeysEnabled(t *testing.T) {

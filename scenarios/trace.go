@@ -222,6 +222,17 @@ func fieldsOf(line string) []field {
 	return out
 }
 
+// traceHeaders set the header field each key names.
+var traceHeaders = map[string]func(t *Trace, value string) error{
+	"scenario": func(t *Trace, v string) error { t.Scenario = v; return nil },
+	"source":   func(t *Trace, v string) error { t.Source = v; return nil },
+	"variant":  func(t *Trace, v string) error { t.Variant = v; return nil },
+	"mode": func(t *Trace, v string) (err error) {
+		t.Mode, err = machine.ParseMode(v)
+		return err
+	},
+}
+
 // ParseTrace reads a trace file. name is used in positions only. Every
 // error is an [Error] carrying file:line:col.
 func ParseTrace(name string, src []byte) (*Trace, error) {
@@ -276,21 +287,12 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 			if value == "" {
 				return nil, errorf(p, "%q needs a value", key+":")
 			}
-			switch key {
-			case "scenario":
-				t.Scenario = value
-			case "source":
-				t.Source = value
-			case "variant":
-				t.Variant = value
-			case "mode":
-				m, err := machine.ParseMode(value)
-				if err != nil {
-					return nil, errorf(pos(ln, fs[1].col), "%v", err)
-				}
-				t.Mode = m
-			default:
+			set, known := traceHeaders[key]
+			if !known {
 				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant: or mode:)", key+":")
+			}
+			if err := set(t, value); err != nil {
+				return nil, errorf(pos(ln, fs[1].col), "%v", err)
 			}
 			t.header[key] = p
 			continue

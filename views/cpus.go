@@ -297,26 +297,13 @@ func column(label string, items []string) []string {
 // lines indented under the first item.
 func flow(label string, items []string, w int, sep string) []string {
 	indent := ansi.StringWidth(label)
-	sepW := ansi.StringWidth(sep)
-	var lines []string
-	cur := label
-	curW := indent
-	first := true
-	for _, it := range items {
-		iw := ansi.StringWidth(it)
-		if !first && curW+sepW+iw > w {
-			lines = append(lines, cur)
-			cur = strings.Repeat(" ", indent)
-			curW = indent
-			first = true
+	ls := wrapItems(items, sep, w-indent, w-indent, false)
+	for i := range ls {
+		if i == 0 {
+			ls[i] = label + ls[i]
+		} else {
+			ls[i] = strings.Repeat(" ", indent) + ls[i]
 		}
-		if !first {
-			cur += sep
-			curW += sepW
-		}
-		cur += it
-		curW += iw
-		first = false
 	}
-	return append(lines, cur)
+	return ls
 }

@@ -31,6 +31,7 @@ type Frame struct {
 	Presenting bool
 
 	cpus      cpuBlock
+	cpuRight  string // which CPU columns show, when not all fit
 	lines     [NumPanes][]string
 	outHead   []string
 	outBottom string
@@ -65,9 +66,10 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 	if in.Present != nil {
 		f.Presenting = true
 		f.Present, f.cpus, _ = presentLayout(in, st, w, h)
+		f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
+		f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 		f.lines[PaneMemory] = memoryLines(in, st, f.Present.Memory.Inner().W)
 		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
-		f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
 		return f
 	}
 	// The CPU columns and memory say how tall they want to be; the
@@ -88,7 +90,7 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.cpus = tall
 	}
 	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
-	f.lines[PaneCPUs], _ = f.cpus.lines(in, st, f.CPUOff)
+	f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 	f.lines[PaneMemory] = mem
 	f.lines[PaneSteps] = stepLines(in, st)
 	f.lines[PaneHistory] = historyLines(in, st, f.Regions.Panes[PaneHistory].Inner().W)
@@ -101,13 +103,7 @@ func (f Frame) OK() bool { return f.ok }
 
 // Lines returns the content lines of pane p (for the outcomes pane: its
 // rows, below the condition and the verdict).
-func (f Frame) Lines(p Pane) []string {
-	if f.Presenting && p == PaneCPUs {
-		l, _ := f.cpus.lines(f.in, f.st, f.CPUOff)
-		return l
-	}
-	return f.lines[p]
-}
+func (f Frame) Lines(p Pane) []string { return f.lines[p] }
 
 // Visible returns how many content rows of pane p show.
 func (f Frame) Visible(p Pane) int {
@@ -159,10 +155,9 @@ func (f Frame) Draw(off Offsets) string {
 		items = append(items, placed{r.Page, renderBox(boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}, st, r.Page.W, r.Page.H)})
 		return place(w, h, items)
 	}
-	_, cpuRight := f.cpus.lines(in, st, f.CPUOff)
 	cpus := r.Panes[PaneCPUs]
 	items = append(items,
-		placed{cpus, renderBox(boxSpec{title: "CPUs", right: cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
+		placed{cpus, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
 		placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory], f.lines[PaneMemory], off.Panes[PaneMemory])},
 		placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps], f.lines[PaneSteps], off.Panes[PaneSteps])},
 		placed{r.Event, renderEvent(in, st, r.Event)},
@@ -198,11 +193,10 @@ func (f Frame) drawPresent(off Offsets) string {
 		indStyle = st.Notice
 	}
 	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
-	cpuLines, cpuRight := f.cpus.lines(in, st, f.CPUOff)
 	items := []placed{
 		{r.Header, renderHeader(in, st, w)},
 		{r.Bar, fit(bar, w)},
-		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: cpuRight, lines: cpuLines, offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
+		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
 		{r.Memory, renderMemory(panes, st, r.Memory, f.lines[PaneMemory], off.Panes[PaneMemory])},
 		{r.Event, renderPresentEvent(in, st, r.Event)},
 		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: f.story, offset: off.Story}, st, r.Story.W, r.Story.H)},
