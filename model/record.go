@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"smpscope/scenarios"
 	"smpscope/views"
@@ -23,8 +25,15 @@ import (
 // as history, lets the background exploration finish (so the outcomes
 // pane is filled in), steps back to the initial state and forward one
 // step at a time, and returns the view after each: one frame per step,
-// the initial state first.
-func Frames(ex *scenarios.Execution, w, h int) []string {
+// the initial state first. With color the frames carry 256-colour
+// styling (for a dark background; no terminal is asked), without it none.
+func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
+	if color {
+		lipgloss.SetColorProfile(termenv.ANSI256)
+	} else {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	lipgloss.SetHasDarkBackground(true)
 	m := Start(Options{Scenario: ex.Spec, Mode: ex.Mach.Mode, History: ex.Steps, Seed: 1}, w, h)
 	for range ex.Steps {
 		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
 	"smpscope/model"
@@ -83,13 +81,7 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 	if err != nil {
 		return err
 	}
-	if o.noColor {
-		lipgloss.SetColorProfile(termenv.Ascii)
-	} else {
-		lipgloss.SetColorProfile(termenv.ANSI256)
-	}
-	lipgloss.SetHasDarkBackground(true) // never query a terminal
-	frames := model.Frames(ex, w, h)
+	frames := model.Frames(ex, w, h, !o.noColor)
 
 	file, err := os.Create(o.out)
 	if err != nil {

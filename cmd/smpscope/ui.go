@@ -6,8 +6,6 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -97,19 +95,11 @@ func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		opts.Clipboard = stderr
 	}
-	// Ask the terminal for its background before bubbletea owns stdin:
-	// asked later, the reply would arrive as keystrokes.
-	lipgloss.HasDarkBackground()
-	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithInput(stdin), tea.WithOutput(stdout)}
-	if o.replay == scenarios.StdinName || len(args) == 1 && args[0] == scenarios.StdinName {
-		// Standard input held the scenario or the trace: keys come from
-		// the terminal itself.
-		progOpts[1] = tea.WithInputTTY()
-	}
-	if !o.noMouse {
-		progOpts = append(progOpts, tea.WithMouseCellMotion())
-	}
-	if _, err := tea.NewProgram(model.New(opts), progOpts...).Run(); err != nil {
+	tty := model.Terminal{In: stdin, Out: stdout, Mouse: !o.noMouse}
+	// Standard input held the scenario or the trace: keys come from the
+	// terminal itself.
+	tty.InTTY = o.replay == scenarios.StdinName || len(args) == 1 && args[0] == scenarios.StdinName
+	if err := model.Run(opts, tty); err != nil {
 		return &exitError{2, fmt.Sprintf("smpscope: %v", err)}
 	}
 	return nil
