@@ -315,7 +315,7 @@ func (m Model) quit() (Model, tea.Cmd) {
 }
 
 // route handles a message: the ones every screen shares here, the others
-// in the sub-model they are for.
+// in the sub-model that has the focus (toFocused).
 func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -324,7 +324,6 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		m.picker.setSize(msg.Width, msg.Height)
 		m.scen.reveal = true
 		return m, nil
-
 	case spinner.TickMsg:
 		if !m.jobs.any() {
 			return m, nil
@@ -332,39 +331,15 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
-
-	case jobDoneMsg:
-		current := m.jobs.done(msg)
-		if msg.kind == panelJob {
-			m.panels = m.panels.done(msg)
-		} else if current {
-			m.scen.reveal = true
-		}
-		return m, nil
-
-	case exportedMsg:
-		if msg.err != nil {
-			m.scen.notice = "cannot write the trace: " + msg.err.Error()
-		} else {
-			m.scen.notice = fmt.Sprintf("wrote %s (%d steps)", msg.path, msg.steps)
-		}
-		return m, nil
-
-	case copiedMsg:
-		if msg.err != nil {
-			m.scen.notice = "cannot copy: " + msg.err.Error()
-		} else {
-			m.scen.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
-		}
-		return m, nil
-
+	case jobDoneMsg, exportedMsg, copiedMsg:
+		return m.background(msg), nil
 	case loadedMsg:
 		return m.loaded(msg)
-
 	case digitTimeoutMsg:
 		if !m.open {
 			return m, nil
 		}
+		return m.toScenario(msg)
 	case presentTickMsg:
 		if !m.open {
 			return m, nil
@@ -372,48 +347,88 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		if (m.screen != screenScenario || m.panels.open != views.PagePanes) && m.scen.present.ticked(msg) {
 			return m, m.scen.present.timer() // wait until the panes show again
 		}
-		s, cmd, _ := m.scen.update(msg, m.common())
-		m.scen = s
-		return m, cmd
-
+		return m.toScenario(msg)
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(m.screen == screenPicker && m.picker.filtering()) {
-			// Keys typed faster than the terminal is read arrive as one
-			// message ("jjj", "12"): take them one at a time.
-			var cmds []tea.Cmd
-			for _, r := range msg.Runes {
-				var cmd tea.Cmd
-				m, cmd = m.route(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-				m = m.after()
-				cmds = append(cmds, cmd)
-			}
-			return m, tea.Batch(cmds...)
+			return m.burst(msg)
 		}
 		if key.Matches(msg, m.keys.ForceQuit) {
 			return m.quit()
 		}
 	}
+	return m.toFocused(msg)
+}
 
-	if _, timeout := msg.(digitTimeoutMsg); !timeout && (m.screen == screenPicker || !m.open) {
+// burst takes keys typed faster than the terminal is read, which arrive
+// as one message ("jjj", "12"), one at a time.
+func (m Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		var cmd tea.Cmd
+		m, cmd = m.route(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		m = m.after()
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// background records what a command finished: a job's result, or the
+// outcome of writing or copying a trace.
+func (m Model) background(msg tea.Msg) Model {
+	switch msg := msg.(type) {
+	case jobDoneMsg:
+		current := m.jobs.done(msg)
+		if msg.kind == panelJob {
+			m.panels = m.panels.done(msg)
+		} else if current {
+			m.scen.reveal = true
+		}
+	case exportedMsg:
+		if msg.err != nil {
+			m.scen.notice = "cannot write the trace: " + msg.err.Error()
+		} else {
+			m.scen.notice = fmt.Sprintf("wrote %s (%d steps)", msg.path, msg.steps)
+		}
+	case copiedMsg:
+		if msg.err != nil {
+			m.scen.notice = "cannot copy: " + msg.err.Error()
+		} else {
+			m.scen.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
+		}
+	}
+	return m
+}
+
+// toFocused hands a message to the sub-model that has the focus: the
+// picker, else an open panel, else the scenario screen.
+func (m Model) toFocused(msg tea.Msg) (Model, tea.Cmd) {
+	if m.screen == screenPicker || !m.open {
 		p, cmd, up := m.picker.update(msg, m.common(), m.open)
 		m.picker = p
 		return m.fromChild(up, cmd)
 	}
-	if k, ok := msg.(tea.KeyMsg); ok && m.panels.open != views.PagePanes {
-		m.scen.notice = ""
-		var up tea.Msg
-		m.panels, up = m.panels.update(k, m.common(), m.scen.present.on)
-		return m.fromChild(up, nil)
-	}
-	if mm, ok := msg.(tea.MouseMsg); ok && m.panels.open != views.PagePanes {
-		switch mm.Button {
-		case tea.MouseButtonWheelUp:
-			m.panels.view.scroll(-1)
-		case tea.MouseButtonWheelDown:
-			m.panels.view.scroll(+1)
+	if m.panels.open != views.PagePanes {
+		switch msg := msg.(type) {
+		case tea.KeyMsg:
+			m.scen.notice = ""
+			var up tea.Msg
+			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on)
+			return m.fromChild(up, nil)
+		case tea.MouseMsg:
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				m.panels.view.scroll(-1)
+			case tea.MouseButtonWheelDown:
+				m.panels.view.scroll(+1)
+			}
+			return m, nil
 		}
-		return m, nil
 	}
+	return m.toScenario(msg)
+}
+
+// toScenario hands a message to the scenario screen.
+func (m Model) toScenario(msg tea.Msg) (Model, tea.Cmd) {
 	s, cmd, up := m.scen.update(msg, m.common())
 	m.scen = s
 	return m.fromChild(up, cmd)
