@@ -558,3 +558,53 @@ func TestPickerFilterBurst(t *testing.T) {
 		t.Fatalf("enter right after /big selects %v", e.Name)
 	}
 }
+
+// TestCacheBounded: the cache keeps its most recently used entries only.
+func TestCacheBounded(t *testing.T) {
+	c := newCache(3)
+	for _, k := range []string{"a", "b", "c"} {
+		c.put(k, k)
+	}
+	c.get("a") // a is now the most recent
+	c.put("d", "d")
+	if _, ok := c.get("b"); ok || c.len() != 3 {
+		t.Errorf("b, the least recently used, was kept; %d entries", c.len())
+	}
+	for _, k := range []string{"a", "c", "d"} {
+		if v, ok := c.get(k); !ok || v != k {
+			t.Errorf("%s: %v %v", k, v, ok)
+		}
+	}
+}
+
+// TestExplorationCachedByContent: an exploration is kept by what was
+// explored, not by which copy of the program: the same scenario loaded
+// again (v around the family, back to the start) needs no new search.
+func TestExplorationCachedByContent(t *testing.T) {
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	first := m.Scenario()
+	m = Drive(m, keys("v", "v", "v")...)
+	if m.Scenario() == first || m.Scenario().Name != first.Name {
+		t.Fatalf("v three times opened %s (a fresh copy: %v)", m.Scenario().Name, m.Scenario() != first)
+	}
+	if m.explored() == nil {
+		t.Fatal("no exploration for the scenario opened again")
+	}
+	if cmd := m.scen.explore(m.common()); cmd != nil {
+		t.Error("the same program explored again")
+	}
+	// Another program is not the same key.
+	if m.scen.exploreKeys[machine.ARM] == scenarioKeys(t, mpScenario("wmb+rmb"))[machine.ARM] {
+		t.Error("two programs share an exploration key")
+	}
+}
+
+func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]string {
+	t.Helper()
+	m := Start(Options{}, 80, 24)
+	s, err := newScenarioModel(sp, machine.TSO, m.common())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.exploreKeys
+}

@@ -154,3 +154,29 @@ func TestCheckExitStatus(t *testing.T) {
 		t.Fatalf("no arguments: exit %d", code)
 	}
 }
+
+// TestOneNameRule: a file named like a built-in scenario is read by every
+// command alike (it used to be read by check only), and - is standard
+// input.
+func TestOneNameRule(t *testing.T) {
+	src, _, _ := runCmd(t, "show", "sb+once")
+	mine := strings.Replace(src, "C sb+once", "C mine", 1)
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("mp+once", []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--mode", "tso", "mp+once"},
+		{"trace", "mp+once", "--mode", "tso"},
+		{"why", "mp+once", "--mode", "tso"},
+	} {
+		out, errs, code := runCmd(t, args...)
+		if code != 0 || !strings.Contains(out, "mine") {
+			t.Errorf("%v: exit %d, %s\n%s", args, code, errs, out)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-"}, strings.NewReader(mine), &out, &errb); code != 0 || !strings.Contains(out.String(), "Observation mine Sometimes") {
+		t.Errorf("check -: exit %d, %s\n%s", code, errb.String(), out.String())
+	}
+}
