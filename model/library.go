@@ -70,9 +70,9 @@ func firstSentence(text string, limit int) string {
 	return strings.TrimRight(cut, ",;:") + "…"
 }
 
-// LoadSpec resolves a library entry's name (scenarios.Resolve, without
-// standard input): the usual Options.Load.
-func LoadSpec(name string) (*scenarios.Spec, error) { return scenarios.Resolve(name, nil) }
+// LoadSpec loads the built-in scenario a library entry names (never a
+// file of that name): the usual Options.Load.
+func LoadSpec(name string) (*scenarios.Spec, error) { return scenarios.BuiltinSpec(name) }
 
 // LibraryOptions returns Options for the built-in library: every entry in
 // the picker, loaded with LoadSpec.

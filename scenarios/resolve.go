@@ -33,6 +33,21 @@ func Resolve(arg string, stdin io.Reader) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	return compileSpec(s, file)
+}
+
+// BuiltinSpec is the built-in scenario called name (its C name or its
+// library file name), whatever files the current directory holds: what
+// the picker and a trace without a source name.
+func BuiltinSpec(name string) (*Spec, error) {
+	s, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return compileSpec(s, "")
+}
+
+func compileSpec(s *Scenario, file string) (*Spec, error) {
 	c, err := s.Compile()
 	if err != nil {
 		return nil, err
@@ -86,9 +101,10 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 
 // ReplayTraceFile reads the trace file at path ("-": standard input),
 // resolves the scenario it runs and replays it. The scenario is arg when
-// given, else the trace's source (a .litmus path is relative to the trace
-// file, as [Execution.Trace] writes it), else its scenario name. The mode
-// is the trace's unless mode is given.
+// given (see Resolve), else the trace's source (a .litmus path is
+// relative to the trace file, as [Execution.Trace] writes it), else the
+// built-in scenario its header names. The mode is the trace's unless mode
+// is given.
 func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Execution, error) {
 	src, err := readInput(path, stdin)
 	if err != nil {
@@ -102,17 +118,23 @@ func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	if arg == "" {
-		arg = tr.Source
-		if arg == "" {
-			arg = tr.Scenario
-		} else if !filepath.IsAbs(arg) && path != StdinName {
-			if alt := filepath.Join(filepath.Dir(path), arg); exists(alt) {
-				arg = alt
+	var spec *Spec
+	switch {
+	case arg != "":
+		spec, err = Resolve(arg, stdin)
+	case tr.Source == "":
+		if spec, err = BuiltinSpec(tr.Scenario); err != nil {
+			err = fmt.Errorf("%s: the trace names no source and %w (name the scenario: smpscope trace --replay %s FILE.litmus)", name, err, path)
+		}
+	default:
+		src := tr.Source
+		if !filepath.IsAbs(src) && path != StdinName {
+			if alt := filepath.Join(filepath.Dir(path), src); exists(alt) {
+				src = alt
 			}
 		}
+		spec, err = Resolve(src, stdin)
 	}
-	spec, err := Resolve(arg, stdin)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,18 @@ func TestResolveRule(t *testing.T) {
 	if err != nil || sp.Name != "mine" || sp.File != "mp+once" {
 		t.Fatalf("a file named mp+once: %+v, %v", sp, err)
 	}
+	// The library's entries (the picker, a trace without a source) are
+	// the built-ins all the same.
+	if sp, err := BuiltinSpec("mp+once"); err != nil || sp.Name != "mp+once" || sp.File != "" {
+		t.Errorf("BuiltinSpec: %+v, %v", sp, err)
+	}
+	ex, _ := RandomExecution(builtin, machine.ARM, 1)
+	if err := os.WriteFile("t.trace", []byte(ex.Trace(".").Format()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReplayTraceFile("t.trace", "", nil, nil); err != nil || back.Spec.Name != "mp+once" {
+		t.Errorf("a trace of the built-in replays on the file: %v", err)
+	}
 	// A directory is not a scenario file: the built-in is meant.
 	if err := os.Mkdir(filepath.Join(dir, "sb+once"), 0o755); err != nil {
 		t.Fatal(err)
