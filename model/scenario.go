@@ -106,7 +106,7 @@ func (s *scenarioModel) exploring(c common) bool {
 // update handles a message for the scenario screen: keys, the mouse, the
 // digit timeout and the presentation timer.
 func (s scenarioModel) update(msg tea.Msg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
-	s, cmd, up := s.update1(msg, c)
+	s, cmd, up := s.handle(msg, c)
 	s.follow()
 	return s, cmd, up
 }
@@ -121,7 +121,7 @@ func (s *scenarioModel) follow() {
 	}
 }
 
-func (s scenarioModel) update1(msg tea.Msg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		s.notice = ""
