@@ -14,12 +14,12 @@ func BenchmarkUpdateView(b *testing.B) {
 	for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 		for _, sz := range [][2]int{{80, 24}, {140, 45}, {220, 60}} {
 			b.Run(fmt.Sprintf("%s_%dx%d", mode, sz[0], sz[1]), func(b *testing.B) {
-				m := start(b, testOptions(bigScenario(), mode), sz[0], sz[1])
+				m := Start(testOptions(bigScenario(), mode), sz[0], sz[1])
 				step, reset := keyMsg("1"), keyMsg("r")
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					msg := step
-					if len(m.sess.enabled) == 0 {
+					if len(m.scen.sess.enabled) == 0 {
 						msg = reset
 					}
 					m, _ = m.update(msg)

@@ -1,46 +1,45 @@
-// Package model holds smpscope's bubbletea models: the state of the picker
-// and scenario screens, and Update, which routes keys, mouse and background
-// results. It performs no rendering of its own (see package views) and no I/O
-// beyond the commands it returns.
+// Package model holds smpscope's interactive UI as bubbletea models.
 //
-// The command line builds a Model with New:
+// Model is the root. It keeps what every screen shares (the options, the
+// key map, the styles, the window size, the spinner and the background
+// jobs), handles the keys every screen shares (ctrl+c always, q unless
+// a filter is being typed, bursts of keys one at a time) and routes every
+// other message to the sub-model that has the focus:
 //
-//	opts, err := model.LibraryOptions()      // the built-in library for the picker
-//	opts.Scenario, err = model.LoadScenario(arg) // optional: open it directly
-//	opts.Mode, opts.Seed = machine.ARM, 1
-//	p := tea.NewProgram(model.New(opts), tea.WithAltScreen(), tea.WithMouseCellMotion())
+//   - picker: the library by family (bubbles list); it asks the root to
+//     open an entry (openMsg) or to go back to the open scenario
+//     (resumeMsg);
+//   - scenarioModel: the open session (history and cursor; undo and redo
+//     move the cursor), the panes, the help and story pages, the step
+//     number being typed; it asks for the picker, the next variant or a
+//     panel (toPickerMsg, nextVariant, openPanelMsg);
+//   - panels: the compare (c) and necessity (n) pages and their
+//     analyses;
+//   - presenter: presentation mode's timer and story, inside the
+//     scenario screen, which it asks to step, restart or leave.
 //
-// Undo and redo are a cursor into the recorded history: the model keeps every
-// state (states[0] is the initial one) and machine.Apply is pure, so nothing
-// is copied. Steps ahead of the cursor are the redo future; loading a witness
-// makes it the future of the initial state, so → walks through it.
+// Sub-models are values with an update method that returns the next
+// value, a command, and a typed message for their parent (glow's ui/
+// shape); they never call their parent.
 //
-// Keys (KeyMap, DefaultKeyMap): digits take the numbered step (with ten or
-// more steps enabled, a number that could still grow waits for the next
-// digit, enter, or a pause of Options.DigitDelay); ←/→ step back and forward;
-// space takes a random step and g runs to a final state (seeded, so runs are
-// reproducible); r resets; w loads the witness of the outcome the condition
-// asks about; m switches between TSO and ARM-like (replaying the history when
-// it is valid there); v opens the next variant of the family; tab and
-// shift+tab move the focus; ↑/↓ (k/j) and pgup/pgdn move in the focused
-// pane, h/l scroll the CPU columns, enter acts on the selected row; s shows
-// the story, ? the help; esc goes back to the picker; q or ctrl+c quits.
-// Mouse: a click takes a step, travels in the history or loads an outcome's
-// witness; the wheel scrolls the focused pane. c opens the compare panel
-// (every variant of the family in both modes) and n the necessity panel
-// (which ordering annotations are needed in each mode); e writes the
-// history to a trace file (Options.TraceDir) and y copies it, rendered for
-// a mail, to the clipboard over OSC 52 (Options.Clipboard). Keys are
-// enabled only where they apply (KeyMap bindings are switched on and off
-// after every message), so the help shows what works.
+// Background work is one kind of job (jobs): the exploration behind the
+// outcomes pane and a panel's analysis run in commands with cancellable
+// contexts; results are cached by content (scenarios.ProgramKey and
+// Spec.Key) in a bounded cache. Timers (the digit timeout, presentation
+// steps) go through Options.tick only.
 //
-// The exhaustive exploration of the current scenario and mode runs in a
-// command with a cancellable context and a spinner; results are cached per
-// program and mode. The panels' analyses (package scenarios: Compare,
-// NecessityOf) run the same way, and are cancelled when the panel closes or
-// the scenario is left. File and terminal output happen only in commands.
+// Every update ends by rendering once: the root builds the scenario's
+// views.ScenarioInput, views.NewFrame lays it out, each pane (a bubbles
+// viewport) takes its lines and clamps its offset, and the frame is drawn
+// at those offsets; View returns it. Update performs no I/O; files and
+// the terminal are written only in commands (e: a trace file through
+// scenarios.WriteNewTrace; y: OSC 52).
 //
-// Presentation mode (Options.Present) steps through Options.History on a
-// timer (Options.Every) with the last event and the story large: space
-// pauses and resumes, ←/→ step by hand, esc returns to the normal screen.
+// Start and Drive are the headless driver: the model without a terminal,
+// its commands run at once and their messages fed back. smpscope record
+// renders its frames with it (Frames, WriteCast, Tape) and the tests
+// drive the model with it. Run shows the UI on a terminal.
+//
+// Keys (KeyMap, DefaultKeyMap) are enabled only where they apply, so the
+// help shows what works; the README's key table is generated from them.
 package model

@@ -3,14 +3,14 @@ package model
 import (
 	"fmt"
 	"testing"
-	"time"
 
-	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
+	"smpscope/views"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -18,7 +18,7 @@ func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 // Test scenarios built with machine.NewBuilder, so that the UI tests do not
 // depend on the scenarios package or its library's wording.
 
-func mpScenario(variant string) *Scenario {
+func mpScenario(variant string) *scenarios.Spec {
 	b := machine.NewBuilder("MP")
 	x, y := b.Loc("x", 0), b.Loc("y", 0)
 	t0 := b.Thread()
@@ -48,23 +48,24 @@ func mpScenario(variant string) *Scenario {
 	}
 	p := b.Program()
 	p.Name = name
-	return &Scenario{
-		Name:       name,
-		Title:      "Message passing: does the reader see the data once it sees the flag?",
-		Family:     "MP",
-		Variant:    variant,
-		Story:      "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue.",
-		Source:     "tools/memory-model/litmus-tests/MP+poonceonces.litmus",
-		Program:    p,
-		Condition:  `exists (1:r0=1 /\ 1:r1=0)`,
-		Quantifier: "exists",
-		Holds:      func(o machine.Outcome) bool { return o.Regs[1][r0] == 1 && o.Regs[1][r1] == 0 },
-		Expected:   map[string]string{"plain": "Sometimes", "wmb+rmb": "Never", "rel+acq": "Never"}[variant],
+	return &scenarios.Spec{
+		Name:    name,
+		Title:   "Message passing: does the reader see the data once it sees the flag?",
+		Family:  "MP",
+		Variant: variant,
+		Story:   "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue.",
+		Source:  "tools/memory-model/litmus-tests/MP+poonceonces.litmus",
+		Program: p,
+		Final: &scenarios.Final{Kind: scenarios.Exists, Clause: scenarios.Clause{
+			Cond:  `(1:r0=1 /\ 1:r1=0)`,
+			Holds: func(o machine.Outcome) bool { return o.Regs[1][r0] == 1 && o.Regs[1][r1] == 0 },
+		}},
+		Expected: map[string]scenarios.Observation{"plain": scenarios.Sometimes, "wmb+rmb": scenarios.Never, "rel+acq": scenarios.Never}[variant],
 	}
 }
 
 // bigScenario is 4 CPUs with 10 instructions each (the speed target).
-func bigScenario() *Scenario {
+func bigScenario() *scenarios.Spec {
 	b := machine.NewBuilder("big")
 	var locs []machine.Loc
 	for i := 0; i < 4; i++ {
@@ -91,7 +92,7 @@ func bigScenario() *Scenario {
 		}
 	}
 	p := b.Program()
-	return &Scenario{Name: "big4x10", Title: "four CPUs, ten instructions each", Program: p}
+	return &scenarios.Spec{Name: "big4x10", Title: "four CPUs, ten instructions each", Program: p}
 }
 
 var testLibrary = []LibraryEntry{
@@ -101,7 +102,7 @@ var testLibrary = []LibraryEntry{
 	{Name: "big4x10", Family: "", Title: "Four CPUs, ten instructions each", Summary: "the speed benchmark"},
 }
 
-func testLoad(name string) (*Scenario, error) {
+func testLoad(name string) (*scenarios.Spec, error) {
 	switch name {
 	case "MP+plain":
 		return mpScenario("plain"), nil
@@ -115,52 +116,9 @@ func testLoad(name string) (*Scenario, error) {
 	return nil, fmt.Errorf("no scenario named %q", name)
 }
 
-func testOptions(sc *Scenario, mode machine.Mode) Options {
+func testOptions(sc *scenarios.Spec, mode machine.Mode) Options {
 	return Options{Scenario: sc, Library: testLibrary, Load: testLoad, Mode: mode, Seed: 1, DigitDelay: 1,
 		Explore: machine.Options{MaxStates: 20000}}
-}
-
-// instantTick replaces tea.Tick in tests: the command answers at once.
-func instantTick(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-	return func() tea.Msg { return fn(time.Time{}) }
-}
-
-// drive feeds msgs to m one at a time, as a person would type them: the
-// commands each returns are run synchronously and their messages fed back
-// before the next msg, except the spinner's ticks, which would sleep.
-func drive(t testing.TB, m Model, msgs ...tea.Msg) Model {
-	t.Helper()
-	for _, msg := range msgs {
-		queue := []tea.Msg{msg}
-		for len(queue) > 0 {
-			msg := queue[0]
-			queue = queue[1:]
-			var cmd tea.Cmd
-			m, cmd = m.update(msg)
-			queue = append(queue, runCmd(cmd)...)
-		}
-	}
-	return m
-}
-
-func runCmd(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	switch msg := msg.(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, presentTickMsg:
-		// Timers: spinner frames would spin forever; presentation ticks
-		// are sent by the tests that want them.
-		return nil
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, runCmd(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
 }
 
 func keys(s ...string) []tea.Msg {
@@ -201,12 +159,34 @@ func keyMsg(k string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
+// atSizes runs f as a subtest named WxH at the narrow and the wide
+// layout's sizes.
+func atSizes(t *testing.T, f func(t *testing.T, w, h int)) {
+	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { f(t, sz[0], sz[1]) })
+	}
+}
+
 func size(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
-// start builds a model on sc at w×h and runs Init.
-func start(t testing.TB, opts Options, w, h int) Model {
-	t.Helper()
-	m := New(opts)
-	msgs := runCmd(m.Init())
-	return drive(t, m, append([]tea.Msg{size(w, h)}, msgs...)...)
+// Views of the model's state for the tests.
+
+// explored is the exploration of the open scenario in its mode, if done.
+func (m Model) explored() *machine.Result { c := m.common(); return m.scen.result(c) }
+
+// exploring reports whether that exploration runs.
+func (m Model) exploring() bool { c := m.common(); return m.scen.exploring(c) }
+
+// analysing reports whether the open panel's analysis runs.
+func (m Model) analysing() bool { return m.jobs.busy(panelJob, m.panels.key) != nil }
+
+// page is the page shown: a panel's, or the scenario's.
+func (m Model) page() views.Page {
+	if m.panels.open != views.PagePanes {
+		return m.panels.open
+	}
+	return m.scen.page
 }
+
+// layout is the layout drawn last.
+func (m Model) layout() (views.Regions, bool) { return m.scen.frame.Regions, m.scen.frame.OK() }

@@ -28,8 +28,8 @@ func TestFlowWitness(t *testing.T) {
 	tm.Send(tea.WindowSizeMsg{Width: 140, Height: 45})
 	tm.Send(keyMsg("q"))
 	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if m.sess.cursor != 2 || m.sess.loaded < 0 {
-		t.Fatalf("after w → → → ←: cursor %d, loaded %d", m.sess.cursor, m.sess.loaded)
+	if m.scen.sess.cursor != 2 || m.scen.sess.loaded < 0 {
+		t.Fatalf("after w → → → ←: cursor %d, loaded %d", m.scen.sess.cursor, m.scen.sess.loaded)
 	}
 	v := m.View()
 	checkSize(t, v, 140, 45)

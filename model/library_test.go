@@ -21,23 +21,23 @@ func TestLibraryScenarios(t *testing.T) {
 		entries = entries[:12]
 	}
 	for _, e := range entries {
-		sc, err := LoadScenario(e.Name)
+		sc, err := LoadSpec(e.Name)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 			for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 				t.Run(fmt.Sprintf("%s_%s_%dx%d", e.Name, mode, sz[0], sz[1]), func(t *testing.T) {
-					opts := Options{Scenario: sc, Library: entries, Load: LoadScenario, Mode: mode, Seed: 5,
+					opts := Options{Scenario: sc, Library: entries, Load: LoadSpec, Mode: mode, Seed: 5,
 						Explore: machine.Options{MaxStates: 5000}}
-					m := start(t, opts, sz[0], sz[1])
+					m := Start(opts, sz[0], sz[1])
 					checkSize(t, m.View(), sz[0], sz[1])
-					for i := 0; i < 200 && len(m.sess.enabled) > 0; i++ {
-						m = drive(t, m, keyMsg(" "))
+					for i := 0; i < 200 && len(m.scen.sess.enabled) > 0; i++ {
+						m = Drive(m, keyMsg(" "))
 						checkSize(t, m.View(), sz[0], sz[1])
 					}
 					for _, k := range []string{"?", "?", "s", "s", "tab", "tab", "tab", "tab", "w", "right"} {
-						m = drive(t, m, keyMsg(k))
+						m = Drive(m, keyMsg(k))
 						checkSize(t, m.View(), sz[0], sz[1])
 					}
 				})

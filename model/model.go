@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -13,22 +12,25 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 	"smpscope/views"
 )
 
 // Options configure a Model. The zero value opens an empty picker.
 type Options struct {
 	// Scenario opens directly on this scenario; nil starts in the picker.
-	Scenario *Scenario
+	Scenario *scenarios.Spec
 	// Library lists the built-in scenarios for the picker and for v (next
 	// variant).
 	Library []LibraryEntry
 	// Load returns the scenario with a library entry's name. The model calls
 	// it only inside commands, never in Update.
-	Load func(name string) (*Scenario, error)
+	Load func(name string) (*scenarios.Spec, error)
 	// Mode is the initial mode.
 	Mode machine.Mode
-	// Seed seeds the random steps (space, g), so runs are reproducible.
+	// Seed seeds the random steps (space, g): the one stream of
+	// scenarios.NewRandom, so g from the initial state takes the steps
+	// smpscope trace --random Seed takes.
 	Seed uint64
 	// History, if set, is replayed on the initial scenario and the UI opens
 	// at its last step, with all of it available to step back through.
@@ -56,12 +58,16 @@ type Options struct {
 	// it into a clipboard update); nil is os.Stderr.
 	Clipboard io.Writer
 
-	// tick makes timer commands (tea.Tick; tests replace it).
+	// tick makes every timer command (tea.Tick; the headless driver's fire
+	// at once).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
 // DefaultExploreOptions bound the background exploration.
 var DefaultExploreOptions = machine.Options{MaxStates: 5_000_000, MaxMemory: 768 << 20, Timeout: time.Minute}
+
+// cacheSize is how many results (explorations, analyses) the model keeps.
+const cacheSize = 64
 
 // screen is what the model shows.
 type screen int
@@ -71,42 +77,55 @@ const (
 	screenScenario
 )
 
-// Model is smpscope's interactive UI: the picker and the scenario screen.
-// It is a value; Update returns the next Model.
+// common is what every sub-model reads: the options, the keys and styles,
+// the window size, the background jobs and the spinner's frame. The root
+// model hands it down with every message.
+type common struct {
+	opts          *Options
+	keys          KeyMap
+	styles        views.Styles
+	width, height int
+	jobs          *jobs
+	spin          string
+}
+
+// Model is smpscope's interactive UI. It is the root of a tree of
+// sub-models: it handles the keys every screen shares (ctrl+c, q) and
+// routes the others to the sub-model that has the focus: the picker, or
+// the scenario screen (whose open panel, help page or presentation take
+// its keys first). Sub-models talk up through typed messages. Every
+// update ends by rendering the frame once; View returns it. Model is a
+// value; Update returns the next Model.
 type Model struct {
 	opts   Options
 	keys   KeyMap
 	styles views.Styles
 	help   help.Model
 	spin   spinner.Model
+	jobs   *jobs
 
 	width, height int
 	screen        screen
 	picker        picker
-	sess          session
-	hasSess       bool
-	ex            explorer
-	an            analyses
-	pr            presenter
-	notice        string
+	scen          scenarioModel
+	open          bool // a scenario has been opened (scen is valid)
+	panels        panels
 	initCmd       tea.Cmd
+	view          string // the frame rendered after the last update
 }
 
 // Messages the model sends itself through commands.
-type (
-	loadedMsg struct {
-		name    string
-		sc      *Scenario
-		err     error
-		variant bool // v: keep the mode and the panes' focus
-	}
-	digitTimeoutMsg struct{ seq int }
-)
+type loadedMsg struct {
+	name    string
+	sc      *scenarios.Spec
+	err     error
+	variant bool // v: keep the mode and the panes' focus
+}
 
 // New returns the UI model. With opts.Scenario it opens that scenario and
 // Init starts exploring it in the background; otherwise it opens the picker.
 func New(opts Options) Model {
-	m := Model{opts: opts}
+	m := Model{opts: opts, jobs: newJobs(cacheSize), panels: newPanels()}
 	if opts.Styles != nil {
 		m.styles = *opts.Styles
 	} else {
@@ -137,32 +156,33 @@ func New(opts Options) Model {
 		FullSeparator:  m.styles.Dim,
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
-	m.ex.cache = map[string]*machine.Result{}
-	m.an = newAnalyses()
 	m.picker = newPicker(opts.Library, m.styles, m.keys)
 	if opts.Scenario != nil {
 		var err error
-		m, m.initCmd, err = m.open(opts.Scenario, opts.Mode, false)
-		if err != nil {
-			m.notice = err.Error()
-		} else if len(opts.History) > 0 {
-			if err := m.sess.load(opts.History); err != nil {
-				m.notice = "history does not replay: " + err.Error()
+		m, m.initCmd, err = m.openScenario(opts.Scenario, opts.Mode, false)
+		s := &m.scen
+		switch {
+		case err != nil:
+			m.picker.notice = err.Error()
+		case len(opts.History) > 0:
+			if err := s.sess.load(opts.History); err != nil {
+				s.notice = "history does not replay: " + err.Error()
 			} else if !opts.Present {
-				m.sess.travel(len(opts.History))
+				s.sess.travel(len(opts.History))
 			}
 		}
 		m.picker = m.picker.selectName(opts.Scenario.Name)
 		if err == nil && opts.Present {
-			m.pr = presenter{on: true, every: opts.Every}
-			if m.pr.every <= 0 {
-				m.pr.every = DefaultEvery
+			s.present.on, s.present.every = true, opts.Every
+			if s.present.every <= 0 {
+				s.present.every = DefaultEvery
 			}
-			if len(m.sess.steps) == 0 {
-				m.notice = "nothing to present: no steps"
+			if len(s.sess.steps) == 0 {
+				s.notice = "nothing to present: no steps"
 			}
-			m.initCmd = tea.Batch(m.initCmd, m.presentTick())
+			m.initCmd = tea.Batch(m.initCmd, s.present.timer())
 		}
+		s.follow()
 	}
 	return m.after()
 }
@@ -170,10 +190,15 @@ func New(opts Options) Model {
 // Init starts the background exploration of the initial scenario.
 func (m Model) Init() tea.Cmd { return m.initCmd }
 
+// common is what the sub-models read now.
+func (m *Model) common() common {
+	return common{opts: &m.opts, keys: m.keys, styles: m.styles, width: m.width, height: m.height, jobs: m.jobs, spin: m.spin.View()}
+}
+
 // Mode returns the current mode.
 func (m Model) Mode() machine.Mode {
-	if m.hasSess {
-		return m.sess.mode
+	if m.open {
+		return m.scen.sess.mode
 	}
 	return m.opts.Mode
 }
@@ -181,89 +206,68 @@ func (m Model) Mode() machine.Mode {
 // Machine returns the machine of the open scenario in the current mode, or
 // nil in the picker before any scenario is opened.
 func (m Model) Machine() *machine.Machine {
-	if !m.hasSess {
+	if !m.open {
 		return nil
 	}
-	return m.sess.mach()
+	return m.scen.sess.mach()
 }
 
 // State returns the state shown, or nil.
 func (m Model) State() *machine.State {
-	if !m.hasSess {
+	if !m.open {
 		return nil
 	}
-	return m.sess.state()
+	return m.scen.sess.state()
 }
 
 // History returns the steps from the initial state to the state shown.
 func (m Model) History() []machine.Step {
-	if !m.hasSess {
+	if !m.open {
 		return nil
 	}
-	return append([]machine.Step(nil), m.sess.steps[:m.sess.cursor]...)
+	s := &m.scen.sess
+	return append([]machine.Step(nil), s.steps[:s.cursor]...)
 }
 
 // Scenario returns the open scenario, or nil.
-func (m Model) Scenario() *Scenario {
-	if !m.hasSess {
+func (m Model) Scenario() *scenarios.Spec {
+	if !m.open {
 		return nil
 	}
-	return m.sess.sc
+	return m.scen.sess.spec
 }
 
-// open starts a session on sc.
-func (m Model) open(sc *Scenario, mode machine.Mode, keepPanes bool) (Model, tea.Cmd, error) {
-	s, err := newSession(sc, mode, m.opts.Seed)
+// openScenario opens sp in mode on the scenario screen and starts
+// exploring it; keepPanes keeps the focus of the screen it replaces (v).
+func (m Model) openScenario(sp *scenarios.Spec, mode machine.Mode, keepPanes bool) (Model, tea.Cmd, error) {
+	s, err := newScenarioModel(sp, mode, m.common())
 	if err != nil {
-		return m, nil, fmt.Errorf("cannot open %s: %v", sc.Name, err)
+		return m, nil, err
 	}
-	s.variants = m.variantNames(sc)
-	if keepPanes && m.hasSess {
-		s.focus, s.side = m.sess.focus, m.sess.side
-	}
-	m.sess = s
-	m.hasSess = true
-	m.screen = screenScenario
-	m = m.fixView()
-	return m, m.explore(), nil
-}
-
-// explore starts exploring the current scenario and mode unless its result
-// is known, and returns the commands to run.
-func (m *Model) explore() tea.Cmd {
-	cmd := m.ex.start(m.sess.mach(), m.opts.Explore)
-	if cmd == nil {
-		return nil
-	}
-	return tea.Batch(cmd, m.spin.Tick)
-}
-
-// family returns the library entries of sc's family, in library order.
-func (m Model) family(sc *Scenario) []LibraryEntry {
-	var out []LibraryEntry
-	if sc.Family == "" {
-		return nil
-	}
-	for _, e := range m.opts.Library {
-		if e.Family == sc.Family {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func (m Model) variantNames(sc *Scenario) []string {
-	var out []string
-	for _, e := range m.family(sc) {
+	for _, e := range family(m.opts.Library, sp) {
 		v := e.Variant
 		if v == "" {
 			v = e.Name
 		}
-		out = append(out, v)
+		s.variants = append(s.variants, v)
 	}
-	return out
+	if keepPanes && m.open {
+		s.focus, s.side = m.scen.focus, m.scen.side
+	}
+	m.scen, m.open, m.screen = s, true, screenScenario
+	return m, m.exploreCmd(), nil
 }
 
+// exploreCmd starts exploring the open scenario in its mode (unless the
+// result is known) with the spinner turning.
+func (m *Model) exploreCmd() tea.Cmd {
+	if cmd := m.scen.explore(m.common()); cmd != nil {
+		return tea.Batch(cmd, m.spin.Tick)
+	}
+	return nil
+}
+
+// loadCmd loads the named library entry in a command.
 func (m Model) loadCmd(name string, variant bool) tea.Cmd {
 	load := m.opts.Load
 	return func() tea.Msg {
@@ -276,27 +280,29 @@ func (m Model) loadCmd(name string, variant bool) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.update(msg) }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
-	m, cmd := m.update1(msg)
-	return m.after(), cmd
+	m, cmd := m.route(msg)
+	m = m.after()
+	m.view = m.render()
+	return m, cmd
 }
 
 // after brings what depends on the screen up to date after a message: a
 // panel's analysis is cancelled once the panel is closed (or the scenario
 // left), and the key bindings are enabled where they apply.
 func (m Model) after() Model {
-	if m.an.running && (!m.hasSess || m.screen != screenScenario || m.sess.page != m.an.page) {
-		m.an.stop()
+	scen := m.open && m.screen == screenScenario
+	if !scen && m.panels.open != views.PagePanes {
+		m.panels = m.panels.close(m.common())
 	}
 	k := &m.keys
-	scen := m.hasSess && m.screen == screenScenario
-	present := scen && m.pr.on
-	cond := scen && m.sess.sc.Holds != nil
+	present := scen && m.scen.present.on
+	cond := scen && m.scen.sess.spec.Final != nil
 	k.Pause.SetEnabled(present)
 	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
 		b.SetEnabled(!present)
 	}
 	k.Compare.SetEnabled(cond)
-	k.Necessity.SetEnabled(cond && m.sess.weakenings > 0)
+	k.Necessity.SetEnabled(cond && m.scen.weakenings > 0)
 	k.Export.SetEnabled(scen)
 	k.Copy.SetEnabled(scen)
 	return m
@@ -304,696 +310,259 @@ func (m Model) after() Model {
 
 // quit stops the background work and quits.
 func (m Model) quit() (Model, tea.Cmd) {
-	m.ex.stop()
-	m.an.stop()
+	m.jobs.stopAll()
 	return m, tea.Quit
 }
 
-func (m Model) update1(msg tea.Msg) (Model, tea.Cmd) {
+// route handles a message: the ones every screen shares here, the others
+// in the sub-model that has the focus (toFocused).
+func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = max(msg.Width-1, 0)
 		m.picker.setSize(msg.Width, msg.Height)
-		if m.hasSess {
-			m = m.fixView()
-		}
+		m.scen.reveal = true
 		return m, nil
-
 	case spinner.TickMsg:
-		if !m.ex.running && !m.an.running {
+		if !m.jobs.any() {
 			return m, nil
 		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
-
-	case exploreDoneMsg:
-		if m.ex.done(msg) && m.hasSess {
-			m = m.fixView()
-		}
-		return m, nil
-
-	case analysisDoneMsg:
-		return m.analysisDone(msg).clampOffsets(), nil
-
-	case exportedMsg:
-		if msg.err != nil {
-			m.notice = "cannot write the trace: " + msg.err.Error()
-		} else {
-			m.notice = fmt.Sprintf("wrote %s (%d steps)", msg.path, msg.steps)
-		}
-		return m, nil
-
-	case copiedMsg:
-		if msg.err != nil {
-			m.notice = "cannot copy: " + msg.err.Error()
-		} else {
-			m.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
-		}
-		return m, nil
-
-	case presentTickMsg:
-		return m.presentStep(msg)
-
+	case jobDoneMsg, exportedMsg, copiedMsg:
+		return m.background(msg), nil
 	case loadedMsg:
-		if msg.err != nil {
-			m.notice = fmt.Sprintf("cannot open %s: %v", msg.name, msg.err)
-			return m, nil
-		}
-		mode := m.opts.Mode
-		if m.hasSess {
-			mode = m.sess.mode
-		}
-		m.ex.stop()
-		m.an.stop()
-		m.pr = presenter{}
-		m2, cmd, err := m.open(msg.sc, mode, msg.variant)
-		if err != nil {
-			m.notice = err.Error()
-			return m, nil
-		}
-		m2.notice = ""
-		m2.picker = m2.picker.selectName(msg.name)
-		return m2, cmd
-
+		return m.loaded(msg)
 	case digitTimeoutMsg:
-		if m.hasSess && msg.seq == m.sess.digitSeq && m.sess.digits != "" {
-			return m.takeDigits(), nil
+		if !m.open {
+			return m, nil
 		}
-		return m, nil
-
+		return m.toScenario(msg)
+	case presentTickMsg:
+		if !m.open {
+			return m, nil
+		}
+		if (m.screen != screenScenario || m.panels.open != views.PagePanes) && m.scen.present.ticked(msg) {
+			return m, m.scen.present.timer() // wait until the panes show again
+		}
+		return m.toScenario(msg)
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(m.screen == screenPicker && m.picker.filtering()) {
-			// Keys typed faster than the terminal is read arrive as one
-			// message ("jjj", "12"): take them one at a time.
-			var cmds []tea.Cmd
-			for _, r := range msg.Runes {
-				var cmd tea.Cmd
-				m, cmd = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-				cmds = append(cmds, cmd)
-			}
-			return m, tea.Batch(cmds...)
+			return m.burst(msg)
 		}
 		if key.Matches(msg, m.keys.ForceQuit) {
 			return m.quit()
 		}
-		if m.screen == screenPicker {
-			return m.updatePicker(msg)
-		}
-		return m.updateScenario(msg)
-
-	case tea.MouseMsg:
-		if m.screen == screenPicker {
-			return m.mousePicker(msg)
-		}
-		return m.mouseScenario(msg)
 	}
-	if m.screen == screenPicker {
-		var cmd tea.Cmd
-		m.picker, cmd = m.picker.update(msg)
-		return m, cmd
-	}
-	return m, nil
+	return m.toFocused(msg)
 }
 
-func (m Model) updatePicker(msg tea.KeyMsg) (Model, tea.Cmd) {
-	var cmd tea.Cmd
-	if m.picker.filtering() {
-		m.picker, cmd = m.picker.update(msg)
-		return m, cmd
+// burst takes keys typed faster than the terminal is read, which arrive
+// as one message ("jjj", "12"), one at a time.
+func (m Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		var cmd tea.Cmd
+		m, cmd = m.route(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		m = m.after()
+		cmds = append(cmds, cmd)
 	}
-	m.notice = ""
-	switch {
-	case key.Matches(msg, m.keys.Quit):
+	return m, tea.Batch(cmds...)
+}
+
+// background records what a command finished: a job's result, or the
+// outcome of writing or copying a trace.
+func (m Model) background(msg tea.Msg) Model {
+	switch msg := msg.(type) {
+	case jobDoneMsg:
+		current := m.jobs.done(msg)
+		if msg.kind == panelJob {
+			m.panels = m.panels.done(msg)
+		} else if current {
+			m.scen.reveal = true
+		}
+	case exportedMsg:
+		if msg.err != nil {
+			m.scen.notice = "cannot write the trace: " + msg.err.Error()
+		} else {
+			m.scen.notice = fmt.Sprintf("wrote %s (%d steps)", msg.path, msg.steps)
+		}
+	case copiedMsg:
+		if msg.err != nil {
+			m.scen.notice = "cannot copy: " + msg.err.Error()
+		} else {
+			m.scen.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
+		}
+	}
+	return m
+}
+
+// toFocused hands a message to the sub-model that has the focus: the
+// picker, else an open panel, else the scenario screen.
+func (m Model) toFocused(msg tea.Msg) (Model, tea.Cmd) {
+	if m.screen == screenPicker || !m.open {
+		p, cmd, up := m.picker.update(msg, m.common(), m.open)
+		m.picker = p
+		return m.fromChild(up, cmd)
+	}
+	if m.panels.open != views.PagePanes {
+		switch msg := msg.(type) {
+		case tea.KeyMsg:
+			m.scen.notice = ""
+			var up tea.Msg
+			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on)
+			return m.fromChild(up, nil)
+		case tea.MouseMsg:
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				m.panels.view.scroll(-1)
+			case tea.MouseButtonWheelDown:
+				m.panels.view.scroll(+1)
+			}
+			return m, nil
+		}
+	}
+	return m.toScenario(msg)
+}
+
+// toScenario hands a message to the scenario screen.
+func (m Model) toScenario(msg tea.Msg) (Model, tea.Cmd) {
+	s, cmd, up := m.scen.update(msg, m.common())
+	m.scen = s
+	return m.fromChild(up, cmd)
+}
+
+// fromChild handles a sub-model's message up (nil: none) after its own
+// command.
+func (m Model) fromChild(up tea.Msg, cmd tea.Cmd) (Model, tea.Cmd) {
+	switch up := up.(type) {
+	case nil:
+		return m, cmd
+	case quitMsg:
 		return m.quit()
-	case key.Matches(msg, m.keys.Picker) && !m.picker.list.IsFiltered():
-		if m.hasSess {
-			m.screen = screenScenario
-			return m, m.explore()
+	case toPickerMsg:
+		if len(m.opts.Library) == 0 {
+			m.scen.notice = "no scenario library"
+			return m, cmd
 		}
-		return m, nil
-	case key.Matches(msg, m.keys.Open):
-		e, ok := m.picker.selected()
-		if !ok {
-			return m, nil
-		}
+		m.screen = screenPicker
+		m.picker = m.picker.selectName(m.scen.sess.spec.Name)
+	case resumeMsg:
+		m.screen = screenScenario
+		m.scen.reveal = true
+		return m, tea.Batch(cmd, m.exploreCmd())
+	case openMsg:
 		if m.opts.Load == nil {
-			m.notice = "no way to load scenarios"
-			return m, nil
+			m.picker.notice = "no way to load scenarios"
+			return m, cmd
 		}
-		m.notice = "opening " + e.Name + "…"
-		return m, m.loadCmd(e.Name, false)
-	case key.Matches(msg, m.keys.PrevVariant):
-		m.picker, cmd = m.picker.shiftVariant(-1)
-		return m, cmd
-	case key.Matches(msg, m.keys.NextVariant):
-		m.picker, cmd = m.picker.shiftVariant(+1)
-		return m, cmd
+		m.picker.notice = "opening " + up.name + "…"
+		return m, tea.Batch(cmd, m.loadCmd(up.name, false))
+	case nextVariant:
+		fam := family(m.opts.Library, m.scen.sess.spec)
+		if len(fam) < 2 || m.opts.Load == nil {
+			m.scen.notice = "this scenario has no other variant"
+			return m, cmd
+		}
+		next := fam[0]
+		for i, e := range fam {
+			if e.Name == m.scen.sess.spec.Name {
+				next = fam[(i+1)%len(fam)]
+			}
+		}
+		m.scen.notice = "opening " + next.Name + "…"
+		return m, tea.Batch(cmd, m.loadCmd(next.Name, true))
+	case openPanelMsg:
+		var pc tea.Cmd
+		m.panels, pc = m.panels.openPanel(up.page, m.scen.sess.spec, m.scen.weakenings, m.common())
+		if pc != nil {
+			pc = tea.Batch(pc, m.spin.Tick)
+		}
+		return m, tea.Batch(cmd, pc)
+	case panelClosed:
+		m.panels = m.panels.close(m.common())
+		m.scen.reveal = true
+	case panelToPage:
+		m.panels = m.panels.close(m.common())
+		m.scen.showPage(up.page)
+	case panelShared:
+		// e and y on a panel export the scenario's history.
+		var sc tea.Cmd
+		m.scen, sc, _ = m.scen.shared(up.key, m.common())
+		return m, tea.Batch(cmd, sc)
 	}
-	m.picker, cmd = m.picker.update(msg)
 	return m, cmd
 }
 
-func (m Model) mousePicker(msg tea.MouseMsg) (Model, tea.Cmd) {
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		m.picker.list.CursorUp()
-	case tea.MouseButtonWheelDown:
-		m.picker.list.CursorDown()
-	}
-	return m, nil
-}
-
-func (m Model) updateScenario(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k := m.keys
-	s := &m.sess
-	m.notice = ""
-
-	// Full-screen pages take the keys first.
-	if s.page != views.PagePanes {
-		panel := s.page == views.PageCompare || s.page == views.PageNecessity
-		switch {
-		case key.Matches(msg, k.Quit):
-			return m.quit()
-		case panel && key.Matches(msg, k.Picker),
-			s.page == views.PageCompare && key.Matches(msg, k.Compare),
-			s.page == views.PageNecessity && key.Matches(msg, k.Necessity):
-			return m.closePanel().fixView(), nil
-		case key.Matches(msg, k.Compare), key.Matches(msg, k.Necessity),
-			key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
-			m, cmd := m.shared(msg)
-			return m.fixView(), cmd
-		case panel && key.Matches(msg, k.Help):
-			s.page, s.pageOff = views.PageHelp, 0
-		case panel && key.Matches(msg, k.Story) && !m.pr.on:
-			s.page, s.pageOff = views.PageStory, 0
-		case key.Matches(msg, k.Picker),
-			s.page == views.PageHelp && key.Matches(msg, k.Help),
-			s.page == views.PageStory && key.Matches(msg, k.Story):
-			s.page, s.pageOff = views.PagePanes, 0
-		case s.page == views.PageStory && key.Matches(msg, k.Help):
-			s.page, s.pageOff = views.PageHelp, 0
-		case s.page == views.PageHelp && key.Matches(msg, k.Story):
-			s.page, s.pageOff = views.PageStory, 0
-		case key.Matches(msg, k.Up):
-			s.pageOff = max(s.pageOff-1, 0)
-		case key.Matches(msg, k.Down):
-			s.pageOff++
-		case key.Matches(msg, k.PageUp):
-			s.pageOff = max(s.pageOff-10, 0)
-		case key.Matches(msg, k.PageDown):
-			s.pageOff += 10
-		}
-		return m.fixView(), nil
-	}
-
-	if m.pr.on {
-		return m.updatePresent(msg)
-	}
-	if key.Matches(msg, k.Step) {
-		return m.typeDigit(msg.String())
-	}
-	if s.digits != "" {
-		if key.Matches(msg, k.Enter) {
-			return m.takeDigits(), nil
-		}
-		s.digits = "" // any other key abandons the number
-	}
-
-	var cmd tea.Cmd
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Compare), key.Matches(msg, k.Necessity),
-		key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
-		m, cmd = m.shared(msg)
-	case key.Matches(msg, k.Back):
-		if !s.back() {
-			m.notice = "at the initial state"
-		}
-	case key.Matches(msg, k.Forward):
-		if !s.forward() {
-			m.notice = "nothing to replay: take a step (1-9, space)"
-		}
-	case key.Matches(msg, k.Random):
-		if !s.randomStep() {
-			m.notice = "no step is enabled"
-		}
-	case key.Matches(msg, k.Run):
-		n := s.run()
-		m.notice = fmt.Sprintf("took %d random steps: %s", n, views.Status(s.mach(), s.state()))
-	case key.Matches(msg, k.Reset):
-		s.reset()
-		m.notice = "reset to the initial state"
-	case key.Matches(msg, k.Witness):
-		m = m.loadWitness()
-	case key.Matches(msg, k.Mode):
-		from := s.mode
-		kept, at := s.switchMode()
-		if kept {
-			m.notice = fmt.Sprintf("%s mode: history replayed (%d steps)", s.mode.Title(), s.cursor)
+// loaded opens a scenario the picker or v asked for.
+func (m Model) loaded(msg loadedMsg) (Model, tea.Cmd) {
+	if msg.err != nil {
+		notice := fmt.Sprintf("cannot open %s: %v", msg.name, msg.err)
+		if m.screen == screenPicker {
+			m.picker.notice = notice
 		} else {
-			m.notice = fmt.Sprintf("%s mode: step %d of the %s history is not possible here; reset", s.mode.Title(), at+1, from.Title())
+			m.scen.notice = notice
 		}
-		cmd = m.explore()
-	case key.Matches(msg, k.Variant):
-		m, cmd = m.nextVariant()
-	case key.Matches(msg, k.Story):
-		s.page, s.pageOff = views.PageStory, 0
-	case key.Matches(msg, k.Help):
-		s.page, s.pageOff = views.PageHelp, 0
-	case key.Matches(msg, k.Picker):
-		if len(m.opts.Library) == 0 {
-			m.notice = "no scenario library"
-			break
-		}
-		m.screen = screenPicker
-		m.picker = m.picker.selectName(s.sc.Name)
 		return m, nil
-	case key.Matches(msg, k.Focus):
-		m = m.focus((s.focus + 1) % views.NumPanes)
-	case key.Matches(msg, k.FocusBack):
-		m = m.focus((s.focus + views.NumPanes - 1) % views.NumPanes)
-	case key.Matches(msg, k.Up):
-		m = m.move(-1)
-	case key.Matches(msg, k.Down):
-		m = m.move(+1)
-	case key.Matches(msg, k.PageUp):
-		m = m.move(-m.visibleRows(s.focus))
-	case key.Matches(msg, k.PageDown):
-		m = m.move(+m.visibleRows(s.focus))
-	case key.Matches(msg, k.ScrollLeft):
-		s.cpuOff = max(s.cpuOff-1, 0)
-	case key.Matches(msg, k.ScrollRight):
-		s.cpuOff++
-	case key.Matches(msg, k.Enter):
-		m = m.activate(s.sel[s.focus])
 	}
-	return m.fixView(), cmd
+	mode := m.opts.Mode
+	if m.open {
+		mode = m.scen.sess.mode
+	}
+	m.jobs.stopAll()
+	m.panels = m.panels.close(m.common())
+	m2, cmd, err := m.openScenario(msg.sc, mode, msg.variant)
+	if err != nil {
+		m.scen.notice = err.Error()
+		return m, nil
+	}
+	m2.picker.notice = ""
+	m2.picker = m2.picker.selectName(msg.name)
+	return m2, cmd
 }
 
-// shared handles the keys that work on the panes, in presentation mode
-// and on pages alike: c and n open their panels, e and y export the
-// history.
-func (m Model) shared(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k := m.keys
+// render draws the frame of the current screen, once per update: the
+// scenario screen's panes take their lines and clamp their offsets here.
+func (m *Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	c := m.common()
+	if m.screen == screenPicker || !m.open {
+		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit}, m.width)
+		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, m.styles, m.width, m.height)
+	}
+	s := &m.scen
+	in := s.input(c)
+	in.Help, in.Legend = m.keys.helpSections(), legend
+	in.Analysis = m.panels.input(s.sess.spec, c)
 	switch {
-	case key.Matches(msg, k.Compare):
-		return m.openPanel(views.PageCompare)
-	case key.Matches(msg, k.Necessity):
-		return m.openPanel(views.PageNecessity)
-	case key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
-		if m.sess.cursor == 0 {
-			m.notice = "no steps taken yet: nothing to export"
-			return m, nil
-		}
-		if key.Matches(msg, k.Export) {
-			m.notice = "writing the trace…"
-			return m, m.exportCmd()
-		}
-		m.notice = "copying…"
-		return m, m.copyCmd()
-	}
-	return m, nil
-}
-
-// typeDigit handles a digit of a step number. With fewer than ten steps
-// it takes the step at once; otherwise it waits while the number could
-// still grow (a further digit, enter, or a pause of DigitDelay ends it).
-func (m Model) typeDigit(d string) (Model, tea.Cmd) {
-	s := &m.sess
-	buf := s.digits + d
-	if buf == "0" {
-		s.digits = ""
-		m.notice = "steps are numbered from 1"
-		return m, nil
-	}
-	n, _ := strconv.Atoi(buf)
-	if n > len(s.enabled) {
-		s.digits = ""
-		m.notice = fmt.Sprintf("no step %d: %d enabled", n, len(s.enabled))
-		return m.fixView(), nil
-	}
-	s.digits = buf
-	if n*10 > len(s.enabled) {
-		return m.takeDigits(), nil
-	}
-	s.digitSeq++
-	seq := s.digitSeq
-	return m.fixView(), tea.Tick(m.opts.DigitDelay, func(time.Time) tea.Msg { return digitTimeoutMsg{seq: seq} })
-}
-
-// takeDigits takes the step whose number was typed.
-func (m Model) takeDigits() Model {
-	s := &m.sess
-	n, err := strconv.Atoi(s.digits)
-	s.digits = ""
-	if err != nil || n < 1 || n > len(s.enabled) {
-		return m.fixView()
-	}
-	m = m.takeStep(n - 1)
-	return m.fixView()
-}
-
-// takeStep takes the i-th enabled step.
-func (m Model) takeStep(i int) Model {
-	s := &m.sess
-	if i < 0 || i >= len(s.enabled) {
-		return m
-	}
-	if err := s.take(s.enabled[i]); err != nil {
-		m.notice = err.Error()
-	}
-	return m
-}
-
-// activate acts on row i of the focused pane: take a step, travel in the
-// history, or load an outcome's witness.
-func (m Model) activate(i int) Model {
-	s := &m.sess
-	switch s.focus {
-	case views.PaneSteps:
-		m = m.takeStep(i)
-	case views.PaneHistory:
-		s.travel(i)
-	case views.PaneOutcomes:
-		m = m.loadRow(i)
-	}
-	return m
-}
-
-// loadRow loads the witness of outcome row i.
-func (m Model) loadRow(i int) Model {
-	in := m.outcomes()
-	steps, ok := in.Witness(i)
-	if !ok {
-		return m
-	}
-	if err := m.sess.load(steps); err != nil {
-		m.notice = "witness does not replay: " + err.Error()
-		return m
-	}
-	m.sess.loaded = i
-	m.sess.sel[views.PaneOutcomes] = i
-	m.notice = fmt.Sprintf("witness loaded: → replays its %d steps", len(steps))
-	return m
-}
-
-// loadWitness loads the witness of the outcome the condition asks about.
-func (m Model) loadWitness() Model {
-	s := &m.sess
-	res := m.ex.result(s.mach())
-	switch {
-	case res == nil && m.ex.running:
-		m.notice = "still exploring: the witness comes when it is done"
-		return m
-	case res == nil:
-		m.notice = "no exploration result"
-		return m
-	case s.sc.Holds == nil:
-		m.notice = "this scenario has no condition"
-		return m
-	}
-	for i, o := range res.Outcomes {
-		if s.sc.target(o.Outcome) {
-			return m.loadRow(i)
-		}
-	}
-	what := "the condition never holds"
-	if s.sc.Quantifier == "forall" {
-		what = "the condition always holds"
-	}
-	if !res.Complete {
-		m.notice = fmt.Sprintf("%s in what %s exploration found (incomplete): no witness", what, s.mode.Title())
-	} else {
-		m.notice = fmt.Sprintf("%s in %s mode: no witness", what, s.mode.Title())
-	}
-	return m
-}
-
-func (m Model) nextVariant() (Model, tea.Cmd) {
-	fam := m.family(m.sess.sc)
-	if len(fam) < 2 || m.opts.Load == nil {
-		m.notice = "this scenario has no other variant"
-		return m, nil
-	}
-	next := fam[0]
-	for i, e := range fam {
-		if e.Name == m.sess.sc.Name {
-			next = fam[(i+1)%len(fam)]
-		}
-	}
-	m.notice = "opening " + next.Name + "…"
-	return m, m.loadCmd(next.Name, true)
-}
-
-// focus moves the focus to pane p.
-func (m Model) focus(p views.Pane) Model {
-	s := &m.sess
-	s.focus = p
-	if p == views.PaneHistory || p == views.PaneOutcomes {
-		s.side = p
-	}
-	return m
-}
-
-// move moves the selection (list panes) or scrolls (CPUs, memory) by d.
-func (m Model) move(d int) Model {
-	s := &m.sess
-	switch s.focus {
-	case views.PaneSteps, views.PaneHistory, views.PaneOutcomes:
-		s.sel[s.focus] += d
-	default:
-		s.off[s.focus] += d
-	}
-	return m
-}
-
-// scroll moves the focused pane's view by d rows without moving the
-// selection (mouse wheel).
-func (m Model) scroll(d int) Model {
-	s := &m.sess
-	if s.page != views.PagePanes {
-		s.pageOff = max(s.pageOff+d, 0)
-		return m
-	}
-	s.off[s.focus] += d
-	return m.clampOffsets()
-}
-
-func (m Model) layout() (views.Regions, bool) {
-	return views.ScenarioLayout(m.input(), m.width, m.height)
-}
-
-func (m Model) visibleRows(p views.Pane) int {
-	r, ok := m.layout()
-	if !ok {
-		return 1
-	}
-	return max(views.VisibleRows(r, p), 1)
-}
-
-// fixView clamps selections and keeps the selected rows in view.
-func (m Model) fixView() Model {
-	s := &m.sess
-	if !m.hasSess {
-		return m
-	}
-	in := m.input()
-	s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.enabled)-1)
-	s.sel[views.PaneHistory] = clampInt(s.sel[views.PaneHistory], 0, len(s.steps))
-	s.sel[views.PaneOutcomes] = clampInt(s.sel[views.PaneOutcomes], 0, in.Outcome.Rows()-1)
-	if m.width == 0 {
-		return m
-	}
-	r, ok := views.ScenarioLayout(in, m.width, m.height)
-	if !ok {
-		return m
-	}
-	for _, p := range []views.Pane{views.PaneSteps, views.PaneHistory, views.PaneOutcomes} {
-		vis := max(views.VisibleRows(r, p), 1)
-		if s.sel[p] < s.off[p] {
-			s.off[p] = s.sel[p]
-		}
-		if s.sel[p] >= s.off[p]+vis {
-			s.off[p] = s.sel[p] - vis + 1
-		}
-	}
-	return m.clampOffsets()
-}
-
-// clampOffsets keeps every pane's scroll offset within its content.
-func (m Model) clampOffsets() Model {
-	s := &m.sess
-	if m.width == 0 {
-		return m
-	}
-	in := m.input()
-	r, ok := views.ScenarioLayout(in, m.width, m.height)
-	if !ok {
-		return m
-	}
-	for p := views.Pane(0); p < views.NumPanes; p++ {
-		s.off[p] = clampInt(s.off[p], 0, views.ContentLines(in, r, p)-views.VisibleRows(r, p))
-	}
-	s.cpuOff = clampInt(s.cpuOff, 0, views.MaxCPUOffset(in, r))
-	lines, vis := views.PageLines(in, r)
-	s.pageOff = clampInt(s.pageOff, 0, lines-vis)
-	return m
-}
-
-func (m Model) mouseScenario(msg tea.MouseMsg) (Model, tea.Cmd) {
-	s := &m.sess
-	if m.pr.on && s.page == views.PagePanes {
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			m.pr.storyOff = max(m.pr.storyOff-1, 0)
-		case tea.MouseButtonWheelDown:
-			m.pr.storyOff = min(m.pr.storyOff+1, m.storyScroll())
-		}
-		return m, nil
-	}
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		return m.scroll(-1), nil
-	case tea.MouseButtonWheelDown:
-		return m.scroll(+1), nil
-	case tea.MouseButtonWheelLeft:
-		s.cpuOff = max(s.cpuOff-1, 0)
-		return m.clampOffsets(), nil
-	case tea.MouseButtonWheelRight:
-		s.cpuOff++
-		return m.clampOffsets(), nil
-	}
-	if msg.Button != tea.MouseButtonLeft || msg.Action != tea.MouseActionPress || s.page != views.PagePanes {
-		return m, nil
-	}
-	r, ok := m.layout()
-	if !ok {
-		return m, nil
-	}
-	p, ok := r.PaneAt(msg.X, msg.Y, s.side)
-	if !ok {
-		return m, nil
-	}
-	m.notice = ""
-	rect := r.Panes[p]
-	if r.Tabbed && (p == views.PaneHistory || p == views.PaneOutcomes) && msg.Y == rect.Y {
-		// A click on the shared box's title switches the tab.
-		if s.side == views.PaneHistory {
-			p = views.PaneOutcomes
-		} else {
-			p = views.PaneHistory
-		}
-		return m.focus(p).fixView(), nil
-	}
-	m = m.focus(p)
-	row := msg.Y - rect.Y - 1
-	if p == views.PaneOutcomes {
-		row -= views.OutcomeHeaderLines
-	}
-	if row < 0 || row >= rect.H-2 {
-		return m.fixView(), nil
-	}
-	row += s.off[p]
-	switch p {
-	case views.PaneSteps:
-		if row < len(s.enabled) {
-			s.sel[p] = row
-			m = m.takeStep(row)
-		}
-	case views.PaneHistory:
-		if row <= len(s.steps) {
-			s.travel(row)
-		}
-	case views.PaneOutcomes:
-		if row < m.outcomes().Rows() {
-			m = m.loadRow(row)
-		}
-	}
-	return m.fixView(), nil
-}
-
-// outcomes returns the outcomes pane's data.
-func (m Model) outcomes() views.OutcomesInput {
-	s := &m.sess
-	mach := s.mach()
-	o := views.OutcomesInput{
-		Running:    m.ex.running && m.ex.key == exploreKey(mach),
-		Spinner:    m.spin.View(),
-		Result:     m.ex.result(mach),
-		Quantifier: s.sc.Quantifier,
-		Holds:      s.sc.Holds,
-		Format:     s.sc.FormatOutcome,
-		Keep:       s.sc.Keep,
-		Loaded:     s.loaded,
-	}
-	return o
-}
-
-// input gathers what the scenario screen shows.
-func (m Model) input() views.ScenarioInput {
-	in := m.input1()
-	if in.Page == views.PageCompare || in.Page == views.PageNecessity {
-		in.HelpBar = m.helpBar(m.keys.panelHelp(), m.keys.ShortHelpEnd())
-	} else if in.Present != nil {
+	case m.panels.open != views.PagePanes:
+		in.Page = m.panels.open
+		in.HelpBar = m.helpBar(m.keys.panelHelp(), m.keys.ShortHelpEnd(), m.width)
+	case in.Present != nil && in.Page == views.PagePanes:
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
-		in.HelpBar = m.helpBarW(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+		in.HelpBar = m.helpBar(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+	default:
+		in.HelpBar = m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd(), m.width)
 	}
-	return in
-}
-
-func (m Model) input1() views.ScenarioInput {
-	s := &m.sess
-	sc := s.sc
-	return views.ScenarioInput{
-		Name:      sc.Name,
-		Title:     sc.Title,
-		Family:    sc.Family,
-		Variant:   sc.Variant,
-		Variants:  s.variants,
-		Story:     sc.Story,
-		Source:    sc.Source,
-		Condition: sc.Condition,
-		Expected:  sc.Expected,
-		HideReg:   sc.HideReg,
-		Mach:      s.mach(),
-		Initial:   s.states[0],
-		State:     s.state(),
-		Steps:     s.steps,
-		Events:    s.events,
-		Cursor:    s.cursor,
-		Enabled:   s.enabled,
-		Focus:     s.focus,
-		SideTab:   s.side,
-		Sel:       s.sel,
-		Off:       s.off,
-		CPUOff:    s.cpuOff,
-		Digits:    s.digits,
-		Notice:    m.notice,
-		Outcome:   m.outcomes(),
-		Page:      s.page,
-		PageOff:   s.pageOff,
-		Help:      m.keys.helpSections(),
-		Legend:    legend,
-		HelpBar:   m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd()),
-		Analysis:  m.analysisInput(),
-		Present:   m.presentInput(),
+	off := s.layout(in, c)
+	if m.panels.open != views.PagePanes {
+		lines, vis := s.frame.PageLines()
+		m.panels.view.set(lines, vis)
+		off.Page = m.panels.view.offset()
 	}
+	return s.frame.Draw(off)
 }
 
-// helpBar renders the short-help line with bubbles/help: the bindings of
-// main, as many as fit (then "…"), followed by those of end, never cut.
-// (help.Model's own truncation lets an item through when even the "…"
-// does not fit, so the items are trimmed here.)
-func (m Model) helpBar(main, end []key.Binding) string {
-	return m.helpBarW(main, end, m.width)
-}
-
-// helpBarW is helpBar in width columns.
-func (m Model) helpBarW(main, end []key.Binding, width int) string {
+// helpBar renders the short-help line with bubbles/help in width
+// columns: the bindings of main, as many as fit (then "…"), followed by
+// those of end, never cut. (help.Model's own truncation lets an item
+// through when even the "…" does not fit, so the items are trimmed here.)
+func (m Model) helpBar(main, end []key.Binding, width int) string {
 	h := m.help
 	h.Width = 0
 	right := h.ShortHelpView(end)
@@ -1020,14 +589,5 @@ func (m Model) helpBarW(main, end []key.Binding, width int) string {
 	return " " + left + sep + right
 }
 
-// View renders the current screen.
-func (m Model) View() string {
-	if m.width == 0 || m.height == 0 {
-		return ""
-	}
-	if m.screen == screenPicker || !m.hasSess {
-		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit})
-		return views.RenderPicker(m.picker.list.View(), m.notice, bar, m.styles, m.width, m.height)
-	}
-	return views.RenderScenario(m.input(), m.styles, m.width, m.height)
-}
+// View returns the frame rendered after the last update.
+func (m Model) View() string { return m.view }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 	"smpscope/views"
 )
 
@@ -34,41 +35,43 @@ func take(t testing.TB, m Model, ids ...string) Model {
 	t.Helper()
 	for _, id := range ids {
 		i := -1
-		for j, st := range m.sess.enabled {
-			if m.sess.mach().ID(st) == id {
+		for j, st := range m.scen.sess.enabled {
+			if m.scen.sess.mach().ID(st) == id {
 				i = j
 			}
 		}
 		if i < 0 {
 			var have []string
-			for _, st := range m.sess.enabled {
-				have = append(have, m.sess.mach().ID(st))
+			for _, st := range m.scen.sess.enabled {
+				have = append(have, m.scen.sess.mach().ID(st))
 			}
 			t.Fatalf("step %q is not enabled; enabled: %v", id, have)
 		}
-		digits := fmt.Sprint(i + 1)
+		// Typed as a person does, without pausing between digits; enter
+		// when the UI would wait for another digit.
+		digits, enter := StepKeys(i, len(m.scen.sess.enabled))
 		for _, d := range digits {
-			m = drive(t, m, keyMsg(string(d)))
+			m, _ = m.update(keyMsg(string(d)))
 		}
-		if len(m.sess.enabled) >= 10 && m.sess.digits != "" {
-			m = drive(t, m, keyMsg("enter"))
+		if enter {
+			m = Drive(m, keyMsg("enter"))
 		}
 	}
 	return m
 }
 
 func TestPicker(t *testing.T) {
-	m := start(t, Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
 	checkSize(t, m.View(), 80, 24)
 	golden.RequireEqual(t, []byte(m.View()))
 
 	// → picks the next variant of the selected family; enter opens it.
-	m = drive(t, m, keys("right", "enter")...)
+	m = Drive(m, keys("right", "enter")...)
 	if m.screen != screenScenario || m.Scenario().Name != "MP+wmb+rmb" {
 		t.Fatalf("opened %v, want MP+wmb+rmb", m.Scenario())
 	}
 	// esc goes back to the picker, with the scenario's row selected.
-	m = drive(t, m, keys("esc")...)
+	m = Drive(m, keys("esc")...)
 	if m.screen != screenPicker {
 		t.Fatal("esc did not return to the picker")
 	}
@@ -78,8 +81,8 @@ func TestPicker(t *testing.T) {
 }
 
 func TestPickerFilter(t *testing.T) {
-	m := start(t, Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
-	m = drive(t, m, keys("/", "b", "i", "g", "enter", "enter")...)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m = Drive(m, keys("/", "b", "i", "g", "enter", "enter")...)
 	if m.Scenario() == nil || m.Scenario().Name != "big4x10" {
 		t.Fatalf("filtering for big opened %v", m.Scenario())
 	}
@@ -89,8 +92,8 @@ func TestScenarioScreen(t *testing.T) {
 	for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 		for _, sz := range [][2]int{{80, 24}, {140, 45}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", mode, sz[0], sz[1]), func(t *testing.T) {
-				m := start(t, testOptions(mpScenario("plain"), mode), sz[0], sz[1])
-				if m.ex.running || m.ex.result(m.sess.mach()) == nil {
+				m := Start(testOptions(mpScenario("plain"), mode), sz[0], sz[1])
+				if m.exploring() || m.explored() == nil {
 					t.Fatal("exploration did not finish")
 				}
 				checkSize(t, m.View(), sz[0], sz[1])
@@ -101,106 +104,102 @@ func TestScenarioScreen(t *testing.T) {
 }
 
 func TestStaleRead(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
-			// P0 commits x=1: P1's copy of x stays readable, its invalidation
-			// queued; P1 reads y, then reads x from the stale copy.
-			m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
-			ev := m.sess.events[m.sess.cursor-1]
-			if ev.Load == nil || ev.Load.Class != machine.Stale {
-				t.Fatalf("last event is not a stale read: %+v", ev)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("plain"), machine.ARM), w, h)
+		// P0 commits x=1: P1's copy of x stays readable, its invalidation
+		// queued; P1 reads y, then reads x from the stale copy.
+		m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
+		ev := m.scen.sess.events[m.scen.sess.cursor-1]
+		if ev.Load == nil || ev.Load.Class != machine.Stale {
+			t.Fatalf("last event is not a stale read: %+v", ev)
+		}
+		v := m.View()
+		for _, want := range []string{"STALE READ", "x S=0 STALE", "x@2"} {
+			if w >= 120 && want == "x@2" {
+				want = "x  queued at step 2"
 			}
-			v := m.View()
-			for _, want := range []string{"STALE READ", "x S=0 STALE", "x@2"} {
-				if sz[0] >= 120 && want == "x@2" {
-					want = "x  queued at step 2"
-				}
-				if sz[0] >= 120 && want == "x S=0 STALE" {
-					want = "x  S  0 STALE"
-				}
-				if !strings.Contains(v, want) {
-					t.Errorf("view lacks %q:\n%s", want, v)
-				}
+			if w >= 120 && want == "x S=0 STALE" {
+				want = "x  S  0 STALE"
 			}
-			checkSize(t, v, sz[0], sz[1])
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+			if !strings.Contains(v, want) {
+				t.Errorf("view lacks %q:\n%s", want, v)
+			}
+		}
+		checkSize(t, v, w, h)
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestWitnessReplay(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
-	m = drive(t, m, keys("w")...)
-	wit := m.sess.steps
-	if len(wit) == 0 || m.sess.cursor != 0 || m.sess.loaded < 0 {
-		t.Fatalf("w did not load a witness: %d steps, cursor %d", len(wit), m.sess.cursor)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = Drive(m, keys("w")...)
+	wit := m.scen.sess.steps
+	if len(wit) == 0 || m.scen.sess.cursor != 0 || m.scen.sess.loaded < 0 {
+		t.Fatalf("w did not load a witness: %d steps, cursor %d", len(wit), m.scen.sess.cursor)
 	}
-	m = drive(t, m, keys("right", "right", "right")...)
-	if m.sess.cursor != 3 || len(m.sess.steps) != len(wit) {
-		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.sess.cursor, len(m.sess.steps))
+	m = Drive(m, keys("right", "right", "right")...)
+	if m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != len(wit) {
+		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
 	golden.RequireEqual(t, []byte(m.View()))
 	// Replaying to the end reaches the outcome the condition asks about.
 	for range wit {
-		m = drive(t, m, keys("right")...)
+		m = Drive(m, keys("right")...)
 	}
 	mach := m.Machine()
-	if !mach.Final(m.State()) || !m.Scenario().Holds(mach.Outcome(m.State())) {
+	if !mach.Final(m.State()) || !m.Scenario().Satisfies(mach.Outcome(m.State())) {
 		t.Fatal("the witness does not end in an outcome satisfying the condition")
 	}
 	// Taking a step the witness also takes keeps the rest of it.
-	m = drive(t, m, keys("r", "w", "right")...)
-	next := m.sess.steps[1]
-	for i, st := range m.sess.enabled {
+	m = Drive(m, keys("r", "w", "right")...)
+	next := m.scen.sess.steps[1]
+	for i, st := range m.scen.sess.enabled {
 		if st == next {
-			m = drive(t, m, keyMsg(fmt.Sprint(i+1)))
+			m = Drive(m, keyMsg(fmt.Sprint(i+1)))
 		}
 	}
-	if len(m.sess.steps) != len(wit) || m.sess.cursor != 2 {
-		t.Errorf("taking the witness's own next step dropped the rest: %d steps, cursor %d", len(m.sess.steps), m.sess.cursor)
+	if len(m.scen.sess.steps) != len(wit) || m.scen.sess.cursor != 2 {
+		t.Errorf("taking the witness's own next step dropped the rest: %d steps, cursor %d", len(m.scen.sess.steps), m.scen.sess.cursor)
 	}
 }
 
 func TestWitnessNever(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.TSO), 80, 24)
-	m = drive(t, m, keys("w")...)
-	if len(m.sess.steps) != 0 || !strings.Contains(m.notice, "the condition never holds in TSO mode") {
-		t.Errorf("w in TSO: %d steps, notice %q", len(m.sess.steps), m.notice)
+	m := Start(testOptions(mpScenario("plain"), machine.TSO), 80, 24)
+	m = Drive(m, keys("w")...)
+	if len(m.scen.sess.steps) != 0 || !strings.Contains(m.scen.notice, "the condition never holds in TSO mode") {
+		t.Errorf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
 	}
 }
 
 func TestHelpScreen(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("plain"), machine.ARM), sz[0], sz[1])
-			m = drive(t, m, keys("?")...)
-			if m.sess.page != views.PageHelp {
-				t.Fatal("? did not open the help")
-			}
-			checkSize(t, m.View(), sz[0], sz[1])
-			golden.RequireEqual(t, []byte(m.View()))
-			m = drive(t, m, keys("?")...)
-			if m.sess.page != views.PagePanes {
-				t.Fatal("? did not close the help")
-			}
-		})
-	}
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("plain"), machine.ARM), w, h)
+		m = Drive(m, keys("?")...)
+		if m.page() != views.PageHelp {
+			t.Fatal("? did not open the help")
+		}
+		checkSize(t, m.View(), w, h)
+		golden.RequireEqual(t, []byte(m.View()))
+		m = Drive(m, keys("?")...)
+		if m.page() != views.PagePanes {
+			t.Fatal("? did not close the help")
+		}
+	})
 }
 
 func TestStory(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
-	m = drive(t, m, keys("s")...)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = Drive(m, keys("s")...)
 	checkSize(t, m.View(), 80, 24)
 	golden.RequireEqual(t, []byte(m.View()))
-	m = drive(t, m, keys("esc")...)
-	if m.sess.page != views.PagePanes || m.screen != screenScenario {
+	m = Drive(m, keys("esc")...)
+	if m.page() != views.PagePanes || m.screen != screenScenario {
 		t.Fatal("esc did not close the story")
 	}
 }
 
 func TestTooSmall(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 50, 15)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 50, 15)
 	v := m.View()
 	if !strings.Contains(v, "need ≥ 60x20, have 50x15") {
 		t.Errorf("too-small view: %q", v)
@@ -208,80 +207,80 @@ func TestTooSmall(t *testing.T) {
 	checkSize(t, v, 50, 15)
 	golden.RequireEqual(t, []byte(v))
 	// Growing the window brings the screen back.
-	m = drive(t, m, size(80, 24))
+	m = Drive(m, size(80, 24))
 	if strings.Contains(m.View(), "too small") {
 		t.Error("still too small at 80x24")
 	}
 }
 
 func TestUndoRedo(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	init := m.State()
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec")
 	after := m.State()
-	m = drive(t, m, keys("left", "left", "left", "left", "left")...)
-	if !m.State().Equal(init) || m.sess.cursor != 0 {
+	m = Drive(m, keys("left", "left", "left", "left", "left")...)
+	if !m.State().Equal(init) || m.scen.sess.cursor != 0 {
 		t.Fatal("undo to step 0 does not give the initial state")
 	}
-	if !strings.Contains(m.notice, "initial state") {
-		t.Errorf("← at step 0: notice %q", m.notice)
+	if !strings.Contains(m.scen.notice, "initial state") {
+		t.Errorf("← at step 0: notice %q", m.scen.notice)
 	}
-	m = drive(t, m, keys("right", "right", "right", "right", "right")...)
-	if !m.State().Equal(after) || m.sess.cursor != 4 {
+	m = Drive(m, keys("right", "right", "right", "right", "right")...)
+	if !m.State().Equal(after) || m.scen.sess.cursor != 4 {
 		t.Fatal("redo does not return to the state after four steps")
 	}
 	// Taking a different step from the middle drops the future.
-	m = drive(t, m, keys("left", "left")...)
+	m = Drive(m, keys("left", "left")...)
 	m = take(t, m, "P1 exec")
-	if len(m.sess.steps) != 3 {
-		t.Errorf("history after diverging has %d steps, want 3", len(m.sess.steps))
+	if len(m.scen.sess.steps) != 3 {
+		t.Errorf("history after diverging has %d steps, want 3", len(m.scen.sess.steps))
 	}
 	// History travel: select entry 1 and press enter.
-	m = drive(t, m, keys("tab", "tab", "tab")...)
-	if m.sess.focus != views.PaneHistory {
-		t.Fatalf("focus is %v, want history", m.sess.focus)
+	m = Drive(m, keys("tab", "tab", "tab")...)
+	if m.scen.focus != views.PaneHistory {
+		t.Fatalf("focus is %v, want history", m.scen.focus)
 	}
-	m = drive(t, m, keys("up", "up", "enter")...)
-	if m.sess.cursor != 1 {
-		t.Errorf("history travel: cursor %d, want 1", m.sess.cursor)
+	m = Drive(m, keys("up", "up", "enter")...)
+	if m.scen.sess.cursor != 1 {
+		t.Errorf("history travel: cursor %d, want 1", m.scen.sess.cursor)
 	}
 	// r resets.
-	m = drive(t, m, keys("r")...)
-	if len(m.sess.steps) != 0 || !m.State().Equal(init) {
+	m = Drive(m, keys("r")...)
+	if len(m.scen.sess.steps) != 0 || !m.State().Equal(init) {
 		t.Error("r did not reset")
 	}
 }
 
 func TestModeSwitch(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	m = take(t, m, "P0 exec", "P1 exec")
-	m = drive(t, m, keys("m")...)
-	if m.Mode() != machine.TSO || m.sess.cursor != 2 {
-		t.Fatalf("m: mode %v, cursor %d; want TSO with the 2 steps replayed", m.Mode(), m.sess.cursor)
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 2 {
+		t.Fatalf("m: mode %v, cursor %d; want TSO with the 2 steps replayed", m.Mode(), m.scen.sess.cursor)
 	}
-	if m.ex.result(m.Machine()) == nil {
+	if m.explored() == nil {
 		t.Error("switching mode did not explore the new mode")
 	}
-	m = drive(t, m, keys("m")...)
+	m = Drive(m, keys("m")...)
 	// An ARM-only step (out-of-order commit) cannot replay in TSO: reset.
 	m = take(t, m, "P0 exec", "P0 commit #1")
-	m = drive(t, m, keys("m")...)
-	if m.Mode() != machine.TSO || m.sess.cursor != 0 || len(m.sess.steps) != 0 {
-		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.sess.cursor)
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) != 0 {
+		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.scen.sess.cursor)
 	}
-	if !strings.Contains(m.notice, "not possible here; reset") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.scen.notice, "not possible here; reset") {
+		t.Errorf("notice %q", m.scen.notice)
 	}
 }
 
 func TestVariant(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
-	m = drive(t, m, keys("tab")...)
-	m = drive(t, m, keys("v")...)
-	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM || m.sess.focus != views.PaneCPUs {
-		t.Fatalf("v: %s in %v, focus %v", m.Scenario().Name, m.Mode(), m.sess.focus)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m = Drive(m, keys("tab")...)
+	m = Drive(m, keys("v")...)
+	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM || m.scen.focus != views.PaneCPUs {
+		t.Fatalf("v: %s in %v, focus %v", m.Scenario().Name, m.Mode(), m.scen.focus)
 	}
-	m = drive(t, m, keys("v", "v")...)
+	m = Drive(m, keys("v", "v")...)
 	if m.Scenario().Name != "MP+plain" {
 		t.Errorf("v wraps to %s, want MP+plain", m.Scenario().Name)
 	}
@@ -292,7 +291,7 @@ func TestVariant(t *testing.T) {
 
 // wideScenario has eight CPUs with two stores each, so that ten or more
 // steps are enabled at once.
-func wideScenario() *Scenario {
+func wideScenario() *scenarios.Spec {
 	b := machine.NewBuilder("wide8")
 	for c := 0; c < 8; c++ {
 		x := b.Loc(fmt.Sprintf("x%d", c), 0)
@@ -301,19 +300,19 @@ func wideScenario() *Scenario {
 		t.StoreConst(machine.Once, x, 1)
 		t.StoreConst(machine.Once, y, 1)
 	}
-	return &Scenario{Name: "wide8", Program: b.Program()}
+	return &scenarios.Spec{Name: "wide8", Program: b.Program()}
 }
 
 func TestDigits(t *testing.T) {
-	m := start(t, testOptions(wideScenario(), machine.ARM), 140, 45)
+	m := Start(testOptions(wideScenario(), machine.ARM), 140, 45)
 	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec") // 8 execs and 4 commits
-	n := len(m.sess.enabled)
+	n := len(m.scen.sess.enabled)
 	if n < 10 {
 		t.Fatalf("%d steps enabled, want ≥ 10", n)
 	}
 	// "1" could begin "10": it waits.
 	m2, cmd := m.update(keyMsg("1"))
-	if m2.sess.cursor != m.sess.cursor || m2.sess.digits != "1" || cmd == nil {
+	if m2.scen.sess.cursor != m.scen.sess.cursor || m2.scen.digits != "1" || cmd == nil {
 		t.Fatal("1 with ≥ 10 steps did not wait for a second digit")
 	}
 	if !strings.Contains(m2.View(), "take 1_") {
@@ -322,64 +321,64 @@ func TestDigits(t *testing.T) {
 	// A second digit completes it.
 	last := fmt.Sprint(n)
 	m3, _ := m.update(keyMsg(last[:1]))
-	m3 = drive(t, m3, keyMsg(last[1:]))
-	if m3.sess.cursor != m.sess.cursor+1 || m3.sess.steps[m.sess.cursor] != m.sess.enabled[n-1] {
+	m3 = Drive(m3, keyMsg(last[1:]))
+	if m3.scen.sess.cursor != m.scen.sess.cursor+1 || m3.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[n-1] {
 		t.Fatalf("%s did not take step %d", last, n)
 	}
 	// Enter takes a pending number at once; so does the pause.
-	m4 := drive(t, m2, keyMsg("enter"))
-	if m4.sess.cursor != m.sess.cursor+1 || m4.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+	m4 := Drive(m2, keyMsg("enter"))
+	if m4.scen.sess.cursor != m.scen.sess.cursor+1 || m4.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[0] {
 		t.Error("1 enter did not take step 1")
 	}
-	m5 := drive(t, m2, digitTimeoutMsg{seq: m2.sess.digitSeq})
-	if m5.sess.cursor != m.sess.cursor+1 || m5.sess.steps[m.sess.cursor] != m.sess.enabled[0] {
+	m5 := Drive(m2, digitTimeoutMsg{seq: m2.scen.digitSeq})
+	if m5.scen.sess.cursor != m.scen.sess.cursor+1 || m5.scen.sess.steps[m.scen.sess.cursor] != m.scen.sess.enabled[0] {
 		t.Error("1 and a pause did not take step 1")
 	}
 	// An old timeout does nothing; another key abandons the number.
-	if m6 := drive(t, m2, digitTimeoutMsg{seq: m2.sess.digitSeq - 1}); m6.sess.cursor != m.sess.cursor {
+	if m6 := Drive(m2, digitTimeoutMsg{seq: m2.scen.digitSeq - 1}); m6.scen.sess.cursor != m.scen.sess.cursor {
 		t.Error("an old timeout took a step")
 	}
-	if m7 := drive(t, m2, keyMsg("tab")); m7.sess.digits != "" || m7.sess.cursor != m.sess.cursor {
+	if m7 := Drive(m2, keyMsg("tab")); m7.scen.digits != "" || m7.scen.sess.cursor != m.scen.sess.cursor {
 		t.Error("tab did not abandon the number")
 	}
 	// A number past the end is refused with a notice.
 	m8, _ := m2.update(keyMsg("9"))
-	if m8.sess.cursor != m.sess.cursor || !strings.Contains(m8.notice, "no step 19") {
-		t.Errorf("19: cursor %d, notice %q", m8.sess.cursor, m8.notice)
+	if m8.scen.sess.cursor != m.scen.sess.cursor || !strings.Contains(m8.scen.notice, "no step 19") {
+		t.Errorf("19: cursor %d, notice %q", m8.scen.sess.cursor, m8.scen.notice)
 	}
 	// With fewer than ten steps a digit acts at once.
-	m9 := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
-	if m9, _ = m9.update(keyMsg("2")); m9.sess.cursor != 1 {
+	m9 := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	if m9, _ = m9.update(keyMsg("2")); m9.scen.sess.cursor != 1 {
 		t.Error("2 with two steps did not act at once")
 	}
 }
 
 func TestMouse(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	r, ok := m.layout()
 	if !ok {
 		t.Fatal("no layout")
 	}
 	steps := r.Panes[views.PaneSteps]
-	want := m.sess.enabled[1]
-	m = drive(t, m, tea.MouseMsg{X: steps.X + 5, Y: steps.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 || m.sess.steps[0] != want {
-		t.Fatalf("clicking step 2 took %v", m.sess.steps)
+	want := m.scen.sess.enabled[1]
+	m = Drive(m, tea.MouseMsg{X: steps.X + 5, Y: steps.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.sess.cursor != 1 || m.scen.sess.steps[0] != want {
+		t.Fatalf("clicking step 2 took %v", m.scen.sess.steps)
 	}
 	// Click the CPUs pane: it gets the focus; the wheel scrolls it.
 	cpus := r.Panes[views.PaneCPUs]
-	m = drive(t, m, tea.MouseMsg{X: cpus.X + 3, Y: cpus.Y + 3, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.focus != views.PaneCPUs {
-		t.Errorf("focus %v after clicking the CPUs", m.sess.focus)
+	m = Drive(m, tea.MouseMsg{X: cpus.X + 3, Y: cpus.Y + 3, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.focus != views.PaneCPUs {
+		t.Errorf("focus %v after clicking the CPUs", m.scen.focus)
 	}
 	// Click an outcome: its witness loads.
-	m = drive(t, m, keys("r")...)
+	m = Drive(m, keys("r")...)
 	side := r.Panes[views.PaneOutcomes]
-	m = drive(t, m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.loaded != 0 || len(m.sess.steps) == 0 {
-		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.sess.loaded, len(m.sess.steps))
+	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.sess.loaded != 0 || len(m.scen.sess.steps) == 0 {
+		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.scen.sess.loaded, len(m.scen.sess.steps))
 	}
-	m = drive(t, m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
+	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
 }
 
 // TestRandomKeys feeds thousands of random keys, clicks and resizes and
@@ -394,10 +393,10 @@ func TestRandomKeys(t *testing.T) {
 		n = 600
 	}
 	type run struct {
-		sc      func() *Scenario
+		sc      func() *scenarios.Spec
 		present bool
 	}
-	for _, rn := range []run{{func() *Scenario { return mpScenario("wmb+rmb") }, false}, {bigScenario, false}, {func() *Scenario { return mpScenario("plain") }, true}} {
+	for _, rn := range []run{{func() *scenarios.Spec { return mpScenario("wmb+rmb") }, false}, {bigScenario, false}, {func() *scenarios.Spec { return mpScenario("plain") }, true}} {
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 			sc := rn.sc()
 			name := sc.Name
@@ -411,12 +410,12 @@ func TestRandomKeys(t *testing.T) {
 				if rn.present {
 					opts.History, opts.Present, opts.tick = witness(t, sc, machine.ARM), true, instantTick
 				}
-				m := start(t, opts, 80, 24)
+				m := Start(opts, 80, 24)
 				for i := 0; i < n; i++ {
 					var msg tea.Msg
 					switch r := rng.IntN(100); {
 					case r < 2 && rn.present:
-						msg = presentTickMsg{seq: m.pr.seq}
+						msg = presentTickMsg{seq: m.scen.present.seq}
 					case r < 4:
 						msg = size(40+rng.IntN(160), 10+rng.IntN(50))
 					case r < 10:
@@ -425,11 +424,11 @@ func TestRandomKeys(t *testing.T) {
 					default:
 						msg = keyMsg(pool[rng.IntN(len(pool))])
 					}
-					m = drive(t, m, msg)
+					m = Drive(m, msg)
 					if i%7 == 0 {
 						checkSize(t, m.View(), m.width, m.height)
 					}
-					if !m.hasSess {
+					if !m.open {
 						continue
 					}
 					states, _, err := m.Machine().Replay(m.History())
@@ -442,17 +441,17 @@ func TestRandomKeys(t *testing.T) {
 				}
 				// Back to the scenario screen (esc leaves a filter, then the
 				// picker; closes a page), then undo to step 0.
-				for i := 0; m.screen != screenScenario || m.sess.page != views.PagePanes; i++ {
+				for i := 0; m.screen != screenScenario || m.page() != views.PagePanes; i++ {
 					if i > 5 {
-						t.Fatalf("cannot get back to the scenario screen (screen %d, page %d)", m.screen, m.sess.page)
+						t.Fatalf("cannot get back to the scenario screen (screen %d, page %d)", m.screen, m.page())
 					}
-					m = drive(t, m, keys("esc")...)
+					m = Drive(m, keys("esc")...)
 				}
-				for m.sess.cursor > 0 {
-					c := m.sess.cursor
-					m = drive(t, m, keys("left")...)
-					if m.sess.cursor != c-1 {
-						t.Fatalf("← moved the cursor from %d to %d", c, m.sess.cursor)
+				for m.scen.sess.cursor > 0 {
+					c := m.scen.sess.cursor
+					m = Drive(m, keys("left")...)
+					if m.scen.sess.cursor != c-1 {
+						t.Fatalf("← moved the cursor from %d to %d", c, m.scen.sess.cursor)
 					}
 				}
 				if !m.State().Equal(m.Machine().Initial()) {
@@ -465,7 +464,7 @@ func TestRandomKeys(t *testing.T) {
 
 func TestNoScenario(t *testing.T) {
 	// No library and no scenario: an empty picker that still quits.
-	m := start(t, Options{}, 80, 24)
+	m := Start(Options{}, 80, 24)
 	checkSize(t, m.View(), 80, 24)
 	_, cmd := m.update(keyMsg("q"))
 	if cmd == nil || cmd() != tea.Quit() {
@@ -485,29 +484,29 @@ func TestHistoryOption(t *testing.T) {
 	}
 	opts := testOptions(sc, machine.ARM)
 	opts.History = steps
-	m := start(t, opts, 80, 24)
-	if m.sess.cursor != 3 || !m.State().Equal(s) {
-		t.Fatalf("Options.History: cursor %d", m.sess.cursor)
+	m := Start(opts, 80, 24)
+	if m.scen.sess.cursor != 3 || !m.State().Equal(s) {
+		t.Fatalf("Options.History: cursor %d", m.scen.sess.cursor)
 	}
 }
 
 func TestKeyBurst(t *testing.T) {
 	// "12" read from the terminal in one go arrives as one KeyMsg.
-	m := start(t, testOptions(wideScenario(), machine.ARM), 140, 45)
+	m := Start(testOptions(wideScenario(), machine.ARM), 140, 45)
 	m = take(t, m, "P0 exec", "P1 exec", "P2 exec", "P3 exec")
-	want := m.sess.enabled[11]
-	m = drive(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")})
-	if m.sess.cursor != 5 || m.sess.steps[4] != want {
-		t.Fatalf("burst 12: cursor %d", m.sess.cursor)
+	want := m.scen.sess.enabled[11]
+	m = Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("12")})
+	if m.scen.sess.cursor != 5 || m.scen.sess.steps[4] != want {
+		t.Fatalf("burst 12: cursor %d", m.scen.sess.cursor)
 	}
-	m = drive(t, m, size(80, 24), keyMsg("?"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
-	if m.sess.pageOff != 3 {
-		t.Errorf("burst jjj scrolled the help to %d, want 3", m.sess.pageOff)
+	m = Drive(m, size(80, 24), keyMsg("?"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if m.scen.pageV.offset() != 3 {
+		t.Errorf("burst jjj scrolled the help to %d, want 3", m.scen.pageV.offset())
 	}
 }
 
 func TestMouseWide(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 140, 45)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 140, 45)
 	m = take(t, m, "P0 exec", "P0 exec", "P1 exec")
 	r, _ := m.layout()
 	if r.Tabbed {
@@ -515,32 +514,32 @@ func TestMouseWide(t *testing.T) {
 	}
 	hist := r.Panes[views.PaneHistory]
 	// Row 1 of the history is entry 1 (entry 0 is the initial state).
-	m = drive(t, m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 || m.sess.focus != views.PaneHistory {
-		t.Fatalf("clicking history entry 1: cursor %d, focus %v", m.sess.cursor, m.sess.focus)
+	m = Drive(m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.sess.cursor != 1 || m.scen.focus != views.PaneHistory {
+		t.Fatalf("clicking history entry 1: cursor %d, focus %v", m.scen.sess.cursor, m.scen.focus)
 	}
 	// A release or a motion event does nothing.
-	m = drive(t, m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 4, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
-	if m.sess.cursor != 1 {
+	m = Drive(m, tea.MouseMsg{X: hist.X + 3, Y: hist.Y + 4, Action: tea.MouseActionRelease, Button: tea.MouseButtonLeft})
+	if m.scen.sess.cursor != 1 {
 		t.Error("a mouse release acted")
 	}
 	// esc → picker → esc returns to the same session.
-	m = drive(t, m, keys("esc", "esc")...)
-	if m.screen != screenScenario || m.sess.cursor != 1 {
-		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.sess.cursor)
+	m = Drive(m, keys("esc", "esc")...)
+	if m.screen != screenScenario || m.scen.sess.cursor != 1 {
+		t.Errorf("esc esc: screen %d, cursor %d", m.screen, m.scen.sess.cursor)
 	}
 }
 
 func TestPickerFilterOutOfOrder(t *testing.T) {
-	m := start(t, Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
 	m, _ = m.update(keyMsg("/"))
 	// Type "bi" then "g" without running the filter commands, then deliver
 	// the results in the wrong order: the list must show the matches for
 	// "big".
 	m, c1 := m.update(keyMsg("b"))
 	m, c2 := m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ig")})
-	m = drive(t, m, runCmd(c2)...)
-	m = drive(t, m, runCmd(c1)...)
+	m = Drive(m, messages(c2)...)
+	m = Drive(m, messages(c1)...)
 	if got := len(m.picker.list.VisibleItems()); got != 1 {
 		t.Fatalf("%d rows match %q after out-of-order filter results, want 1", got, m.picker.list.FilterValue())
 	}
@@ -552,10 +551,60 @@ func TestPickerFilterOutOfOrder(t *testing.T) {
 func TestPickerFilterBurst(t *testing.T) {
 	// "/big" and enter arrive together: the filter commands have not
 	// answered when enter accepts the filter.
-	m := start(t, Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
 	m, _ = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/big")})
 	m, _ = m.update(keyMsg("enter"))
 	if e, ok := m.picker.selected(); !ok || e.Name != "big4x10" {
 		t.Fatalf("enter right after /big selects %v", e.Name)
 	}
+}
+
+// TestCacheBounded: the cache keeps its most recently used entries only.
+func TestCacheBounded(t *testing.T) {
+	c := newCache(3)
+	for _, k := range []string{"a", "b", "c"} {
+		c.put(k, k)
+	}
+	c.get("a") // a is now the most recent
+	c.put("d", "d")
+	if _, ok := c.get("b"); ok || c.len() != 3 {
+		t.Errorf("b, the least recently used, was kept; %d entries", c.len())
+	}
+	for _, k := range []string{"a", "c", "d"} {
+		if v, ok := c.get(k); !ok || v != k {
+			t.Errorf("%s: %v %v", k, v, ok)
+		}
+	}
+}
+
+// TestExplorationCachedByContent: an exploration is kept by what was
+// explored, not by which copy of the program: the same scenario loaded
+// again (v around the family, back to the start) needs no new search.
+func TestExplorationCachedByContent(t *testing.T) {
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	first := m.Scenario()
+	m = Drive(m, keys("v", "v", "v")...)
+	if m.Scenario() == first || m.Scenario().Name != first.Name {
+		t.Fatalf("v three times opened %s (a fresh copy: %v)", m.Scenario().Name, m.Scenario() != first)
+	}
+	if m.explored() == nil {
+		t.Fatal("no exploration for the scenario opened again")
+	}
+	if cmd := m.scen.explore(m.common()); cmd != nil {
+		t.Error("the same program explored again")
+	}
+	// Another program is not the same key.
+	if m.scen.exploreKeys[machine.ARM] == scenarioKeys(t, mpScenario("wmb+rmb"))[machine.ARM] {
+		t.Error("two programs share an exploration key")
+	}
+}
+
+func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]string {
+	t.Helper()
+	m := Start(Options{}, 80, 24)
+	s, err := newScenarioModel(sp, machine.TSO, m.common())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.exploreKeys
 }

@@ -117,10 +117,18 @@ func (d pickerDelegate) Render(w io.Writer, m list.Model, index int, item list.I
 	io.WriteString(w, views.RenderPickerRow(f.row(), index == m.Index(), d.styles, m.Width()))
 }
 
-// picker is the scenario picker screen.
+// picker is the scenario picker screen: the library as a list of
+// families, filtered as the user types.
 type picker struct {
-	list list.Model
+	list   list.Model
+	notice string
 }
+
+// What the picker asks of the root (its messages up).
+type (
+	openMsg   struct{ name string } // enter: open this library entry
+	resumeMsg struct{}              // esc: back to the scenario left open
+)
 
 func newPicker(lib []LibraryEntry, st views.Styles, keys KeyMap) picker {
 	fams := families(lib)
@@ -204,7 +212,51 @@ func (p picker) selectName(name string) picker {
 	return p
 }
 
-func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
+// update handles a message for the picker; open says a scenario is
+// open behind it (esc returns to it).
+func (p picker) update(msg tea.Msg, c common, open bool) (picker, tea.Cmd, tea.Msg) {
+	k := c.keys
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			p.list.CursorUp()
+		case tea.MouseButtonWheelDown:
+			p.list.CursorDown()
+		}
+		return p, nil, nil
+	case tea.KeyMsg:
+		if p.filtering() {
+			break
+		}
+		p.notice = ""
+		switch {
+		case key.Matches(msg, k.Quit):
+			return p, nil, quitMsg{}
+		case key.Matches(msg, k.Picker) && !p.list.IsFiltered():
+			if open {
+				return p, nil, resumeMsg{}
+			}
+			return p, nil, nil
+		case key.Matches(msg, k.Open):
+			if e, ok := p.selected(); ok {
+				return p, nil, openMsg{e.Name}
+			}
+			return p, nil, nil
+		case key.Matches(msg, k.PrevVariant):
+			p, cmd := p.shiftVariant(-1)
+			return p, cmd, nil
+		case key.Matches(msg, k.NextVariant):
+			p, cmd := p.shiftVariant(+1)
+			return p, cmd, nil
+		}
+	}
+	p, cmd := p.updateList(msg)
+	return p, cmd, nil
+}
+
+// updateList passes a message to the list.
+func (p picker) updateList(msg tea.Msg) (picker, tea.Cmd) {
 	if _, ok := msg.(list.FilterMatchesMsg); ok {
 		// The list filters in commands, whose results can arrive out of
 		// order when keys come fast ("s" after "sb"). Filter again,

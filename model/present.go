@@ -19,121 +19,101 @@ import (
 // DefaultEvery is the pace of presentation mode when Options.Every is 0.
 const DefaultEvery = 3 * time.Second
 
+// storyStep is how far pgup and pgdn move the story.
+const storyStep = 5
+
 // presentTickMsg advances the presentation; seq identifies the timer, so
 // that a timer started before a pause or a manual step is ignored.
 type presentTickMsg struct{ seq int }
 
-// presenter is the state of presentation mode.
+// presenter is the presentation sub-model: whether it runs, its pace and
+// timer, and the story it shows beside the last event.
 type presenter struct {
-	on       bool
-	paused   bool
-	every    time.Duration
-	seq      int
-	storyOff int
+	on     bool
+	paused bool
+	every  time.Duration
+	seq    int
+	story  pane
+	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
-// presentTick starts a new timer (forgetting the previous one).
-func (m *Model) presentTick() tea.Cmd {
-	m.pr.seq++
-	seq := m.pr.seq
-	return m.opts.tick(m.pr.every, func(time.Time) tea.Msg { return presentTickMsg{seq: seq} })
+// What the presenter asks of the scenario it presents (its messages up).
+type (
+	presentStep    struct{ d int } // step back (-1) or forward (+1)
+	presentRestart struct{}        // replay from the start
+	presentLeave   struct{}        // back to the normal screen
+	presentShared  struct{}        // a key every screen shares (c, n, e, y)
+	presentHelp    struct{}        // the help page
+	presentCPUs    struct{ d int } // scroll the CPU columns sideways
+	presentOther   struct{}        // a key presentation mode does not use
+)
+
+// timer starts a new timer (forgetting the previous one).
+func (p *presenter) timer() tea.Cmd {
+	p.seq++
+	seq := p.seq
+	return p.tick(p.every, func(time.Time) tea.Msg { return presentTickMsg{seq: seq} })
 }
 
-// presentStep handles the timer: take the next step of the history unless
-// paused, a page is open, or the end is reached.
-func (m Model) presentStep(msg presentTickMsg) (Model, tea.Cmd) {
-	if !m.pr.on || msg.seq != m.pr.seq || m.pr.paused || !m.hasSess {
-		return m, nil
-	}
-	s := &m.sess
-	if m.screen != screenScenario || s.page != views.PagePanes {
-		return m, m.presentTick() // wait until the panes show again
-	}
-	if !s.forward() {
-		return m, nil // the end
-	}
-	if s.cursor >= len(s.steps) {
-		return m, nil
-	}
-	return m, m.presentTick()
+// ticked handles the timer: it reports whether to take the next step
+// (not when paused, and not a timer forgotten since).
+func (p presenter) ticked(msg presentTickMsg) bool {
+	return p.on && msg.seq == p.seq && !p.paused
 }
 
-// updatePresent handles a key in presentation mode (on the panes).
-func (m Model) updatePresent(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k := m.keys
-	s := &m.sess
+// update handles a key on the presentation screen. atEnd says the last
+// step of the history is shown. It returns what the scenario should do
+// (nil: nothing).
+func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.Cmd, tea.Msg) {
 	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
 	case key.Matches(msg, k.Pause):
 		switch {
-		case !m.pr.paused && s.cursor < len(s.steps):
-			m.pr.paused = true
-			m.pr.seq++ // forget the running timer
-			return m, nil
-		case s.cursor >= len(s.steps):
-			s.travel(0)
-			m.notice = "from the start"
+		case !p.paused && !atEnd:
+			p.paused = true
+			p.seq++ // forget the running timer
+			return p, nil, nil
+		case atEnd:
+			p.paused = false
+			return p, p.timer(), presentRestart{}
 		}
-		m.pr.paused = false
-		return m, m.presentTick()
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Forward):
-		moved := false
-		if key.Matches(msg, k.Back) {
-			moved = s.back()
-			if !moved {
-				m.notice = "at the initial state"
-			}
-		} else {
-			moved = s.forward()
-			if !moved {
-				m.notice = "the end: space replays from the start"
-			}
-		}
-		if moved && !m.pr.paused {
-			return m, m.presentTick()
-		}
-		return m, nil
-	case key.Matches(msg, k.Up):
-		m.pr.storyOff = max(m.pr.storyOff-1, 0)
-	case key.Matches(msg, k.Down):
-		m.pr.storyOff++
-	case key.Matches(msg, k.PageUp):
-		m.pr.storyOff = max(m.pr.storyOff-5, 0)
-	case key.Matches(msg, k.PageDown):
-		m.pr.storyOff += 5
+		p.paused = false
+		return p, p.timer(), nil
+	case key.Matches(msg, k.Back):
+		return p, nil, presentStep{-1}
+	case key.Matches(msg, k.Forward):
+		return p, nil, presentStep{+1}
+	case p.story.scrollKeys(msg, k, storyStep):
 	case key.Matches(msg, k.ScrollLeft):
-		s.cpuOff = max(s.cpuOff-1, 0)
+		return p, nil, presentCPUs{-1}
 	case key.Matches(msg, k.ScrollRight):
-		s.cpuOff++
+		return p, nil, presentCPUs{+1}
 	case key.Matches(msg, k.Picker):
-		m.pr.on = false
-		m.pr.seq++
-		m.notice = "presentation over: every key works again"
-		return m.fixView(), nil
+		p.on = false
+		p.seq++
+		return p, nil, presentLeave{}
 	case key.Matches(msg, k.Help):
-		s.page, s.pageOff = views.PageHelp, 0
+		return p, nil, presentHelp{}
 	case key.Matches(msg, k.Compare), key.Matches(msg, k.Necessity), key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
-		return m.shared(msg)
+		return p, nil, presentShared{}
 	default:
-		m.notice = "presenting: space pauses, ←/→ step, esc leaves"
+		return p, nil, presentOther{}
 	}
-	m.pr.storyOff = clampInt(m.pr.storyOff, 0, m.storyScroll())
-	return m.clampOffsets(), nil
+	return p, nil, nil
 }
 
-// storyScroll is how far the presentation's story can scroll.
-func (m Model) storyScroll() int {
-	if m.width == 0 {
-		return 0
-	}
-	return views.PresentStoryScroll(m.input(), m.width, m.height)
-}
-
-// presentInput is what the views need of presentation mode (nil when off).
-func (m Model) presentInput() *views.PresentInput {
-	if !m.pr.on {
+// stepped is told that a step was taken by hand: the timer waits a whole
+// interval again (unless paused).
+func (p *presenter) stepped() tea.Cmd {
+	if p.paused {
 		return nil
 	}
-	return &views.PresentInput{Paused: m.pr.paused, Every: m.pr.every, StoryOff: m.pr.storyOff}
+	return p.timer()
+}
+
+// input is what the views need of presentation mode (nil when off).
+func (p presenter) input() *views.PresentInput {
+	if !p.on {
+		return nil
+	}
+	return &views.PresentInput{Paused: p.paused, Every: p.every}
 }

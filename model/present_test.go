@@ -10,16 +10,16 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
-	"smpscope/views"
+	"smpscope/scenarios"
 )
 
 // witness returns the shortest witness of sc's condition in mode.
-func witness(t testing.TB, sc *Scenario, mode machine.Mode) []machine.Step {
+func witness(t testing.TB, sc *scenarios.Spec, mode machine.Mode) []machine.Step {
 	t.Helper()
 	res := machine.Explore(machine.MustNew(sc.Program, mode), machine.Options{})
 	var best []machine.Step
 	for _, o := range res.Outcomes {
-		if sc.target(o.Outcome) && (best == nil || len(o.Witness) < len(best)) {
+		if sc.Asked(o.Outcome) && (best == nil || len(o.Witness) < len(best)) {
 			best = o.Witness
 		}
 	}
@@ -44,7 +44,7 @@ func presentOptions(t testing.TB) Options {
 // model and the command it returns (the next timer, or nil).
 func tick(t testing.TB, m Model) (Model, tea.Cmd) {
 	t.Helper()
-	return m.update(presentTickMsg{seq: m.pr.seq})
+	return m.update(presentTickMsg{seq: m.scen.present.seq})
 }
 
 func TestPresent(t *testing.T) {
@@ -52,137 +52,135 @@ func TestPresent(t *testing.T) {
 	n := len(opts.History)
 	m := New(opts)
 	init := m.Init()
-	m = drive(t, m, append([]tea.Msg{size(80, 24)}, runCmd(init)...)...)
-	if !m.pr.on || m.sess.cursor != 0 || len(m.sess.steps) != n {
-		t.Fatalf("present: on %v, cursor %d, %d steps", m.pr.on, m.sess.cursor, len(m.sess.steps))
+	m = Drive(m, append([]tea.Msg{size(80, 24)}, messages(init)...)...)
+	if !m.scen.present.on || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) != n {
+		t.Fatalf("present: on %v, cursor %d, %d steps", m.scen.present.on, m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
 	if !strings.Contains(m.View(), fmt.Sprintf("▶ presenting · step 0/%d · every 3s", n)) {
 		t.Fatalf("no indicator:\n%s", m.View())
 	}
 	// Init started the timer: its message takes the first step.
-	first := presentTickMsg{seq: m.pr.seq}
+	first := presentTickMsg{seq: m.scen.present.seq}
 	var next tea.Cmd
 	m, next = m.update(first)
-	if m.sess.cursor != 1 || next == nil {
-		t.Fatalf("a tick: cursor %d, next timer %v", m.sess.cursor, next != nil)
+	if m.scen.sess.cursor != 1 || next == nil {
+		t.Fatalf("a tick: cursor %d, next timer %v", m.scen.sess.cursor, next != nil)
 	}
-	if msg, ok := next().(presentTickMsg); !ok || msg.seq != m.pr.seq {
+	if msg, ok := next().(presentTickMsg); !ok || msg.seq != m.scen.present.seq {
 		t.Fatalf("the next timer sends %#v", msg)
 	}
 	// A stale timer does nothing.
-	if m2, _ := m.update(first); m2.sess.cursor != 1 {
+	if m2, _ := m.update(first); m2.scen.sess.cursor != 1 {
 		t.Error("a stale timer took a step")
 	}
 	m, _ = tick(t, m)
 	// Space pauses: timers are ignored.
 	m, cmd := press(m, " ")
-	if !m.pr.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d · space resumes", n)) {
-		t.Fatalf("space: paused %v\n%s", m.pr.paused, m.View())
+	if !m.scen.present.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d · space resumes", n)) {
+		t.Fatalf("space: paused %v\n%s", m.scen.present.paused, m.View())
 	}
-	if m2, _ := tick(t, m); m2.sess.cursor != 2 {
+	if m2, _ := tick(t, m); m2.scen.sess.cursor != 2 {
 		t.Error("a timer took a step while paused")
 	}
 	// Arrows still step by hand, paused or not.
 	m, _ = press(m, "right")
 	m, _ = press(m, "right")
 	m, _ = press(m, "left")
-	if m.sess.cursor != 3 || !m.pr.paused {
-		t.Fatalf("arrows: cursor %d, paused %v", m.sess.cursor, m.pr.paused)
+	if m.scen.sess.cursor != 3 || !m.scen.present.paused {
+		t.Fatalf("arrows: cursor %d, paused %v", m.scen.sess.cursor, m.scen.present.paused)
 	}
 	// Space resumes with a new timer.
 	m, cmd = press(m, " ")
-	if m.pr.paused || cmd == nil {
+	if m.scen.present.paused || cmd == nil {
 		t.Fatal("space did not resume")
 	}
 	for i := 0; i < n; i++ {
 		m, cmd = tick(t, m)
 	}
-	if m.sess.cursor != n || cmd != nil {
-		t.Fatalf("at the end: cursor %d, timer %v", m.sess.cursor, cmd != nil)
+	if m.scen.sess.cursor != n || cmd != nil {
+		t.Fatalf("at the end: cursor %d, timer %v", m.scen.sess.cursor, cmd != nil)
 	}
 	if !m.Machine().Final(m.State()) || !strings.Contains(m.View(), "the condition holds") || !strings.Contains(m.View(), "■ the end") {
 		t.Errorf("final frame:\n%s", m.View())
 	}
 	// Other keys do not disturb the presentation; space at the end replays.
 	m, _ = press(m, "r")
-	if m.sess.cursor != n || !strings.Contains(m.notice, "space pauses") {
-		t.Errorf("r while presenting: cursor %d, notice %q", m.sess.cursor, m.notice)
+	if m.scen.sess.cursor != n || !strings.Contains(m.scen.notice, "space pauses") {
+		t.Errorf("r while presenting: cursor %d, notice %q", m.scen.sess.cursor, m.scen.notice)
 	}
 	m, cmd = press(m, " ")
-	if m.sess.cursor != 0 || cmd == nil || len(m.sess.steps) != n {
-		t.Fatalf("space at the end: cursor %d", m.sess.cursor)
+	if m.scen.sess.cursor != 0 || cmd == nil || len(m.scen.sess.steps) != n {
+		t.Fatalf("space at the end: cursor %d", m.scen.sess.cursor)
 	}
 	// The help page holds the timer; esc leaves presentation mode.
-	m = drive(t, m, keys("?")...)
-	if m2, c := tick(t, m); m2.sess.cursor != 0 || c == nil {
+	m = Drive(m, keys("?")...)
+	if m2, c := tick(t, m); m2.scen.sess.cursor != 0 || c == nil {
 		t.Error("a timer took a step behind the help page, or stopped")
 	}
-	m = drive(t, m, keys("?", "esc")...)
-	if m.pr.on || m.View() == "" || strings.Contains(m.View(), "presenting") {
+	m = Drive(m, keys("?", "esc")...)
+	if m.scen.present.on || m.View() == "" || strings.Contains(m.View(), "presenting") {
 		t.Fatalf("esc did not leave presentation mode:\n%s", m.View())
 	}
-	if m2, _ := tick(t, m); m2.sess.cursor != 0 {
+	if m2, _ := tick(t, m); m2.scen.sess.cursor != 0 {
 		t.Error("a timer took a step after leaving presentation mode")
 	}
-	m = drive(t, m, keys("1")...)
-	if m.sess.cursor != 1 {
+	m = Drive(m, keys("1")...)
+	if m.scen.sess.cursor != 1 {
 		t.Error("step keys do not work after leaving presentation mode")
 	}
 }
 
 func TestPresentKeys(t *testing.T) {
-	m := start(t, presentOptions(t), 80, 24)
+	m := Start(presentOptions(t), 80, 24)
 	if !m.keys.Pause.Enabled() || m.keys.Random.Enabled() || m.keys.Step.Enabled() {
 		t.Errorf("presenting: pause %v, random %v, step %v", m.keys.Pause.Enabled(), m.keys.Random.Enabled(), m.keys.Step.Enabled())
 	}
 	if v := m.View(); !strings.Contains(v, "space pause •") {
 		t.Errorf("help line:\n%s", v)
 	}
-	m = drive(t, m, keys("esc")...)
+	m = Drive(m, keys("esc")...)
 	if m.keys.Pause.Enabled() || !m.keys.Random.Enabled() {
 		t.Error("after presenting: pause still on, random off")
 	}
 }
 
 func TestPresentScreen(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, presentOptions(t), sz[0], sz[1])
-			for i := 0; i < 5; i++ {
-				m, _ = tick(t, m)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(presentOptions(t), w, h)
+		for i := 0; i < 5; i++ {
+			m, _ = tick(t, m)
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		for _, want := range []string{"presenting · step 5/7 · every 3s", "story", "next →", "step 5 of 7"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("presentation lacks %q:\n%s", want, v)
 			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			for _, want := range []string{"presenting · step 5/7 · every 3s", "story", "next →", "step 5 of 7"} {
-				if !strings.Contains(v, want) {
-					t.Errorf("presentation lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestPresentStoryScroll(t *testing.T) {
-	m := start(t, presentOptions(t), 80, 24)
-	max := m.storyScroll()
+	m := Start(presentOptions(t), 80, 24)
+	max := m.scen.present.story.maxOffset()
 	if max == 0 {
 		t.Skip("the story fits")
 	}
 	for i := 0; i < max+5; i++ {
-		m = drive(t, m, keys("down")...)
+		m = Drive(m, keys("down")...)
 	}
-	if m.pr.storyOff != max {
-		t.Errorf("story scrolled to %d, want %d", m.pr.storyOff, max)
+	if m.scen.present.story.offset() != max {
+		t.Errorf("story scrolled to %d, want %d", m.scen.present.story.offset(), max)
 	}
-	m = drive(t, m, tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
-	if m.pr.storyOff != max-1 {
-		t.Errorf("wheel up: %d", m.pr.storyOff)
+	m = Drive(m, tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	if m.scen.present.story.offset() != max-1 {
+		t.Errorf("wheel up: %d", m.scen.present.story.offset())
 	}
 	// A click takes no step in presentation mode.
-	r, _ := views.PresentLayout(m.input(), 80, 24)
-	m = drive(t, m, tea.MouseMsg{X: r.Event.X + 3, Y: r.Event.Y + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if m.sess.cursor != 0 {
+	r := m.scen.frame.Present
+	m = Drive(m, tea.MouseMsg{X: r.Event.X + 3, Y: r.Event.Y + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.scen.sess.cursor != 0 {
 		t.Error("a click took a step")
 	}
 }

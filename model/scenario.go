@@ -1,88 +1,602 @@
 package model
 
 import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/views"
 )
 
-// Scenario is what the UI needs from a compiled scenario. It is kept small
-// and independent of package scenarios so that the UI can be driven by
-// programs built in Go (tests) as well as by litmus files; FromCompiled
-// adapts a compiled litmus test.
-type Scenario struct {
-	Name    string // e.g. "MP+poonceonces"
-	Title   string // one line for people
-	Family  string // scenarios of one family are variants of each other
-	Variant string
-	Story   string // a paragraph or two, shown on demand
-	Source  string // the patch or thread the scenario comes from
-	Program *machine.Program
+// scenarioModel is the scenario screen: the open session (its history and
+// cursor), the panes and their scroll positions, the help and story
+// pages, the step number being typed, and presentation mode. It talks up
+// to the root model through the messages below, which update returns.
+type scenarioModel struct {
+	sess       session
+	variants   []string // the family's variants, in library order
+	weakenings int      // ordering annotations the necessity panel can weaken
 
-	// Condition is the final clause as written, e.g.
-	// "exists (1:r0=1 /\ 1:r1=0)"; Quantifier is "exists", "~exists" or
-	// "forall" ("" when the scenario has no condition).
-	Condition  string
-	Quantifier string
-	// Holds evaluates the clause's proposition on an outcome (for
-	// "exists (P)" it is P). Nil when there is no condition.
-	Holds func(machine.Outcome) bool
-	// Expected is the LKMM verdict recorded in the file ("Never",
-	// "Sometimes", "Always" or "").
-	Expected string
-	// FormatOutcome renders an outcome on one line; nil shows every
-	// register and location.
-	FormatOutcome func(machine.Outcome) string
-	// Keep is the filter clause: outcomes it rejects are left out of the
-	// verdict. Nil keeps all.
-	Keep func(machine.Outcome) bool
-	// HideReg names registers the CPU columns leave out (compiler
-	// temporaries). Nil shows all.
-	HideReg func(thread int, r machine.Reg) bool
-	// Shown selects the registers and locations the outcome of a copied
-	// trace (y) names (machine.Outcome.Format); nil names all.
-	Shown func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool
-	// File is the .litmus file the scenario was read from, so that a
-	// trace written with e can name it; "" for built-in scenarios and
-	// programs built in Go.
-	File string
+	focus  views.Pane
+	side   views.Pane // the tab shown when history and outcomes share a box
+	sel    [views.NumPanes]int
+	panes  [views.NumPanes]pane
+	cpuOff int
+	page   views.Page // PagePanes, PageHelp or PageStory (panels are the root's)
+	pageV  pane
+
+	digits   string // a step number being typed
+	digitSeq int    // identifies the pending digit timeout
+	notice   string
+
+	present presenter
+	// reveal asks the next frame to scroll the list panes to their
+	// selections (after a key moved them; not after the wheel scrolled).
+	reveal bool
+	// frame is the last frame drawn: mouse clicks and page keys refer to
+	// what is on the screen.
+	frame views.Frame
+	seen  int // the session's moves the selections have followed
+	// exploreKeys are the cache keys of the explorations of the program
+	// in each mode (by its content; computed once).
+	exploreKeys [2]string
 }
 
-// question is the scenario as the analyses (compare, necessity) see it.
-func (s *Scenario) question() scenarios.Question {
-	q := scenarios.Question{
-		Name: s.Name, Variant: s.Variant, Title: s.Title, Program: s.Program,
-		Condition: s.Condition, Satisfies: s.Holds, Filtered: s.Keep,
-		Expected: scenarios.Observation(s.Expected),
+// What the scenario screen asks of the root (its messages up).
+type (
+	toPickerMsg  struct{}                  // esc: back to the picker
+	nextVariant  struct{}                  // v: open the next variant
+	openPanelMsg struct{ page views.Page } // c or n
+	quitMsg      struct{}                  // q
+)
+
+// digitTimeoutMsg ends a step number that could still grow.
+type digitTimeoutMsg struct{ seq int }
+
+func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenarioModel, error) {
+	sess, err := newSession(sp, mode, c.opts.Seed)
+	if err != nil {
+		return scenarioModel{}, fmt.Errorf("cannot open %s: %v", sp.Name, err)
 	}
-	switch s.Quantifier {
-	case "~exists":
-		q.Kind = scenarios.NotExists
-	case "forall":
-		q.Kind = scenarios.Forall
+	s := scenarioModel{sess: sess, side: views.PaneOutcomes, reveal: true}
+	s.weakenings = len(machine.Weakenings(sp.Program))
+	pk := scenarios.ProgramKey(sp.Program)
+	for _, md := range []machine.Mode{machine.TSO, machine.ARM} {
+		s.exploreKeys[md] = "explore " + pk + " " + md.String()
 	}
-	return q
+	s.present.tick = c.opts.tick
+	s.follow()
+	return s, nil
 }
 
-// LibraryEntry is one scenario of the built-in library, as the picker lists
-// it. Entries with the same Family are shown as one row with their
-// variants.
-type LibraryEntry struct {
-	Name    string // what Options.Load is called with
-	Family  string
-	Variant string
-	Title   string
-	Summary string // optional one-line summary; Title is shown when empty
+// exploreKey is the cache key of the exploration of the current program
+// and mode.
+func (s *scenarioModel) exploreKey() string { return s.exploreKeys[s.sess.mode] }
+
+// explore starts exploring the current scenario in the current mode
+// unless the result is known or on its way.
+func (s *scenarioModel) explore(c common) tea.Cmd {
+	m, opts := s.sess.mach(), c.opts.Explore
+	return c.jobs.start(exploreJob, s.exploreKey(), "", func(ctx context.Context) jobResult {
+		opts.Context = ctx
+		res := machine.Explore(m, opts)
+		return jobResult{value: res, keep: res.Complete || res.StopReason != "cancelled"}
+	})
 }
 
-// target reports whether an outcome is the one the condition asks about:
-// for exists and ~exists an outcome where the proposition holds, for forall
-// a counterexample.
-func (s *Scenario) target(o machine.Outcome) bool {
-	if s.Holds == nil || (s.Keep != nil && !s.Keep(o)) {
-		return false
+// result returns the exploration of the current mode, if it is done.
+func (s *scenarioModel) result(c common) *machine.Result {
+	if v, ok := c.jobs.result(s.exploreKey()); ok {
+		return v.(*machine.Result)
 	}
-	if s.Quantifier == "forall" {
-		return !s.Holds(o)
+	return nil
+}
+
+// exploring reports whether the exploration of the current mode runs.
+func (s *scenarioModel) exploring(c common) bool {
+	return c.jobs.busy(exploreJob, s.exploreKey()) != nil
+}
+
+// update handles a message for the scenario screen: keys, the mouse, the
+// digit timeout and the presentation timer.
+func (s scenarioModel) update(msg tea.Msg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	s, cmd, up := s.handle(msg, c)
+	s.follow()
+	return s, cmd, up
+}
+
+// follow keeps the selections on what the session moved to: the steps'
+// within the steps enabled, the history's on the state shown.
+func (s *scenarioModel) follow() {
+	if s.seen != s.sess.moved {
+		s.seen = s.sess.moved
+		s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.sess.enabled)-1)
+		s.sel[views.PaneHistory] = s.sess.cursor
 	}
-	return s.Holds(o)
+}
+
+func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		s.notice = ""
+		s.reveal = true
+		if s.page != views.PagePanes {
+			return s.updatePage(msg, c)
+		}
+		if s.present.on {
+			return s.updatePresent(msg, c)
+		}
+		return s.updatePanes(msg, c)
+	case tea.MouseMsg:
+		return s.mouse(msg, c)
+	case digitTimeoutMsg:
+		if msg.seq == s.digitSeq && s.digits != "" {
+			s.reveal = true
+			return s.takeDigits(), nil, nil
+		}
+	case presentTickMsg:
+		if !s.present.ticked(msg) {
+			return s, nil, nil
+		}
+		if s.page != views.PagePanes {
+			return s, s.present.timer(), nil // wait until the panes show again
+		}
+		if !s.sess.forward() || s.sess.cursor >= len(s.sess.steps) {
+			return s, nil, nil // the end
+		}
+		return s, s.present.timer(), nil
+	}
+	return s, nil, nil
+}
+
+// shared handles the keys that work on every page of the scenario
+// screen: c and n open their panels, e and y export the history.
+func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	k := c.keys
+	switch {
+	case key.Matches(msg, k.Compare):
+		return s, nil, openPanelMsg{views.PageCompare}
+	case key.Matches(msg, k.Necessity):
+		return s, nil, openPanelMsg{views.PageNecessity}
+	}
+	if s.sess.cursor == 0 {
+		s.notice = "no steps taken yet: nothing to export"
+		return s, nil, nil
+	}
+	if key.Matches(msg, k.Export) {
+		s.notice = "writing the trace…"
+		return s, s.exportCmd(c), nil
+	}
+	s.notice = "copying…"
+	return s, s.copyCmd(c), nil
+}
+
+func isShared(msg tea.KeyMsg, k KeyMap) bool {
+	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
+}
+
+// updatePage handles a key on the help or story page.
+func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	k := c.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return s, nil, quitMsg{}
+	case isShared(msg, k):
+		return s.shared(msg, c)
+	case key.Matches(msg, k.Picker),
+		s.page == views.PageHelp && key.Matches(msg, k.Help),
+		s.page == views.PageStory && key.Matches(msg, k.Story):
+		s.showPage(views.PagePanes)
+	case s.page == views.PageStory && key.Matches(msg, k.Help):
+		s.showPage(views.PageHelp)
+	case s.page == views.PageHelp && key.Matches(msg, k.Story):
+		s.showPage(views.PageStory)
+	default:
+		s.pageV.scrollKeys(msg, k, pageStep)
+	}
+	return s, nil, nil
+}
+
+// pageStep is how far pgup and pgdn move a page.
+const pageStep = 10
+
+// showPage shows a page (or the panes), from its top.
+func (s *scenarioModel) showPage(p views.Page) {
+	s.page = p
+	s.pageV.top()
+}
+
+// updatePresent handles a key in presentation mode (on the panes).
+func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	if key.Matches(msg, c.keys.Quit) {
+		return s, nil, quitMsg{}
+	}
+	s.reveal = false
+	var cmd tea.Cmd
+	var act tea.Msg
+	s.present, cmd, act = s.present.update(msg, c.keys, s.sess.cursor >= len(s.sess.steps))
+	switch act := act.(type) {
+	case presentRestart:
+		s.sess.travel(0)
+		s.notice = "from the start"
+	case presentStep:
+		moved := false
+		if act.d < 0 {
+			if moved = s.sess.back(); !moved {
+				s.notice = "at the initial state"
+			}
+		} else if moved = s.sess.forward(); !moved {
+			s.notice = "the end: space replays from the start"
+		}
+		if moved {
+			cmd = s.present.stepped()
+		}
+	case presentCPUs:
+		s.cpuOff = max(s.cpuOff+act.d, 0)
+	case presentLeave:
+		s.notice = "presentation over: every key works again"
+		s.reveal = true
+	case presentHelp:
+		s.showPage(views.PageHelp)
+	case presentShared:
+		return s.shared(msg, c)
+	case presentOther:
+		s.notice = "presenting: space pauses, ←/→ step, esc leaves"
+	}
+	return s, cmd, nil
+}
+
+// updatePanes handles a key on the normal screen.
+func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	k := c.keys
+	ss := &s.sess
+	if key.Matches(msg, k.Step) {
+		return s.typeDigit(msg.String(), c)
+	}
+	if s.digits != "" {
+		if key.Matches(msg, k.Enter) {
+			return s.takeDigits(), nil, nil
+		}
+		s.digits = "" // any other key abandons the number
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return s, nil, quitMsg{}
+	case isShared(msg, k):
+		return s.shared(msg, c)
+	case key.Matches(msg, k.Back):
+		if !ss.back() {
+			s.notice = "at the initial state"
+		}
+	case key.Matches(msg, k.Forward):
+		if !ss.forward() {
+			s.notice = "nothing to replay: take a step (1-9, space)"
+		}
+	case key.Matches(msg, k.Random):
+		if !ss.randomStep() {
+			s.notice = "no step is enabled"
+		}
+	case key.Matches(msg, k.Run):
+		n := ss.run()
+		s.notice = fmt.Sprintf("took %d random steps: %s", n, views.Status(ss.mach(), ss.state()))
+	case key.Matches(msg, k.Reset):
+		ss.reset()
+		s.notice = "reset to the initial state"
+	case key.Matches(msg, k.Witness):
+		s = s.loadWitness(c)
+	case key.Matches(msg, k.Mode):
+		from := ss.mode
+		kept, at := ss.switchMode()
+		if kept {
+			s.notice = fmt.Sprintf("%s mode: history replayed (%d steps)", ss.mode.Title(), ss.cursor)
+		} else {
+			s.notice = fmt.Sprintf("%s mode: step %d of the %s history is not possible here; reset", ss.mode.Title(), at+1, from.Title())
+		}
+		return s, s.explore(c), nil
+	case key.Matches(msg, k.Variant):
+		return s, nil, nextVariant{}
+	case key.Matches(msg, k.Story):
+		s.showPage(views.PageStory)
+	case key.Matches(msg, k.Help):
+		s.showPage(views.PageHelp)
+	case key.Matches(msg, k.Picker):
+		return s, nil, toPickerMsg{}
+	case key.Matches(msg, k.Focus):
+		s.setFocus((s.focus + 1) % views.NumPanes)
+	case key.Matches(msg, k.FocusBack):
+		s.setFocus((s.focus + views.NumPanes - 1) % views.NumPanes)
+	case key.Matches(msg, k.Up):
+		s.move(-1)
+	case key.Matches(msg, k.Down):
+		s.move(+1)
+	case key.Matches(msg, k.PageUp):
+		s.move(-max(s.panes[s.focus].visible(), 1))
+	case key.Matches(msg, k.PageDown):
+		s.move(+max(s.panes[s.focus].visible(), 1))
+	case key.Matches(msg, k.ScrollLeft):
+		s.cpuOff = max(s.cpuOff-1, 0)
+	case key.Matches(msg, k.ScrollRight):
+		s.cpuOff++
+	case key.Matches(msg, k.Enter):
+		s = s.activate(s.sel[s.focus], c)
+	}
+	return s, nil, nil
+}
+
+// typeDigit handles a digit of a step number. With fewer than ten steps
+// it takes the step at once; otherwise it waits while the number could
+// still grow (a further digit, enter, or a pause of DigitDelay ends it).
+func (s scenarioModel) typeDigit(d string, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	buf := s.digits + d
+	if buf == "0" {
+		s.digits = ""
+		s.notice = "steps are numbered from 1"
+		return s, nil, nil
+	}
+	n, _ := strconv.Atoi(buf)
+	if n > len(s.sess.enabled) {
+		s.digits = ""
+		s.notice = fmt.Sprintf("no step %d: %d enabled", n, len(s.sess.enabled))
+		return s, nil, nil
+	}
+	s.digits = buf
+	if !waitsForDigit(n, len(s.sess.enabled)) {
+		return s.takeDigits(), nil, nil
+	}
+	s.digitSeq++
+	seq := s.digitSeq
+	return s, c.opts.tick(c.opts.DigitDelay, func(time.Time) tea.Msg { return digitTimeoutMsg{seq: seq} }), nil
+}
+
+// takeDigits takes the step whose number was typed.
+func (s scenarioModel) takeDigits() scenarioModel {
+	n, err := strconv.Atoi(s.digits)
+	s.digits = ""
+	if err != nil || n < 1 || n > len(s.sess.enabled) {
+		return s
+	}
+	return s.takeStep(n - 1)
+}
+
+// takeStep takes the i-th enabled step.
+func (s scenarioModel) takeStep(i int) scenarioModel {
+	if i < 0 || i >= len(s.sess.enabled) {
+		return s
+	}
+	if err := s.sess.take(s.sess.enabled[i]); err != nil {
+		s.notice = err.Error()
+	}
+	return s
+}
+
+// activate acts on row i of the focused pane: take a step, travel in the
+// history, or load an outcome's witness.
+func (s scenarioModel) activate(i int, c common) scenarioModel {
+	switch s.focus {
+	case views.PaneSteps:
+		s = s.takeStep(i)
+	case views.PaneHistory:
+		s.sess.travel(i)
+	case views.PaneOutcomes:
+		s = s.loadRow(i, c)
+	}
+	return s
+}
+
+// outcomes is the outcomes pane's data.
+func (s *scenarioModel) outcomes(c common) views.OutcomesInput {
+	return views.OutcomesInput{Running: s.exploring(c), Spinner: c.spin, Result: s.result(c), Loaded: s.sess.loaded}
+}
+
+// loadRow loads the witness of outcome row i.
+func (s scenarioModel) loadRow(i int, c common) scenarioModel {
+	steps, ok := s.outcomes(c).Witness(i)
+	if !ok {
+		return s
+	}
+	if err := s.sess.load(steps); err != nil {
+		s.notice = "witness does not replay: " + err.Error()
+		return s
+	}
+	s.sess.loaded = i
+	s.sel[views.PaneOutcomes] = i
+	s.notice = fmt.Sprintf("witness loaded: → replays its %d steps", len(steps))
+	return s
+}
+
+// loadWitness loads the witness of the outcome the condition asks about.
+func (s scenarioModel) loadWitness(c common) scenarioModel {
+	sp, mode := s.sess.spec, s.sess.mode
+	res := s.result(c)
+	switch {
+	case res == nil && s.exploring(c):
+		s.notice = "still exploring: the witness comes when it is done"
+		return s
+	case res == nil:
+		s.notice = "no exploration result"
+		return s
+	case sp.Final == nil:
+		s.notice = "this scenario has no condition"
+		return s
+	}
+	for i, o := range res.Outcomes {
+		if sp.Asked(o.Outcome) {
+			return s.loadRow(i, c)
+		}
+	}
+	what := "the condition never holds"
+	if sp.Final.Kind == scenarios.Forall {
+		what = "the condition always holds"
+	}
+	if !res.Complete {
+		s.notice = fmt.Sprintf("%s in what %s exploration found (incomplete): no witness", what, mode.Title())
+	} else {
+		s.notice = fmt.Sprintf("%s in %s mode: no witness", what, mode.Title())
+	}
+	return s
+}
+
+// setFocus moves the focus to pane p.
+func (s *scenarioModel) setFocus(p views.Pane) {
+	s.focus = p
+	if p == views.PaneHistory || p == views.PaneOutcomes {
+		s.side = p
+	}
+}
+
+// move moves the selection (list panes) or scrolls (CPUs, memory) by d.
+func (s *scenarioModel) move(d int) {
+	switch s.focus {
+	case views.PaneSteps, views.PaneHistory, views.PaneOutcomes:
+		s.sel[s.focus] += d
+	default:
+		s.panes[s.focus].scroll(d)
+	}
+}
+
+// mouse handles a click (take a step, travel, load a witness, focus a
+// pane) and the wheel (scroll the focused pane or the page).
+func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	if s.present.on && s.page == views.PagePanes {
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			s.present.story.scroll(-1)
+		case tea.MouseButtonWheelDown:
+			s.present.story.scroll(+1)
+		}
+		return s, nil, nil
+	}
+	scroll := func(d int) {
+		if s.page != views.PagePanes {
+			s.pageV.scroll(d)
+		} else {
+			s.panes[s.focus].scroll(d)
+		}
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		scroll(-1)
+		return s, nil, nil
+	case tea.MouseButtonWheelDown:
+		scroll(+1)
+		return s, nil, nil
+	case tea.MouseButtonWheelLeft:
+		s.cpuOff = max(s.cpuOff-1, 0)
+		return s, nil, nil
+	case tea.MouseButtonWheelRight:
+		s.cpuOff++
+		return s, nil, nil
+	}
+	if msg.Button != tea.MouseButtonLeft || msg.Action != tea.MouseActionPress || s.page != views.PagePanes || !s.frame.OK() {
+		return s, nil, nil
+	}
+	r := s.frame.Regions
+	p, ok := r.PaneAt(msg.X, msg.Y, s.side)
+	if !ok {
+		return s, nil, nil
+	}
+	s.notice = ""
+	s.reveal = true
+	rect := r.Panes[p]
+	if r.Tabbed && (p == views.PaneHistory || p == views.PaneOutcomes) && msg.Y == rect.Y {
+		// A click on the shared box's title switches the tab.
+		if s.side == views.PaneHistory {
+			p = views.PaneOutcomes
+		} else {
+			p = views.PaneHistory
+		}
+		s.setFocus(p)
+		return s, nil, nil
+	}
+	s.setFocus(p)
+	row := msg.Y - rect.Y - 1
+	if p == views.PaneOutcomes {
+		row -= views.OutcomeHeaderLines
+	}
+	if row < 0 || row >= rect.H-2 {
+		return s, nil, nil
+	}
+	row += s.panes[p].offset()
+	switch p {
+	case views.PaneSteps:
+		if row < len(s.sess.enabled) {
+			s.sel[p] = row
+			s = s.takeStep(row)
+		}
+	case views.PaneHistory:
+		if row <= len(s.sess.steps) {
+			s.sess.travel(row)
+		}
+	case views.PaneOutcomes:
+		if row < s.outcomes(c).Rows() {
+			s = s.loadRow(row, c)
+		}
+	}
+	return s, nil, nil
+}
+
+// input gathers what the scenario screen shows.
+func (s *scenarioModel) input(c common) views.ScenarioInput {
+	ss := &s.sess
+	return views.ScenarioInput{
+		Spec:     ss.spec,
+		Variants: s.variants,
+		Mach:     ss.mach(),
+		Initial:  ss.states[0],
+		State:    ss.state(),
+		Steps:    ss.steps,
+		Events:   ss.events,
+		Cursor:   ss.cursor,
+		Enabled:  ss.enabled,
+		Focus:    s.focus,
+		SideTab:  s.side,
+		Sel:      s.sel,
+		CPUOff:   s.cpuOff,
+		Digits:   s.digits,
+		Notice:   s.notice,
+		Outcome:  s.outcomes(c),
+		Page:     s.page,
+		Present:  s.present.input(),
+	}
+}
+
+// layout lays out the frame for in, hands each pane its lines (clamping
+// its offset; revealing the selection when a key moved it) and returns
+// the frame's offsets.
+func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
+	s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.sess.enabled)-1)
+	s.sel[views.PaneHistory] = clampInt(s.sel[views.PaneHistory], 0, len(s.sess.steps))
+	s.sel[views.PaneOutcomes] = clampInt(s.sel[views.PaneOutcomes], 0, in.Outcome.Rows()-1)
+	in.Sel = s.sel
+	f := views.NewFrame(in, c.styles, c.width, c.height)
+	s.frame = f
+	var off views.Offsets
+	if !f.OK() {
+		return off
+	}
+	s.cpuOff = f.CPUOff
+	for p := views.Pane(0); p < views.NumPanes; p++ {
+		s.panes[p].set(f.Lines(p), f.Visible(p))
+		if s.reveal && (p == views.PaneSteps || p == views.PaneHistory || p == views.PaneOutcomes) && in.Page == views.PagePanes && !f.Presenting {
+			s.panes[p].reveal(s.sel[p])
+		}
+		off.Panes[p] = s.panes[p].offset()
+	}
+	s.reveal = false
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory {
+		s.pageV.set(lines, vis)
+		off.Page = s.pageV.offset()
+	}
+	if f.Presenting {
+		lines, vis := f.StoryLines()
+		s.present.story.set(lines, vis)
+		off.Story = s.present.story.offset()
+	}
+	return off
 }

@@ -2,10 +2,9 @@ package model
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"smpscope/machine"
-	"smpscope/views"
+	"smpscope/scenarios"
 )
 
 // session is one open scenario: the machines for both modes, the recorded
@@ -16,35 +15,24 @@ import (
 // machine.Apply is pure, so nothing is ever copied; steps ahead of the
 // cursor are the redo future, which is also how a witness is replayed.
 type session struct {
-	sc       *Scenario
-	variants []string // the family's variants, in library order
-	machs    [2]*machine.Machine
-	mode     machine.Mode
+	spec  *scenarios.Spec
+	machs [2]*machine.Machine
+	mode  machine.Mode
 
 	states  []*machine.State
 	events  []machine.Event
 	steps   []machine.Step
 	cursor  int
 	enabled []machine.Step // enabled in states[cursor]
+	loaded  int            // outcome row whose witness was loaded, or -1
+	// moved counts the changes of the cursor or the history, so that the
+	// screen can follow them (the history's selection follows the cursor).
+	moved int
 
-	focus   views.Pane
-	side    views.Pane // the tab shown when history and outcomes share a box
-	sel     [views.NumPanes]int
-	off     [views.NumPanes]int
-	cpuOff  int
-	page    views.Page
-	pageOff int
-	loaded  int // outcome row whose witness was loaded, or -1
-
-	digits   string // a step number being typed
-	digitSeq int    // identifies the pending digit timeout
-
-	rng rand.PCG // seeded: random steps are reproducible; a value, so copies of the model do not share it
-
-	weakenings int // ordering annotations the necessity panel can weaken
+	rng scenarios.Random // the one seeded stream; a value, so copies of the model do not share it
 }
 
-func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
+func newSession(sc *scenarios.Spec, mode machine.Mode, seed uint64) (session, error) {
 	if sc == nil || sc.Program == nil {
 		return session{}, fmt.Errorf("no program to run")
 	}
@@ -56,12 +44,10 @@ func newSession(sc *Scenario, mode machine.Mode, seed uint64) (session, error) {
 		}
 		s.machs[md] = m
 	}
-	s.sc = sc
-	s.weakenings = len(machine.Weakenings(sc.Program))
+	s.spec = sc
 	s.mode = mode
-	s.side = views.PaneOutcomes
 	s.loaded = -1
-	s.rng.Seed(seed, 0)
+	s.rng = scenarios.NewRandom(seed)
 	s.reset()
 	return s, nil
 }
@@ -82,8 +68,7 @@ func (s *session) reset() {
 // refresh recomputes what depends on the cursor.
 func (s *session) refresh() {
 	s.enabled = s.mach().Enabled(s.state())
-	s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.enabled)-1)
-	s.sel[views.PaneHistory] = s.cursor
+	s.moved++
 }
 
 // take applies an enabled step at the cursor. When it is the step the
@@ -178,34 +163,24 @@ func (s *session) switchMode() (kept bool, failedAt int) {
 	return true, valid
 }
 
-// random returns a pseudo-random number below n from the session's seeded
-// generator.
-func (s *session) random(n int) int {
-	return int(s.rng.Uint64() % uint64(n))
-}
-
 // randomStep takes one random enabled step; it reports false when none is
 // enabled.
 func (s *session) randomStep() bool {
-	if len(s.enabled) == 0 {
-		return false
-	}
-	st := s.enabled[s.random(len(s.enabled))]
-	return s.take(st) == nil
+	st, ok := s.rng.Step(s.mach(), s.state())
+	return ok && s.take(st) == nil
 }
 
-// maxRunSteps bounds g (run to the end); programs are loop-free, so real
-// runs end far sooner.
-const maxRunSteps = 100000
-
 // run takes random steps until the machine reaches a final state (or no
-// step is enabled: a deadlock); it returns how many it took.
+// step is enabled: a deadlock), drawing them as scenarios.RandomExecution
+// does; it returns how many it took.
 func (s *session) run() int {
-	n := 0
-	for n < maxRunSteps && !s.mach().Final(s.state()) && s.randomStep() {
-		n++
+	steps := s.rng.Run(s.mach(), s.state())
+	for _, st := range steps {
+		if s.take(st) != nil {
+			break
+		}
 	}
-	return n
+	return len(steps)
 }
 
 func clampInt(v, lo, hi int) int {

@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,14 +25,14 @@ func TestExportKey(t *testing.T) {
 	dir := t.TempDir()
 	opts := testOptions(mpScenario("plain"), machine.ARM)
 	opts.TraceDir = dir
-	m := start(t, opts, 80, 24)
+	m := Start(opts, 80, 24)
 
 	// Nothing to save at the initial state.
-	if m2, cmd := press(m, "e"); cmd != nil || !strings.Contains(m2.notice, "nothing to export") {
-		t.Fatalf("e at step 0: cmd %v, notice %q", cmd != nil, m2.notice)
+	if m2, cmd := press(m, "e"); cmd != nil || !strings.Contains(m2.scen.notice, "nothing to export") {
+		t.Fatalf("e at step 0: cmd %v, notice %q", cmd != nil, m2.scen.notice)
 	}
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P1 exec", "P1 exec")
-	m = drive(t, m, keys("left")...) // the history is what is shown: 4 steps
+	m = Drive(m, keys("left")...) // the history is what is shown: 4 steps
 
 	m2, cmd := press(m, "e")
 	if cmd == nil {
@@ -42,10 +41,10 @@ func TestExportKey(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatal("Update wrote a file; only the command may")
 	}
-	m2 = drive(t, m2, runCmd(cmd)...)
+	m2 = Drive(m2, messages(cmd)...)
 	path := filepath.Join(dir, "MP+plain-arm.trace")
-	if !strings.Contains(m2.notice, "wrote "+path+" (4 steps") {
-		t.Errorf("notice %q does not say where", m2.notice)
+	if !strings.Contains(m2.scen.notice, "wrote "+path+" (4 steps") {
+		t.Errorf("notice %q does not say where", m2.scen.notice)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -68,10 +67,10 @@ func TestExportKey(t *testing.T) {
 
 	// A second e never overwrites: it adds -2.
 	_, cmd = press(m, "e")
-	m3 := drive(t, m, runCmd(cmd)...)
+	m3 := Drive(m, messages(cmd)...)
 	again, err := os.ReadFile(filepath.Join(dir, "MP+plain-arm-2.trace"))
-	if err != nil || !strings.Contains(m3.notice, "MP+plain-arm-2.trace") {
-		t.Fatalf("second e: %v, notice %q", err, m3.notice)
+	if err != nil || !strings.Contains(m3.scen.notice, "MP+plain-arm-2.trace") {
+		t.Fatalf("second e: %v, notice %q", err, m3.scen.notice)
 	}
 	if first, _ := os.ReadFile(path); !bytes.Equal(first, src) || !bytes.Equal(again, src) {
 		t.Error("the first trace changed, or the second differs")
@@ -79,23 +78,10 @@ func TestExportKey(t *testing.T) {
 
 	// A directory that cannot be written: the notice says so.
 	opts.TraceDir = filepath.Join(dir, "missing", "dir")
-	m4 := take(t, start(t, opts, 80, 24), "P0 exec")
-	m4 = drive(t, m4, keys("e")...)
-	if !strings.Contains(m4.notice, "cannot write the trace") {
-		t.Errorf("unwritable dir: notice %q", m4.notice)
-	}
-}
-
-func TestTraceName(t *testing.T) {
-	for in, want := range map[string]string{
-		"mp+wmb-rmb": "mp+wmb-rmb-tso",
-		"a/b c":      "a_b_c-tso",
-		"../x":       "_x-tso",
-		"":           "scenario-tso",
-	} {
-		if got := traceName(in, machine.TSO); got != want {
-			t.Errorf("traceName(%q) = %q, want %q", in, got, want)
-		}
+	m4 := take(t, Start(opts, 80, 24), "P0 exec")
+	m4 = Drive(m4, keys("e")...)
+	if !strings.Contains(m4.scen.notice, "cannot write the trace") {
+		t.Errorf("unwritable dir: notice %q", m4.scen.notice)
 	}
 }
 
@@ -103,23 +89,21 @@ func TestCopyKey(t *testing.T) {
 	var clip bytes.Buffer
 	opts := testOptions(mpScenario("plain"), machine.ARM)
 	opts.Clipboard = &clip
-	m := start(t, opts, 80, 24)
+	m := Start(opts, 80, 24)
 	m = take(t, m, "P0 exec", "P0 commit #0", "P1 exec", "P1 exec")
 
 	m2, cmd := press(m, "y")
 	if cmd == nil || clip.Len() != 0 {
 		t.Fatalf("y: cmd %v, %d bytes written by Update", cmd != nil, clip.Len())
 	}
-	m2 = drive(t, m2, runCmd(cmd)...)
+	m2 = Drive(m2, messages(cmd)...)
 
 	// The text is what trace prints for a mail: 72 columns, no colour.
 	mach := m.Machine()
 	states, events, _ := mach.Replay(m.History())
 	sc := m.Scenario()
-	want := views.RenderTrace(views.TraceInput{
-		Mach: mach, Steps: m.History(), States: states, Events: events,
-		Name: sc.Name, Variant: sc.Variant, Title: sc.Title, Condition: sc.Condition, Satisfies: sc.Holds,
-	}, views.TraceOptions{Format: views.TraceText, Width: 72})
+	want := views.RenderTrace(&scenarios.Execution{Spec: sc, Mach: mach, Steps: m.History(), States: states, Events: events},
+		views.TraceOptions{Format: views.TraceText, Width: 72})
 	seq := clip.String()
 	prefix := "\x1b]52;c;"
 	if !strings.HasPrefix(seq, prefix) || !strings.HasSuffix(seq, "\x07") {
@@ -139,64 +123,62 @@ func TestCopyKey(t *testing.T) {
 		}
 	}
 	n := strings.Count(strings.TrimSuffix(want, "\n"), "\n") + 1
-	if wantNotice := "copied " + strconv.Itoa(n) + " lines (OSC 52; your terminal must allow it)"; m2.notice != wantNotice {
-		t.Errorf("notice %q, want %q", m2.notice, wantNotice)
+	if wantNotice := "copied " + strconv.Itoa(n) + " lines (OSC 52; your terminal must allow it)"; m2.scen.notice != wantNotice {
+		t.Errorf("notice %q, want %q", m2.scen.notice, wantNotice)
 	}
 }
 
 func TestComparePanel(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = drive(t, m, keys("c")...)
-			if m.sess.page != views.PageCompare || m.an.running {
-				t.Fatalf("page %v, running %v", m.sess.page, m.an.running)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h)
+		m = Drive(m, keys("c")...)
+		if m.page() != views.PageCompare || m.analysing() {
+			t.Fatalf("page %v, running %v", m.page(), m.analysing())
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		for _, want := range []string{"Family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
+			if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
+				t.Errorf("compare panel lacks %q:\n%s", want, v)
 			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			for _, want := range []string{"family MP", "▶ wmb+rmb", "Sometimes 1/4", "plain: Never in TSO mode, Sometimes in ARM-like mode"} {
-				if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
-					t.Errorf("compare panel lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+	})
 }
 
 func TestComparePanelBackground(t *testing.T) {
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 80, 24)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	// c starts the analysis in a command: Update returns at once with a
 	// spinner, and keys keep working.
 	m, cmd := press(m, "c")
-	if cmd == nil || !m.an.running || !strings.Contains(m.View(), "exploring 3 variants × 2 modes") {
-		t.Fatalf("c: cmd %v, running %v\n%s", cmd != nil, m.an.running, m.View())
+	if cmd == nil || !m.analysing() || !strings.Contains(m.View(), "exploring 3 variants × 2 modes") {
+		t.Fatalf("c: cmd %v, running %v\n%s", cmd != nil, m.analysing(), m.View())
 	}
 	m, _ = press(m, "down")
-	if !m.an.running {
+	if !m.analysing() {
 		t.Fatal("a key cancelled the analysis")
 	}
 	// esc closes the panel and cancels; the late result is dropped.
 	m, _ = press(m, "esc")
-	if m.an.running || m.sess.page != views.PagePanes {
-		t.Fatalf("esc: running %v, page %v", m.an.running, m.sess.page)
+	if m.analysing() || m.page() != views.PagePanes {
+		t.Fatalf("esc: running %v, page %v", m.analysing(), m.page())
 	}
-	msgs := runCmd(cmd)
-	m = drive(t, m, msgs...)
-	if len(m.an.compare) != 0 {
+	msgs := messages(cmd)
+	m = Drive(m, msgs...)
+	if _, cached := m.jobs.result(m.panels.key); cached {
 		t.Error("a cancelled analysis was cached")
 	}
 	// Leaving the scenario cancels too.
 	m, _ = press(m, "c")
 	m, _ = press(m, "v")
-	m = drive(t, m, runCmd(m.loadCmd("MP+wmb+rmb", true))...)
-	if m.an.running || m.Scenario().Name != "MP+wmb+rmb" {
-		t.Fatalf("after v: running %v, scenario %s", m.an.running, m.Scenario().Name)
+	m = Drive(m, messages(m.loadCmd("MP+wmb+rmb", true))...)
+	if m.analysing() || m.Scenario().Name != "MP+wmb+rmb" {
+		t.Fatalf("after v: running %v, scenario %s", m.analysing(), m.Scenario().Name)
 	}
 	// Done once, cached: opening again needs no command; c closes.
-	m = drive(t, m, keys("c")...)
-	m = drive(t, m, keys("c")...)
-	if m.sess.page != views.PagePanes {
+	m = Drive(m, keys("c")...)
+	m = Drive(m, keys("c")...)
+	if m.page() != views.PagePanes {
 		t.Fatal("c did not close the panel")
 	}
 	if _, cmd := press(m, "c"); cmd != nil {
@@ -205,59 +187,58 @@ func TestComparePanelBackground(t *testing.T) {
 }
 
 func TestNecessityPanel(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {140, 45}} {
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := start(t, testOptions(mpScenario("wmb+rmb"), machine.ARM), sz[0], sz[1])
-			m = drive(t, m, keys("n")...)
-			if m.sess.page != views.PageNecessity {
-				t.Fatalf("page %v", m.sess.page)
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h)
+		m = Drive(m, keys("n")...)
+		if m.page() != views.PageNecessity {
+			t.Fatalf("page %v", m.page())
+		}
+		cached, _ := m.jobs.result(m.panels.key)
+		r, _ := cached.(*scenarios.NecessityReport)
+		if r == nil || len(r.Annotations) != 2 {
+			t.Fatalf("report %+v", r)
+		}
+		for i := range r.Annotations {
+			if v := r.Verdict(i); v != "needed in ARM-like mode, not in TSO" {
+				t.Errorf("annotation %d: %q", i, v)
 			}
-			r := m.an.necessity[necessityKey(m.Scenario())]
-			if r == nil || len(r.Annotations) != 2 {
-				t.Fatalf("report %+v", r)
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		flat := strings.Join(strings.Fields(v), " ")
+		for _, want := range []string{"smp_wmb() (P0 instruction 1) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("necessity panel lacks %q:\n%s", want, v)
 			}
-			for i := range r.Annotations {
-				if v := r.Verdict(i); v != "needed in ARM-like mode, not in TSO" {
-					t.Errorf("annotation %d: %q", i, v)
-				}
-			}
-			v := m.View()
-			checkSize(t, v, sz[0], sz[1])
-			flat := strings.Join(strings.Fields(v), " ")
-			for _, want := range []string{"smp_wmb() (P0 instruction 1) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
-				if !strings.Contains(flat, want) {
-					t.Errorf("necessity panel lacks %q:\n%s", want, v)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
-			m = drive(t, m, keys("n")...)
-			if m.sess.page != views.PagePanes {
-				t.Error("n did not close the panel")
-			}
-		})
-	}
+		}
+		golden.RequireEqual(t, []byte(v))
+		m = Drive(m, keys("n")...)
+		if m.page() != views.PagePanes {
+			t.Error("n did not close the panel")
+		}
+	})
 }
 
 func TestPanelKeysEnabled(t *testing.T) {
 	// MP+plain has nothing to weaken: n is off, and not in the help.
-	m := start(t, testOptions(mpScenario("plain"), machine.ARM), 140, 45)
+	m := Start(testOptions(mpScenario("plain"), machine.ARM), 140, 45)
 	if m.keys.Necessity.Enabled() || !m.keys.Compare.Enabled() {
 		t.Fatalf("necessity %v, compare %v", m.keys.Necessity.Enabled(), m.keys.Compare.Enabled())
 	}
-	if m2 := drive(t, m, keys("n")...); m2.sess.page != views.PagePanes {
+	if m2 := Drive(m, keys("n")...); m2.page() != views.PagePanes {
 		t.Error("n opened a panel on a scenario without annotations")
 	}
-	m = drive(t, m, keys("?")...)
+	m = Drive(m, keys("?")...)
 	if strings.Contains(m.View(), "needed barriers?") || !strings.Contains(m.View(), "compare variants") {
 		t.Errorf("help page:\n%s", m.View())
 	}
 	// No condition: neither panel.
-	big := start(t, testOptions(bigScenario(), machine.ARM), 80, 24)
+	big := Start(testOptions(bigScenario(), machine.ARM), 80, 24)
 	if big.keys.Compare.Enabled() || big.keys.Necessity.Enabled() {
 		t.Error("panels enabled on a scenario without a condition")
 	}
 	// The picker: none of the scenario keys.
-	p := start(t, Options{Library: testLibrary, Load: testLoad}, 80, 24)
+	p := Start(Options{Library: testLibrary, Load: testLoad}, 80, 24)
 	if p.keys.Export.Enabled() || p.keys.Compare.Enabled() {
 		t.Error("scenario keys enabled in the picker")
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"smpscope/machine"
 )
@@ -17,124 +18,90 @@ import (
 // (Necessity, NecessityOf). The command line (smpscope compare, smpscope
 // why) and the interactive UI (the c and n panels) render these results.
 
-// Question is what the analyses need of a scenario: its program and how to
-// judge the outcomes of its final states. [Compiled.Question] builds one
-// from a litmus test; programs built in Go can fill one in directly.
-type Question struct {
-	Name    string // the scenario's name, e.g. "mp+wmb-rmb"
-	Variant string // its variant in the family, "" if none
-	Title   string
-	Program *machine.Program
-	// Kind is the final clause's quantifier and Condition the clause as
-	// written, e.g. "exists (1:r0=1 /\ 1:r1=0)".
-	Kind      FinalKind
-	Condition string
-	// Satisfies evaluates the proposition of the final clause; Filtered
-	// the filter clause (nil keeps every outcome).
-	Satisfies func(machine.Outcome) bool
-	Filtered  func(machine.Outcome) bool
-	// Expected is the LKMM verdict the scenario records ("" if none).
-	Expected Observation
+// Job is one exploration: a scenario's program in one mode.
+type Job struct {
+	Spec *Spec
+	Mode machine.Mode
 }
 
-// Question returns the analysis question of a compiled scenario.
-func (c *Compiled) Question() Question {
-	s := c.Scenario
-	q := Question{
-		Name: s.Name, Variant: s.Meta.Variant, Title: s.Meta.Title,
-		Program: c.Program, Satisfies: c.Satisfies, Expected: s.Meta.Result,
-	}
-	if s.Filter != nil {
-		q.Filtered = c.Filtered
-	}
-	if s.Final != nil {
-		q.Kind = s.Final.Kind
-		q.Condition = s.Final.Kind.String() + " " + FormatCond(s.Final.Cond)
-	}
-	return q
+// Run is a finished Job.
+type Run struct {
+	Job
+	// Result is what the search found; nil when the job could not run
+	// (Err) or was skipped after a cancellation.
+	Result  *machine.Result
+	Err     error
+	Elapsed time.Duration
 }
 
-// Label names the question in a family's table: its variant, else its
-// name.
-func (q Question) Label() string {
-	if q.Variant != "" {
-		return q.Variant
-	}
-	return q.Name
-}
-
-// kept reports whether the filter clause keeps o.
-func (q Question) kept(o machine.Outcome) bool { return q.Filtered == nil || q.Filtered(o) }
-
-// Asked reports whether an outcome is the one the final clause asks about:
-// one that satisfies the condition for exists and ~exists, one that
-// violates it for forall. Outcomes the filter leaves out never are.
-func (q Question) Asked(o machine.Outcome) bool {
-	if q.Satisfies == nil || !q.kept(o) {
-		return false
-	}
-	if q.Kind == Forall {
-		return !q.Satisfies(o)
-	}
-	return q.Satisfies(o)
-}
-
-// Verdict evaluates the final clause over what an exploration found,
-// counting each outcome as the number of final states that produced it.
-func (q Question) Verdict(r *machine.Result) Verdict {
-	outs, counts := resultOutcomes(r)
-	return verdictOf(outs, counts, q.Kind, q.Satisfies, q.kept)
-}
-
-// verdictOf evaluates a final clause of kind k over final states;
-// counts[i] is how many states outcomes[i] stands for (nil: one each).
-func verdictOf(outcomes []machine.Outcome, counts []int, k FinalKind, sat, kept func(machine.Outcome) bool) Verdict {
-	var v Verdict
-	for i, o := range outcomes {
-		n := 1
-		if counts != nil && i < len(counts) {
-			n = counts[i]
-		}
-		switch {
-		case !kept(o):
-			v.Filtered += n
-		case sat(o):
-			v.Positive += n
-		default:
-			v.Negative += n
-		}
-	}
+// Failure is why the run does not answer: its error, or the limit that
+// stopped the search (the counts are then partial); nil when it
+// explored everything.
+func (r Run) Failure() error {
 	switch {
-	case v.Positive == 0:
-		v.Observation = Never
-	case v.Negative == 0:
-		v.Observation = Always
-	default:
-		v.Observation = Sometimes
+	case r.Err != nil:
+		return r.Err
+	case r.Result == nil:
+		return errors.New("not explored (cancelled)")
+	case !r.Result.Complete:
+		return errors.New(r.Result.Summary())
 	}
-	switch k {
-	case Exists:
-		v.Validated = v.Positive > 0
-	case NotExists:
-		v.Validated = v.Positive == 0
-	case Forall:
-		v.Validated = v.Negative == 0
-	}
-	return v
+	return nil
 }
 
-// ShortestWitness returns the shortest witness among the outcomes the
-// final clause asks about (see [Question.Asked]), and whether there is
-// one.
-func (q Question) ShortestWitness(res *machine.Result) ([]machine.Step, bool) {
-	var best []machine.Step
-	found := false
-	for _, o := range res.Outcomes {
-		if q.Asked(o.Outcome) && (!found || len(o.Witness) < len(best)) {
-			best, found = o.Witness, true
-		}
+// Unsound reports whether the run reached an outcome the scenario's
+// expected LKMM verdict "Never" forbids: smpscope would then allow what
+// the kernel's memory model does not.
+func (r Run) Unsound() bool {
+	return r.Failure() == nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
+}
+
+// Verdict is the run's verdict by the one counting rule ([Spec.Verdict]).
+func (r Run) Verdict() Verdict {
+	if r.Result == nil {
+		return Verdict{}
 	}
-	return best, found
+	return r.Spec.Verdict(r.Result)
+}
+
+// ExploreAll is the one pool that runs explorations: check, compare and
+// why all explore through it. It runs the jobs on GOMAXPROCS goroutines,
+// sharing the cores and opts.MaxMemory among them (see shareCores), and
+// returns their runs in job order. opts.Context cancels them all: jobs
+// not yet started are skipped. progress, when not nil, is called (from
+// one goroutine at a time) each time a job finishes.
+func ExploreAll(jobs []Job, opts machine.Options, progress func(done, total int)) []Run {
+	runs := make([]Run, len(jobs))
+	ctx := contextOf(opts)
+	opts = shareCores(opts, len(jobs))
+	var mu sync.Mutex
+	done := 0
+	parallel(ctx, len(jobs), func(i int) {
+		runs[i] = runJob(jobs[i], opts)
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done, len(jobs))
+			mu.Unlock()
+		}
+	})
+	for i := range runs {
+		runs[i].Job = jobs[i]
+	}
+	return runs
+}
+
+func runJob(j Job, opts machine.Options) Run {
+	r := Run{Job: j}
+	start := time.Now()
+	m, err := j.Spec.Machine(j.Mode)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.Result = machine.Explore(m, opts)
+	r.Elapsed = time.Since(start)
+	return r
 }
 
 // parallel runs job(0) … job(n-1) on all cores and waits for them. Jobs
@@ -222,8 +189,8 @@ func (c CompareCell) Text() string {
 
 // CompareRow is one variant of a family with a cell per mode.
 type CompareRow struct {
-	Question Question
-	Cells    []CompareCell // in CompareTable.Modes order
+	Spec  *Spec
+	Cells []CompareCell // in CompareTable.Modes order
 }
 
 // CompareTable is every variant of a family explored in each mode: the
@@ -240,9 +207,9 @@ func (t CompareTable) Condition() (string, bool) {
 	if len(t.Rows) == 0 {
 		return "", false
 	}
-	c := t.Rows[0].Question.Condition
+	c := t.Rows[0].Spec.Condition()
 	for _, r := range t.Rows[1:] {
-		if r.Question.Condition != c {
+		if r.Spec.Condition() != c {
 			return "", false
 		}
 	}
@@ -253,7 +220,7 @@ func (t CompareTable) Condition() (string, bool) {
 // table has an LKMM column).
 func (t CompareTable) HasExpected() bool {
 	for _, r := range t.Rows {
-		if r.Question.Expected != "" {
+		if r.Spec.Expected != "" {
 			return true
 		}
 	}
@@ -284,47 +251,51 @@ func (t CompareTable) Deadlock() bool {
 	return false
 }
 
-// Compare explores every question in each mode, in parallel, each
+// Compare explores every scenario in each mode, in parallel, each
 // exploration bounded by opts (whose Context cancels them all). It
 // returns ctx.Err() when cancelled; the table then holds partial cells.
-func Compare(family string, qs []Question, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
+func Compare(family string, specs []*Spec, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
 	t := CompareTable{Family: family, Modes: append([]machine.Mode(nil), modes...)}
-	for _, q := range qs {
-		t.Rows = append(t.Rows, CompareRow{Question: q, Cells: make([]CompareCell, len(modes))})
+	var jobs []Job
+	var cells []*CompareCell
+	for _, sp := range specs {
+		row := CompareRow{Spec: sp, Cells: make([]CompareCell, len(modes))}
+		for j, mode := range modes {
+			row.Cells[j] = CompareCell{Mode: mode}
+			if sp.Final == nil {
+				row.Cells[j].Err = fmt.Errorf("%s has no final condition", sp.Name)
+			}
+		}
+		t.Rows = append(t.Rows, row)
 	}
-	ctx := contextOf(opts)
-	opts = shareCores(opts, len(qs)*len(modes))
-	parallel(ctx, len(qs)*len(modes), func(k int) {
-		i, j := k/len(modes), k%len(modes)
-		t.Rows[i].Cells[j] = compareCell(qs[i], modes[j], opts)
-	})
-	for _, r := range t.Rows {
-		for j := range r.Cells {
-			if c := &r.Cells[j]; c.Err == nil && c.Stop == "" && !c.Complete {
-				// Skipped after a cancellation.
-				c.Mode, c.Stop = modes[j], "cancelled"
+	for i := range t.Rows {
+		for j := range modes {
+			if t.Rows[i].Cells[j].Err == nil {
+				jobs = append(jobs, Job{Spec: t.Rows[i].Spec, Mode: modes[j]})
+				cells = append(cells, &t.Rows[i].Cells[j])
 			}
 		}
 	}
-	return t, ctx.Err()
+	opts.NoWitnesses = true // a table needs counts only
+	for k, r := range ExploreAll(jobs, opts, nil) {
+		*cells[k] = compareCell(r)
+	}
+	return t, contextOf(opts).Err()
 }
 
-func compareCell(q Question, mode machine.Mode, opts machine.Options) CompareCell {
-	c := CompareCell{Mode: mode}
-	if q.Satisfies == nil {
-		c.Err = fmt.Errorf("%s has no final condition", q.Name)
-		return c
-	}
-	m, err := machine.New(q.Program, mode)
-	if err != nil {
-		c.Err = err
-		return c
-	}
-	res := machine.Explore(m, opts)
-	c.Verdict = q.Verdict(res)
-	c.Complete, c.Deadlock, c.States = res.Complete, len(res.Deadlocks) > 0, res.States
-	if !res.Complete {
-		c.Stop = res.StopReason
+func compareCell(r Run) CompareCell {
+	c := CompareCell{Mode: r.Mode, Err: r.Err}
+	switch {
+	case r.Err != nil:
+	case r.Result == nil:
+		c.Stop = "cancelled" // skipped after a cancellation
+	default:
+		res := r.Result
+		c.Verdict = r.Verdict()
+		c.Complete, c.Deadlock, c.States = res.Complete, len(res.Deadlocks) > 0, res.States
+		if !res.Complete {
+			c.Stop = res.StopReason
+		}
 	}
 	return c
 }
@@ -332,7 +303,7 @@ func compareCell(q Question, mode machine.Mode, opts machine.Options) CompareCel
 // CompareFamily compiles every variant of a built-in family and compares
 // them (see [Compare]). It fails if a variant does not compile.
 func CompareFamily(fam Family, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
-	var qs []Question
+	var specs []*Spec
 	for _, e := range fam.Entries {
 		s, err := Parse("library/"+e.File, []byte(e.Source))
 		if err != nil {
@@ -342,9 +313,9 @@ func CompareFamily(fam Family, modes []machine.Mode, opts machine.Options) (Comp
 		if err != nil {
 			return CompareTable{}, fmt.Errorf("%s: %w", e.Name, err)
 		}
-		qs = append(qs, c.Question())
+		specs = append(specs, NewSpec(c))
 	}
-	return Compare(fam.Name, qs, modes, opts)
+	return Compare(fam.Name, specs, modes, opts)
 }
 
 // FindFamily returns the built-in family called name (ignoring case), or
@@ -455,8 +426,8 @@ const (
 // NecessityReport answers "is this barrier needed?" for every ordering
 // annotation of a scenario, per mode.
 type NecessityReport struct {
-	Question Question
-	Modes    []machine.Mode
+	Spec  *Spec
+	Modes []machine.Mode
 	// AsWritten is the scenario explored as written, per mode. Only in
 	// modes where the outcome is unreachable as written can an
 	// annotation be needed, and only there are weakened programs
@@ -570,72 +541,70 @@ func (r NecessityReport) Verdict(i int) string {
 	return v
 }
 
-// Necessity finds which ordering annotations of a compiled scenario are
-// needed (see [NecessityOf]).
-func Necessity(c *Compiled, modes []machine.Mode, opts machine.Options) (NecessityReport, error) {
-	return NecessityOf(c.Question(), modes, opts)
-}
-
-// NecessityOf finds which ordering annotations of q's program are needed:
-// it explores the program as written in each mode, then, in the modes
-// where the outcome the final clause asks about is unreachable, each
-// annotation weakened on its own (machine.Weakenings) and all of them
-// together. Explorations run in parallel, each bounded by opts, whose
-// Context cancels them all; when cancelled it returns ctx.Err().
-func NecessityOf(q Question, modes []machine.Mode, opts machine.Options) (NecessityReport, error) {
-	r := NecessityReport{Question: q, Modes: append([]machine.Mode(nil), modes...)}
+// Necessity finds which ordering annotations of spec's program are
+// needed: it explores the program as written in each mode, then, in the
+// modes where the outcome the final clause asks about is unreachable,
+// each annotation weakened on its own (machine.Weakenings) and all of
+// them together. Explorations run in parallel, each bounded by opts,
+// whose Context cancels them all; when cancelled it returns ctx.Err().
+func Necessity(spec *Spec, modes []machine.Mode, opts machine.Options) (NecessityReport, error) {
+	r := NecessityReport{Spec: spec, Modes: append([]machine.Mode(nil), modes...)}
 	switch {
-	case q.Program == nil:
+	case spec.Program == nil:
 		return r, errors.New("no program to analyse")
-	case q.Satisfies == nil:
-		return r, fmt.Errorf("%s has no final condition", q.Name)
+	case spec.Final == nil:
+		return r, fmt.Errorf("%s has no final condition", spec.Name)
 	case len(modes) == 0:
 		return r, errors.New("no mode to explore")
 	}
 	ctx := contextOf(opts)
-	r.AsWritten = make([]NecessityRun, len(modes))
-	parallel(ctx, len(modes), func(j int) {
-		r.AsWritten[j] = necessityRun(q, q.Program, modes[j], shareCores(opts, len(modes)))
-	})
+	var jobs []Job
+	for _, m := range modes {
+		jobs = append(jobs, Job{Spec: spec, Mode: m})
+	}
+	for _, run := range ExploreAll(jobs, opts, nil) {
+		r.AsWritten = append(r.AsWritten, necessityRun(run))
+	}
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
 
-	ws := machine.Weakenings(q.Program)
+	ws := machine.Weakenings(spec.Program)
 	progs := make([]*WeakenedRuns, 0, len(ws)+1)
 	for _, w := range ws {
-		r.Annotations = append(r.Annotations, Annotation{Weakening: w, WeakenedRuns: WeakenedRuns{Program: w.Apply(q.Program), Runs: make([]NecessityRun, len(modes))}})
+		r.Annotations = append(r.Annotations, Annotation{Weakening: w, WeakenedRuns: WeakenedRuns{Program: w.Apply(spec.Program), Runs: make([]NecessityRun, len(modes))}})
 	}
 	for i := range r.Annotations {
 		progs = append(progs, &r.Annotations[i].WeakenedRuns)
 	}
 	if len(ws) > 1 {
-		r.All = &WeakenedRuns{Program: machine.WeakenAll(q.Program, ws), Runs: make([]NecessityRun, len(modes))}
+		r.All = &WeakenedRuns{Program: machine.WeakenAll(spec.Program, ws), Runs: make([]NecessityRun, len(modes))}
 		progs = append(progs, r.All)
 	}
-	type job struct{ p, j int }
-	var jobs []job
-	for p := range progs {
-		for j := range modes {
+	jobs = jobs[:0]
+	var into []*NecessityRun
+	for _, p := range progs {
+		weakened := spec.WithProgram(p.Program)
+		for j, m := range modes {
 			if r.Open(j) {
-				jobs = append(jobs, job{p, j})
+				jobs = append(jobs, Job{Spec: weakened, Mode: m})
+				into = append(into, &p.Runs[j])
 			}
 		}
 	}
-	jobOpts := shareCores(opts, len(jobs))
-	parallel(ctx, len(jobs), func(k int) {
-		jb := jobs[k]
-		progs[jb.p].Runs[jb.j] = necessityRun(q, progs[jb.p].Program, modes[jb.j], jobOpts)
-	})
+	for k, run := range ExploreAll(jobs, opts, nil) {
+		*into[k] = necessityRun(run)
+	}
 	return r, ctx.Err()
 }
 
-func necessityRun(q Question, p *machine.Program, mode machine.Mode, opts machine.Options) NecessityRun {
-	m, err := machine.New(p, mode)
-	if err != nil {
-		return NecessityRun{Err: err}
+func necessityRun(r Run) NecessityRun {
+	if r.Err != nil {
+		return NecessityRun{Err: r.Err}
 	}
-	res := machine.Explore(m, opts)
-	w, ok := q.ShortestWitness(res)
-	return NecessityRun{Reachable: ok, Witness: w, States: res.States, Complete: res.Complete, Stop: res.Summary()}
+	if r.Result == nil {
+		return NecessityRun{} // skipped after a cancellation
+	}
+	w, ok := r.Spec.ShortestWitness(r.Result)
+	return NecessityRun{Reachable: ok, Witness: w, States: r.Result.States, Complete: r.Result.Complete, Stop: r.Result.Summary()}
 }

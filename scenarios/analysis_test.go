@@ -12,17 +12,13 @@ import (
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
-func compiled(t *testing.T, name string) *Compiled {
+func compiled(t *testing.T, name string) *Spec {
 	t.Helper()
-	s, err := Lookup(name)
+	s, err := Resolve(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return s
 }
 
 // needs returns, per annotation ("smp_wmb() P0"), its Need in each mode.
@@ -69,14 +65,14 @@ func TestNecessityMPWmbRmb(t *testing.T) {
 			t.Fatalf("%s: witness does not replay: %v", a.What, err)
 		}
 		last := states[len(states)-1]
-		if !m.Final(last) || !r.Question.Asked(m.Outcome(last)) {
+		if !m.Final(last) || !r.Spec.Asked(m.Outcome(last)) {
 			t.Errorf("%s: the witness does not end in the asked outcome", a.What)
 		}
 		// As written, the same steps either do not replay or do not
 		// reach the outcome.
-		orig := machine.MustNew(r.Question.Program, machine.ARM)
+		orig := machine.MustNew(r.Spec.Program, machine.ARM)
 		if st, _, err := orig.Replay(run.Witness); err == nil {
-			if l := st[len(st)-1]; orig.Final(l) && r.Question.Asked(orig.Outcome(l)) {
+			if l := st[len(st)-1]; orig.Final(l) && r.Spec.Asked(orig.Outcome(l)) {
 				t.Errorf("%s: the witness reaches the outcome as written too", a.What)
 			}
 		}
@@ -137,7 +133,7 @@ func TestNecessityBackUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Necessity(c, bothModes, machine.Options{})
+	r, err := Necessity(NewSpec(c), bothModes, machine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +188,7 @@ func TestNecessityLimitsAndCancel(t *testing.T) {
 	if _, err := Necessity(c, bothModes, machine.Options{Context: ctx}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v", err)
 	}
-	if _, err := NecessityOf(Question{Name: "x"}, bothModes, machine.Options{}); err == nil {
+	if _, err := Necessity(&Spec{Name: "x"}, bothModes, machine.Options{}); err == nil {
 		t.Error("no program: no error")
 	}
 }
@@ -222,9 +218,9 @@ func TestCompareFamily(t *testing.T) {
 		t.Fatalf("%d rows", len(tb.Rows))
 	}
 	for _, r := range tb.Rows {
-		w := want[r.Question.Label()]
+		w := want[r.Spec.Label()]
 		if r.Cells[0].Text() != w[0] || r.Cells[1].Text() != w[1] || r.Cells[1].Mode != machine.ARM {
-			t.Errorf("%s: %q %q, want %q", r.Question.Label(), r.Cells[0].Text(), r.Cells[1].Text(), w)
+			t.Errorf("%s: %q %q, want %q", r.Spec.Label(), r.Cells[0].Text(), r.Cells[1].Text(), w)
 		}
 	}
 	if c, ok := tb.Condition(); !ok || c != `exists (1:r0=1 /\ 1:r1=0)` {
@@ -248,12 +244,12 @@ func TestCompareFamily(t *testing.T) {
 	}
 }
 
-func TestQuestionForall(t *testing.T) {
-	q := Question{Kind: Forall, Satisfies: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}
+func TestSpecForall(t *testing.T) {
+	q := &Spec{Final: &Final{Kind: Forall, Clause: Clause{Cond: "(x=1)", Holds: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}}}
 	if q.Asked(machine.Outcome{Mem: []machine.Value{1}}) || !q.Asked(machine.Outcome{Mem: []machine.Value{0}}) {
 		t.Error("forall asks about counterexamples")
 	}
-	q.Filtered = func(machine.Outcome) bool { return false }
+	q.Filter = &Clause{Cond: "(false)", Holds: func(machine.Outcome) bool { return false }}
 	if q.Asked(machine.Outcome{Mem: []machine.Value{0}}) {
 		t.Error("a filtered outcome is never asked about")
 	}

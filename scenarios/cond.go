@@ -1,10 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"smpscope/machine"
 )
 
@@ -141,20 +137,17 @@ type Verdict struct {
 	Validated bool
 }
 
-// Verdict evaluates the final clause over a set of final states.
-// counts[i] is how many final states outcomes[i] stands for; nil counts
-// every outcome once.
+// Verdict evaluates the final clause over a set of final states by the
+// one counting rule ([Spec.VerdictOf]). counts[i] is how many final
+// states outcomes[i] stands for; nil counts every outcome once.
 func (c *Compiled) Verdict(outcomes []machine.Outcome, counts []int) Verdict {
-	return verdictOf(outcomes, counts, c.Scenario.Final.Kind, c.Satisfies, c.Filtered)
+	return NewSpec(c).VerdictOf(outcomes, counts)
 }
 
 // ResultVerdict evaluates the final clause over what an exploration
 // found, counting each outcome as the number of final states that
 // produced it.
-func (c *Compiled) ResultVerdict(r *machine.Result) Verdict {
-	outs, counts := resultOutcomes(r)
-	return c.Verdict(outs, counts)
-}
+func (c *Compiled) ResultVerdict(r *machine.Result) Verdict { return NewSpec(c).Verdict(r) }
 
 func resultOutcomes(r *machine.Result) ([]machine.Outcome, []int) {
 	outs := make([]machine.Outcome, len(r.Outcomes))
@@ -165,43 +158,39 @@ func resultOutcomes(r *machine.Result) ([]machine.Outcome, []int) {
 	return outs, counts
 }
 
-// HerdReport renders a verdict the way herd7 does: the test line, the
-// distinct shown states, Ok/No, witnesses, the condition and the
-// observation line.
-func (c *Compiled) HerdReport(outcomes []machine.Outcome, counts []int) string {
-	v := c.Verdict(outcomes, counts)
-	s := c.Scenario
-	kind := map[FinalKind]string{Exists: "Allowed", NotExists: "Forbidden", Forall: "Required"}[s.Final.Kind]
-	seen := map[string]bool{}
-	var states []string
-	keep := c.Shown()
-	for _, o := range outcomes {
-		if !c.Filtered(o) {
-			continue
+// verdictOf evaluates a final clause of kind k over final states;
+// counts[i] is how many states outcomes[i] stands for (nil: one each).
+func verdictOf(outcomes []machine.Outcome, counts []int, k FinalKind, sat, kept func(machine.Outcome) bool) Verdict {
+	var v Verdict
+	for i, o := range outcomes {
+		n := 1
+		if counts != nil && i < len(counts) {
+			n = counts[i]
 		}
-		st := o.Format(c.Program, keep)
-		if !seen[st] {
-			seen[st] = true
-			states = append(states, st)
+		switch {
+		case !kept(o):
+			v.Filtered += n
+		case sat(o):
+			v.Positive += n
+		default:
+			v.Negative += n
 		}
 	}
-	sort.Strings(states)
-	var b strings.Builder
-	fmt.Fprintf(&b, "Test %s %s\n", s.Name, kind)
-	fmt.Fprintf(&b, "States %d\n", len(states))
-	for _, st := range states {
-		b.WriteString(st + "\n")
+	switch {
+	case v.Positive == 0:
+		v.Observation = Never
+	case v.Negative == 0:
+		v.Observation = Always
+	default:
+		v.Observation = Sometimes
 	}
-	if v.Validated {
-		b.WriteString("Ok\n")
-	} else {
-		b.WriteString("No\n")
+	switch k {
+	case Exists:
+		v.Validated = v.Positive > 0
+	case NotExists:
+		v.Validated = v.Positive == 0
+	case Forall:
+		v.Validated = v.Negative == 0
 	}
-	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", v.Positive, v.Negative)
-	if s.Filter != nil {
-		fmt.Fprintf(&b, "Filter %s\n", FormatCond(s.Filter.Cond))
-	}
-	fmt.Fprintf(&b, "Condition %s %s\n", s.Final.Kind, FormatCond(s.Final.Cond))
-	fmt.Fprintf(&b, "Observation %s %s %d %d\n", s.Name, v.Observation, v.Positive, v.Negative)
-	return b.String()
+	return v
 }

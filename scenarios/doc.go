@@ -1,6 +1,37 @@
-// Package scenarios reads and writes the Linux-kernel C litmus format that
-// herd7 and tools/memory-model use, compiles litmus tests into
-// machine programs, evaluates their final conditions on outcomes, and holds
-// smpscope's built-in library of scenarios taken from real kernel patches
-// (embedded with go:embed).
+// Package scenarios is smpscope's application layer between the machine
+// and the front-ends (the command line and the UI): everything both need
+// to know about a scenario lives here once.
+//
+// The litmus format: Parse reads the Linux-kernel C litmus format that
+// herd7 and tools/memory-model use (FORMAT.md), Format prints it, and
+// Compile turns a test into a machine program with its clauses resolved.
+// The built-in library (Library, Families, Builtin) is embedded with
+// go:embed.
+//
+// On top of it:
+//
+//   - Spec is a scenario as the front-ends see it: name, family, variant,
+//     story, program, the typed final clause (Final, with Asked and the
+//     one counting rule, Verdict), the filter, the registers and
+//     locations outcomes name, and the expected LKMM verdict. NewSpec
+//     builds one from a compiled test; programs built in Go fill one in.
+//     WithProgram derives a spec that runs an edited or weakened program.
+//     Key and ProgramKey identify specs and programs by content.
+//   - Resolve is the one rule that turns an argument into a Spec: "-" is
+//     standard input, an existing file wins, anything else is a built-in
+//     name.
+//   - Execution is one run of a spec in a mode, replayed by
+//     machine.Replay: the shortest witness (WitnessExecution), seeded
+//     random steps from the one stream every front-end draws from
+//     (RandomExecution, Random), a trace file (ReplayTraceFile) or a
+//     history (NewExecution).
+//   - Trace is the trace file format, read (ParseTrace, the one reader of
+//     step IDs) and written (Execution.Trace, Format, WriteNewTrace).
+//   - The analyses: ExploreAll is the one pool every exploration runs on
+//     (check, compare, why, the UI's panels); Compare and CompareFamily
+//     put a family's variants side by side in both modes; Necessity says
+//     which ordering annotations are needed.
+//
+// The package knows no terminal: package views words and draws its
+// results.
 package scenarios

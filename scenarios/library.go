@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -120,36 +119,25 @@ func findEntry(entries []*Entry, name string) *Entry {
 	return nil
 }
 
-// Lookup returns a freshly parsed copy of the built-in scenario with the
-// given C name or file base name (with or without ".litmus").
-func Lookup(name string) (*Scenario, error) {
+// Builtin returns the library entry with the given C name or file base
+// name (with or without ".litmus").
+func Builtin(name string) (*Entry, error) {
 	entries, err := Library()
 	if err != nil {
 		return nil, err
 	}
-	e := findEntry(entries, name)
-	if e == nil {
-		return nil, fmt.Errorf("no built-in scenario named %q", name)
+	if e := findEntry(entries, name); e != nil {
+		return e, nil
 	}
-	return Parse("library/"+e.File, []byte(e.Source))
+	return nil, fmt.Errorf("no built-in scenario named %q", name)
 }
 
-// Load returns the built-in scenario named arg if there is one, else
-// parses the file at path arg. Parse errors carry file:line:col.
-func Load(arg string) (*Scenario, error) {
-	entries, libErr := Library()
-	if e := findEntry(entries, arg); e != nil {
-		return Parse("library/"+e.File, []byte(e.Source))
-	}
-	src, err := os.ReadFile(arg)
+// Lookup returns a freshly parsed copy of the built-in scenario with the
+// given C name or file base name (with or without ".litmus").
+func Lookup(name string) (*Scenario, error) {
+	e, err := Builtin(name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if libErr != nil {
-				return nil, fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
-			}
-			return nil, fmt.Errorf("%s: no such file, and no built-in scenario has that name", arg)
-		}
 		return nil, err
 	}
-	return Parse(arg, src)
+	return Parse("library/"+e.File, []byte(e.Source))
 }

@@ -86,9 +86,9 @@ func TestLibrary(t *testing.T) {
 			t.Errorf("Lookup(%q) returned the shared scenario, not a copy", key)
 		}
 	}
-	s, err := Load(e.Name)
-	if err != nil || s.Name != e.Name {
-		t.Errorf("Load(%q) = %v, %v", e.Name, s, err)
+	sp, err := Resolve(e.Name, nil)
+	if err != nil || sp.Name != e.Name || sp.File != "" || sp.Litmus == nil {
+		t.Errorf("Resolve(%q) = %+v, %v", e.Name, sp, err)
 	}
 }
 
@@ -96,8 +96,8 @@ func TestLookupMissing(t *testing.T) {
 	if _, err := Lookup("no-such-scenario"); err == nil {
 		t.Errorf("Lookup of a missing name succeeded")
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.litmus")); err == nil || !strings.Contains(err.Error(), "no such file") {
-		t.Errorf("Load of a missing file: %v", err)
+	if _, err := Resolve(filepath.Join(t.TempDir(), "missing.litmus"), nil); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("Resolve of a missing file: %v", err)
 	}
 }
 
@@ -107,17 +107,17 @@ func TestLoadFile(t *testing.T) {
 	if err := os.WriteFile(good, []byte("C good\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\nexists (x=1)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(good)
-	if err != nil || s.Name != "good" {
-		t.Fatalf("Load(%s) = %v, %v", good, s, err)
+	s, err := Resolve(good, nil)
+	if err != nil || s.Name != "good" || s.File != good {
+		t.Fatalf("Resolve(%s) = %v, %v", good, s, err)
 	}
 	bad := filepath.Join(dir, "bad.litmus")
 	if err := os.WriteFile(bad, []byte("C bad\n{}\nP0(int *x)\n{\n\twhile (1) ;\n}\nexists (x=1)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(bad)
+	_, err = Resolve(bad, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), bad+":5:2: unsupported statement") {
-		t.Errorf("Load(bad) error = %v", err)
+		t.Errorf("Resolve(bad) error = %v", err)
 	}
 }
 

@@ -1,7 +1,12 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -64,27 +69,68 @@ type TraceStep struct {
 	ID      string // e.g. "P1 commit #3"
 	Comment string // e.g. "P1: commit store x=1 from its store buffer"
 	Pos     Position
+	cols    []int // the column of each word of ID on its line; nil: as in ID
 }
 
 // NewTrace builds the trace of steps taken from m's initial state, with
 // each step described by [machine.Machine.Describe] in the state before
 // it. Scenario and Mode are taken from m; callers fill in Source, Variant
-// and Notes. It fails if a step is not enabled where it is taken.
+// and Notes ([Execution.Trace] does). It fails if a step is not enabled
+// where it is taken.
 func NewTrace(m *machine.Machine, steps []machine.Step) (*Trace, error) {
-	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
-	s := m.Initial()
-	for i, st := range steps {
-		if !m.IsEnabled(s, st) {
-			return nil, fmt.Errorf("step %d (%s) is not enabled", i+1, m.ID(st))
-		}
-		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: m.Describe(s, st)})
-		n, _, err := m.Apply(s, st)
-		if err != nil {
-			return nil, fmt.Errorf("step %d (%s): %w", i+1, m.ID(st), err)
-		}
-		s = n
+	states, _, err := m.Replay(steps)
+	if err != nil {
+		return nil, err
 	}
-	return t, nil
+	return newTrace(m, steps, states), nil
+}
+
+func newTrace(m *machine.Machine, steps []machine.Step, states []*machine.State) *Trace {
+	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
+	for i, st := range steps {
+		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: m.Describe(states[i], st)})
+	}
+	return t
+}
+
+// Trace is the trace file of the execution, to be written in directory
+// dir: its header names the scenario (a .litmus file by its path relative
+// to dir, so that the two can move together) and its notes say what the
+// scenario is, where the steps come from and the outcome they end in.
+func (e *Execution) Trace(dir string) *Trace {
+	t := newTrace(e.Mach, e.Steps, e.States)
+	sp := e.Spec
+	t.Variant = sp.Variant
+	switch {
+	case sp.File != "":
+		t.Source = relativeTo(sp.File, dir)
+	case sp.Litmus == nil && sp.Name != e.Mach.Prog.Name:
+		t.Source = sp.Name // a program built in Go, loaded by name
+	}
+	if sp.Title != "" {
+		t.Notes = append(t.Notes, sp.Title)
+	}
+	if e.Origin != "" {
+		t.Notes = append(t.Notes, e.Origin)
+	}
+	if last := e.Last(); e.Mach.Final(last) {
+		t.Notes = append(t.Notes, "Ends in outcome "+sp.OutcomeText(e.Mach.Outcome(last)))
+	}
+	return t
+}
+
+// relativeTo names file relative to dir, falling back to its absolute
+// path.
+func relativeTo(file, dir string) string {
+	a, err1 := filepath.Abs(file)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(d, a); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return a
 }
 
 // Format writes the trace in its file format. ParseTrace of the result
@@ -176,7 +222,16 @@ func fieldsOf(line string) []field {
 	return out
 }
 
-var traceStepKinds = map[string]int{"exec": 0, "early": 1, "commit": 1, "inv": 1, "qs": 0}
+// traceHeaders set the header field each key names.
+var traceHeaders = map[string]func(t *Trace, value string) error{
+	"scenario": func(t *Trace, v string) error { t.Scenario = v; return nil },
+	"source":   func(t *Trace, v string) error { t.Source = v; return nil },
+	"variant":  func(t *Trace, v string) error { t.Variant = v; return nil },
+	"mode": func(t *Trace, v string) (err error) {
+		t.Mode, err = machine.ParseMode(v)
+		return err
+	},
+}
 
 // ParseTrace reads a trace file. name is used in positions only. Every
 // error is an [Error] carrying file:line:col.
@@ -232,33 +287,26 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 			if value == "" {
 				return nil, errorf(p, "%q needs a value", key+":")
 			}
-			switch key {
-			case "scenario":
-				t.Scenario = value
-			case "source":
-				t.Source = value
-			case "variant":
-				t.Variant = value
-			case "mode":
-				m, err := machine.ParseMode(value)
-				if err != nil {
-					return nil, errorf(pos(ln, fs[1].col), "%v", err)
-				}
-				t.Mode = m
-			default:
+			set, known := traceHeaders[key]
+			if !known {
 				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant: or mode:)", key+":")
+			}
+			if err := set(t, value); err != nil {
+				return nil, errorf(pos(ln, fs[1].col), "%v", err)
 			}
 			t.header[key] = p
 			continue
 		}
-		if err := checkStepSyntax(fs, func(col int) Position { return pos(ln, col) }); err != nil {
+		words := make([]string, len(fs))
+		cols := make([]int, len(fs))
+		for j, f := range fs {
+			words[j], cols[j] = f.text, f.col
+		}
+		ts := TraceStep{ID: strings.Join(words, " "), Comment: comment, Pos: pos(ln, fs[0].col), cols: cols}
+		if _, err := ts.step(nil); err != nil {
 			return nil, err
 		}
-		words := make([]string, len(fs))
-		for j, f := range fs {
-			words[j] = f.text
-		}
-		t.Steps = append(t.Steps, TraceStep{ID: strings.Join(words, " "), Comment: comment, Pos: pos(ln, fs[0].col)})
+		t.Steps = append(t.Steps, ts)
 	}
 	if !magic {
 		return nil, errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
@@ -283,35 +331,6 @@ func byteOffset(s string, col int) int {
 	return len(s)
 }
 
-// checkStepSyntax checks the shape of a step ID: "CPU kind" or
-// "CPU kind arg" with the argument the kind needs. Names are resolved
-// against the program only by Replay.
-func checkStepSyntax(fs []field, at func(col int) Position) error {
-	if len(fs) < 2 {
-		return errorf(at(fs[0].col), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1 commit #3\"", fs[0].text)
-	}
-	nargs, ok := traceStepKinds[fs[1].text]
-	if !ok {
-		return errorf(at(fs[1].col), "unknown step kind %q (want exec, early, commit, inv or qs)", fs[1].text)
-	}
-	kind := fs[1].text
-	switch {
-	case len(fs) > 2+nargs:
-		return errorf(at(fs[2+nargs].col), "unexpected %q after the step %q (a comment starts with \"# \")", fs[2+nargs].text, strings.Join([]string{fs[0].text, fs[1].text}, " "))
-	case len(fs) < 2+nargs && kind == "inv":
-		return errorf(at(fs[1].col), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", fs[0].text)
-	case len(fs) < 2+nargs:
-		return errorf(at(fs[1].col), "%q needs an instruction number, e.g. \"%s %s #3\"", kind, fs[0].text, kind)
-	}
-	if kind == "early" || kind == "commit" {
-		n, err := strconv.Atoi(strings.TrimPrefix(fs[2].text, "#"))
-		if !strings.HasPrefix(fs[2].text, "#") || err != nil || n < 0 || n >= machine.MaxInstrs {
-			return errorf(at(fs[2].col), "want an instruction number like #3, not %q", fs[2].text)
-		}
-	}
-	return nil
-}
-
 // Replay runs the trace on m from its initial state and returns every
 // state along the way (states[0] is the initial state) and the events of
 // the steps. It fails when the trace was recorded for another scenario or
@@ -320,31 +339,110 @@ func checkStepSyntax(fs []field, at func(col int) Position) error {
 // enabled there. On failure the states and events up to that point are
 // returned as well.
 func (t *Trace) Replay(m *machine.Machine) ([]*machine.State, []machine.Event, error) {
-	states := []*machine.State{m.Initial()}
-	var events []machine.Event
 	if t.Scenario != "" && m.Prog.Name != "" && t.Scenario != m.Prog.Name {
-		return states, events, errorf(t.headerPos("scenario"), "this trace is for scenario %q, not %q", t.Scenario, m.Prog.Name)
+		return []*machine.State{m.Initial()}, nil, errorf(t.headerPos("scenario"), "this trace is for scenario %q, not %q", t.Scenario, m.Prog.Name)
 	}
 	if t.Mode != m.Mode {
-		return states, events, errorf(t.headerPos("mode"), "this trace was recorded in %s mode, not %s mode", t.Mode.Title(), m.Mode.Title())
+		return []*machine.State{m.Initial()}, nil, errorf(t.headerPos("mode"), "this trace was recorded in %s mode, not %s mode", t.Mode.Title(), m.Mode.Title())
 	}
-	for i, ts := range t.Steps {
-		s := states[len(states)-1]
-		st, err := m.ParseID(ts.ID)
+	// The step IDs are read up to the first that names something the
+	// program does not have; the steps before it are replayed.
+	var steps []machine.Step
+	var bad error
+	for _, ts := range t.Steps {
+		st, err := ts.step(m.Prog)
 		if err != nil {
-			return states, events, errorf(ts.Pos, "step %d: %v\n%s", i+1, err, enabledList(m, s))
+			bad = err
+			break
 		}
-		if !m.IsEnabled(s, st) {
-			return states, events, errorf(ts.Pos, "step %d %q is not enabled at this point\n%s", i+1, ts.ID, enabledList(m, s))
-		}
-		n, ev, err := m.Apply(s, st)
-		if err != nil {
-			return states, events, errorf(ts.Pos, "step %d %q: %v", i+1, ts.ID, err)
-		}
-		states = append(states, n)
-		events = append(events, ev)
+		steps = append(steps, st)
+	}
+	states, events, err := m.Replay(steps)
+	at := len(events) // the step that failed, if one did
+	switch {
+	case err != nil:
+		ts := t.Steps[at]
+		return states, events, errorf(ts.Pos, "step %d %q is not enabled at this point\n%s", at+1, ts.ID, enabledList(m, states[at]))
+	case bad != nil:
+		e := bad.(Error)
+		e.Msg += "\n" + enabledList(m, states[at])
+		return states, events, e
 	}
 	return states, events, nil
+}
+
+// stepKinds are the step kinds by the word machine.Machine.ID writes.
+var stepKinds = func() map[string]machine.StepKind {
+	out := map[string]machine.StepKind{}
+	for k := machine.StepExec; k <= machine.StepReportQS; k++ {
+		out[k.String()] = k
+	}
+	return out
+}()
+
+// step reads the step ID: "CPU kind", "CPU early #N", "CPU commit #N" or
+// "CPU inv LOC", the way machine.Machine.ID writes them. This is the one
+// reader of step IDs. With p nil it checks the syntax only; with a
+// program it also resolves the CPU and location names. Errors point at
+// the word at fault.
+func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
+	words := strings.Fields(ts.ID)
+	at := func(i int) Position {
+		pos := ts.Pos
+		switch {
+		case i < len(ts.cols):
+			pos.Col = ts.cols[i]
+		default:
+			pos.Col += len(strings.Join(words[:i], " ")) + min(i, 1)
+		}
+		return pos
+	}
+	if len(words) == 0 {
+		return machine.Step{}, errorf(ts.Pos, "empty step")
+	}
+	if len(words) < 2 {
+		return machine.Step{}, errorf(at(0), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1 commit #3\"", words[0])
+	}
+	kind, ok := stepKinds[words[1]]
+	if !ok {
+		return machine.Step{}, errorf(at(1), "unknown step kind %q (want exec, early, commit, inv or qs)", words[1])
+	}
+	nargs := 0
+	if kind == machine.StepEarly || kind == machine.StepCommit || kind == machine.StepInvalidate {
+		nargs = 1
+	}
+	switch {
+	case len(words) > 2+nargs:
+		return machine.Step{}, errorf(at(2+nargs), "unexpected %q after the step %q (a comment starts with \"# \")", words[2+nargs], words[0]+" "+words[1])
+	case len(words) < 2+nargs && kind == machine.StepInvalidate:
+		return machine.Step{}, errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", words[0])
+	case len(words) < 2+nargs:
+		return machine.Step{}, errorf(at(1), "%q needs an instruction number, e.g. \"%s %s #3\"", words[1], words[0], words[1])
+	}
+	st := machine.Step{Kind: kind}
+	if kind == machine.StepEarly || kind == machine.StepCommit {
+		n, err := strconv.Atoi(strings.TrimPrefix(words[2], "#"))
+		if !strings.HasPrefix(words[2], "#") || err != nil || n < 0 || n >= machine.MaxInstrs {
+			return machine.Step{}, errorf(at(2), "want an instruction number like #3, not %q", words[2])
+		}
+		st.Arg = uint8(n)
+	}
+	if p == nil {
+		return st, nil
+	}
+	cpu := slices.IndexFunc(p.Threads, func(t machine.Thread) bool { return t.Name == words[0] })
+	if cpu < 0 {
+		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, words[0])
+	}
+	st.CPU = uint8(cpu)
+	if kind == machine.StepInvalidate {
+		l := slices.Index(p.Locs, words[2])
+		if l < 0 {
+			return machine.Step{}, errorf(at(2), "step %q: no location named %s", ts.ID, words[2])
+		}
+		st.Arg = uint8(l)
+	}
+	return st, nil
 }
 
 func (t *Trace) headerPos(key string) Position {
@@ -375,4 +473,60 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), m.Describe(s, st))
 	}
 	return b.String()
+}
+
+// TraceFileName is the file name of a trace of a scenario in a mode,
+// without its extension and before any "-2" WriteNewTrace adds: "mp+once-arm.trace". Characters that do not belong in
+// a file name become "_".
+func TraceFileName(name string, mode machine.Mode) string {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '+', r == '-', r == '.', r == '_':
+			return r
+		}
+		return '_'
+	}, name)
+	clean = strings.TrimLeft(clean, ".")
+	if clean == "" {
+		clean = "scenario"
+	}
+	return clean + "-" + mode.String()
+}
+
+// WriteNewTrace writes t to a new file in dir named after its scenario
+// and mode (TraceFileName): "mp+once-arm.trace", or, when that exists,
+// "mp+once-arm-2.trace", "-3", …: it never overwrites a file. It returns
+// the path written.
+func WriteNewTrace(dir string, t *Trace) (string, error) {
+	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(t.Format()))
+}
+
+// createUnique writes data to dir/base+ext, or, when that exists,
+// dir/base-2+ext, dir/base-3+ext, …: it never overwrites a file. It
+// returns the path written.
+func createUnique(dir, base, ext string, data []byte) (string, error) {
+	for i := 1; i < 10000; i++ {
+		name := base + ext
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d%s", base, i, ext)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return "", werr
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: too many traces with this name", filepath.Join(dir, base+ext))
 }

@@ -179,7 +179,7 @@ func TestTraceNotEnabled(t *testing.T) {
 
 	// A step naming a CPU or location the program does not have.
 	tr, _ = ParseTrace("cpu.trace", []byte(goodTrace+"P7 exec\n"))
-	if _, _, err := tr.Replay(m); err == nil || !strings.Contains(err.Error(), "cpu.trace:10:1: step 4: step \"P7 exec\": no CPU named P7") ||
+	if _, _, err := tr.Replay(m); err == nil || !strings.Contains(err.Error(), "cpu.trace:10:1: step \"P7 exec\": no CPU named P7") ||
 		!strings.Contains(err.Error(), "P1 exec") {
 		t.Fatalf("unknown CPU: %v", err)
 	}
@@ -262,5 +262,18 @@ func TestParseTraceLenient(t *testing.T) {
 	}
 	if !strings.Contains(tr.Format(), "source: ./my tests/mp.litmus\n") {
 		t.Fatalf("source lost:\n%s", tr.Format())
+	}
+}
+
+func TestTraceFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"mp+wmb-rmb": "mp+wmb-rmb-tso",
+		"a/b c":      "a_b_c-tso",
+		"../x":       "_x-tso",
+		"":           "scenario-tso",
+	} {
+		if got := TraceFileName(in, machine.TSO); got != want {
+			t.Errorf("TraceFileName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"smpscope/machine"
 	"smpscope/scenarios"
 )
+
+// The two analyses (compare: a family's variants in both modes; why: which
+// ordering annotations are needed) are worded once, as a document of
+// blocks, and rendered twice: for the UI's panels (styled, any width)
+// and as plain text for a mail (72 columns) or markdown.
 
 // AnalysisInput is what the compare and necessity pages show: a result,
 // or the spinner while it is computed in the background.
@@ -25,54 +28,222 @@ type AnalysisInput struct {
 	Current string
 }
 
-func renderComparePage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "compare variants · c or esc to close", focused: true, lines: compareLines(in, st, w-2), offset: in.PageOff}, st, w, h)
+// ReportWidth is the width of the plain-text reports: what mail clients
+// and patch reviews expect.
+const ReportWidth = 72
+
+// blockKind says how a block of a document is set.
+type blockKind uint8
+
+const (
+	bodyBlock  blockKind = iota // a paragraph
+	titleBlock                  // the document's title (bold)
+	noteBlock                   // a secondary paragraph (dim)
+	blankBlock                  // an empty line
+	tableBlock                  // a table
+)
+
+// block is one part of an analysis document.
+type block struct {
+	kind blockKind
+	head string // set in bold before text on the panels
+	text string
+	// indent is the nesting level: 0 for top-level paragraphs.
+	indent int
+	// steps, when set, is a witness listed under text, step IDs kept
+	// whole.
+	steps []string
+	tbl   *table
 }
 
-func renderNecessityPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "which annotations are needed? · n or esc to close", focused: true, lines: necessityLines(in, st, w-2), offset: in.PageOff}, st, w, h)
-}
+func para(text string) block { return block{text: text} }
+func note(text string) block { return block{kind: noteBlock, text: text} }
+func blank() block           { return block{kind: blankBlock} }
 
-// analysisStatus returns the lines shown while a result is not there.
-func analysisStatus(a AnalysisInput, st Styles, w int) []string {
-	switch {
-	case a.Running:
-		what := "exploring"
-		if a.What != "" {
-			what += " " + a.What
-		}
-		return wrapIndented(" "+st.Spinner.Render(a.Spinner)+" ", what+"… (esc cancels; keys keep working)", w)
-	case a.Err != "":
-		return wrapIndented(" "+st.Error.Render("✗")+" ", a.Err, w)
+// stepItems lists a witness as step IDs, comma-separated:
+// "P0 exec,", "P0 commit #2,", …, "P1 exec".
+func stepItems(p *machine.Program, mode machine.Mode, steps []machine.Step) []string {
+	m, err := machine.New(p, mode)
+	if err != nil {
+		return []string{fmt.Sprintf("(%d steps)", len(steps))}
 	}
-	return []string{" " + st.Dim.Render("nothing computed yet")}
-}
-
-// table renders rows of cells as aligned columns two spaces apart, each
-// line starting with the row's mark; cells may be styled.
-func table(rows [][]string, marks []string) []string {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], ansi.StringWidth(c))
+	ids := make([]string, len(steps))
+	for i, s := range steps {
+		ids[i] = m.ID(s)
+		if i < len(steps)-1 {
+			ids[i] += ","
 		}
 	}
+	return ids
+}
+
+// textLines renders a document as plain text in w columns: a headed or
+// nested paragraph (and the title) hangs its continuation lines by two,
+// and step lists are indented by four.
+func textLines(doc []block, w int) []string {
 	var out []string
-	for k, r := range rows {
-		var b strings.Builder
-		b.WriteString(marks[k])
-		for i, c := range r {
-			if i < len(r)-1 {
-				c = fit(c, widths[i]) + "  "
-			}
-			b.WriteString(c)
+	for _, b := range doc {
+		ind := strings.Repeat("  ", b.indent)
+		hang := ind
+		if b.head != "" || b.indent > 0 || b.kind == titleBlock {
+			hang += "  "
 		}
-		out = append(out, b.String())
+		switch b.kind {
+		case blankBlock:
+			out = append(out, "")
+		case tableBlock:
+			out = append(out, b.tbl.text(true)...)
+		default:
+			text := b.text
+			if b.head != "" {
+				text = b.head + ": " + text
+			}
+			out = append(out, paragraph(ind, hang, text, w, false)...)
+		}
+		if len(b.steps) > 0 {
+			const step = "    "
+			for _, l := range wrapItems(b.steps, " ", w-len(step), w-len(step), false) {
+				out = append(out, step+l)
+			}
+		}
 	}
 	return out
+}
+
+// panelLines renders a document for a panel w cells wide: a margin of
+// one cell, styled.
+func panelLines(doc []block, st Styles, w int) []string {
+	tw := w - 2
+	var out []string
+	for _, b := range doc {
+		ind := " " + strings.Repeat("  ", b.indent)
+		switch b.kind {
+		case blankBlock:
+			out = append(out, "")
+		case tableBlock:
+			out = append(out, b.tbl.text(false)...)
+		case titleBlock:
+			out = append(out, wrapIndented(ind, st.Bold.Render(b.text), tw)...)
+		case noteBlock:
+			out = append(out, wrapIndented(ind, st.Dim.Render(b.text), tw)...)
+		default:
+			text := b.text
+			if b.head != "" {
+				text = st.Bold.Render(b.head) + ": " + text
+			}
+			out = append(out, wrapIndented(ind, text, tw)...)
+		}
+		if len(b.steps) > 0 {
+			step := ind + "  "
+			for _, l := range wrapItems(b.steps, " ", tw-len(step), tw-len(step), false) {
+				out = append(out, step+l)
+			}
+		}
+	}
+	return out
+}
+
+// ---- Compare ----
+
+// compareTable is the family's table: a row per variant, a cell per
+// mode, and the LKMM verdict when any variant records one. style styles
+// a cell (the panel marks answers; plain text does not).
+func compareTable(t scenarios.CompareTable, style func(scenarios.CompareCell, string) string) table {
+	tb := table{header: []string{"Variant"}}
+	for _, m := range t.Modes {
+		tb.header = append(tb.header, m.Title())
+	}
+	lkmm := t.HasExpected()
+	if lkmm {
+		tb.header = append(tb.header, "LKMM")
+	}
+	for _, r := range t.Rows {
+		row := []string{r.Spec.Label()}
+		for _, c := range r.Cells {
+			row = append(row, style(c, c.Text()))
+		}
+		if lkmm {
+			res := string(r.Spec.Expected)
+			if res == "" {
+				res = "-"
+			}
+			row = append(row, res)
+		}
+		tb.rows = append(tb.rows, row)
+	}
+	return tb
+}
+
+// compareNotes explains the table's cells.
+func compareNotes(t scenarios.CompareTable) []string {
+	notes := []string{"Cells: how often the condition holds (Never / Sometimes / Always), then the final states satisfying it out of all final states."}
+	if t.Deadlock() {
+		notes = append(notes, "*: the search also reached deadlocked states.")
+	}
+	if t.Incomplete() {
+		notes = append(notes, "?: a limit stopped the search; counts are partial.")
+	}
+	return notes
+}
+
+// compareConditions are the variants' final clauses when they differ
+// (when they are the same, the title names it).
+func compareConditions(t scenarios.CompareTable) [][2]string {
+	if _, shared := t.Condition(); shared {
+		return nil
+	}
+	var out [][2]string
+	for _, r := range t.Rows {
+		out = append(out, [2]string{r.Spec.Label(), r.Spec.Condition()})
+	}
+	return out
+}
+
+// compareTitle is "Family mp: exists (…)", or the family alone when the
+// variants ask different questions.
+func compareTitle(t scenarios.CompareTable, current string) string {
+	head := "Family " + t.Family
+	if t.Family == "" {
+		head = current
+	}
+	if cond, shared := t.Condition(); shared {
+		head += ": " + cond
+	}
+	return head
+}
+
+// CompareReport renders a family's table for a mail: plain text in 72
+// columns, or markdown.
+func CompareReport(t scenarios.CompareTable, markdown bool) string {
+	tb := compareTable(t, func(_ scenarios.CompareCell, s string) string { return s })
+	var out []string
+	if markdown {
+		head := "**" + t.Family + "**"
+		if cond, shared := t.Condition(); shared {
+			head += ": " + mdCode(cond)
+		}
+		out = append(out, head, "")
+		out = append(out, tb.markdown()...)
+	} else {
+		out = append(out, paragraph("", "  ", compareTitle(t, ""), ReportWidth, false)...)
+		out = append(out, "")
+		out = append(out, tb.text(true)...)
+	}
+	out = append(out, "")
+	if conds := compareConditions(t); conds != nil {
+		for _, c := range conds {
+			if markdown {
+				out = append(out, c[0]+": "+mdCode(c[1]))
+			} else {
+				out = append(out, paragraph("", "  ", c[0]+": "+c[1], ReportWidth, false)...)
+			}
+		}
+		out = append(out, "")
+	}
+	for _, n := range compareNotes(t) {
+		out = append(out, paragraph("", "", n, ReportWidth, false)...)
+	}
+	return lines(out)
 }
 
 // compareLines is the compare page: every variant of the family in both
@@ -85,59 +256,38 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 	}
 	tw := w - 2
 	var lines []string
-	head := "family " + t.Family
-	if t.Family == "" {
-		head = in.Name
+	current := ""
+	if in.Spec != nil {
+		current = in.Spec.Name
 	}
-	cond, shared := t.Condition()
-	if shared {
-		head += " · " + cond
-	}
-	lines = append(lines, wrapIndented(" ", st.Bold.Render(head), tw)...)
+	lines = append(lines, wrapIndented(" ", st.Bold.Render(compareTitle(*t, current)), tw)...)
 	lines = append(lines, "")
-
-	header := []string{st.Label.Render("variant")}
-	for _, m := range t.Modes {
-		header = append(header, st.Label.Render(m.Title()))
-	}
-	lkmm := t.HasExpected()
-	if lkmm {
-		header = append(header, st.Label.Render("LKMM"))
-	}
-	rows := [][]string{header}
-	marks := []string{"   "}
-	for _, r := range t.Rows {
-		row := []string{r.Question.Label()}
-		for _, c := range r.Cells {
-			text := c.Text()
-			switch {
-			case c.Err != nil || !c.Complete:
-				text = st.Error.Render(text)
-			case c.Verdict.Positive > 0:
-				text = st.OutcomeMatch.Render(text)
-			}
-			row = append(row, text)
+	tb := compareTable(*t, func(c scenarios.CompareCell, s string) string {
+		switch {
+		case c.Err != nil || !c.Complete:
+			return st.Error.Render(s)
+		case c.Verdict.Positive > 0:
+			return st.OutcomeMatch.Render(s)
 		}
-		if lkmm {
-			res := string(r.Question.Expected)
-			if res == "" {
-				res = "-"
-			}
-			row = append(row, st.Dim.Render(res))
-		}
+		return s
+	})
+	for i := range tb.header {
+		tb.header[i] = st.Label.Render(tb.header[i])
+	}
+	tb.marks = []string{"   "}
+	for i, r := range t.Rows {
 		mark := "   "
-		if r.Question.Name == a.Current {
+		if r.Spec.Name == a.Current {
 			mark = " ▶ "
-			row[0] = st.Bold.Render(row[0])
+			tb.rows[i][0] = st.Bold.Render(tb.rows[i][0])
 		}
-		rows = append(rows, row)
-		marks = append(marks, mark)
+		tb.marks = append(tb.marks, mark)
 	}
-	lines = append(lines, table(rows, marks)...)
+	lines = append(lines, tb.text(false)...)
 	lines = append(lines, "")
-	if !shared {
-		for _, r := range t.Rows {
-			lines = append(lines, wrapIndented(" "+r.Question.Label()+": ", st.Condition.Render(r.Question.Condition), tw)...)
+	if conds := compareConditions(*t); conds != nil {
+		for _, c := range conds {
+			lines = append(lines, wrapIndented(" "+c[0]+": ", st.Condition.Render(c[1]), tw)...)
 		}
 		lines = append(lines, "")
 	}
@@ -145,25 +295,125 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 	for _, r := range t.Rows {
 		if len(r.Cells) == 2 && r.Cells[0].Complete && r.Cells[1].Complete && r.Cells[0].Err == nil && r.Cells[1].Err == nil &&
 			r.Cells[0].Verdict.Observation != r.Cells[1].Verdict.Observation {
-			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Question.Label(),
+			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Spec.Label(),
 				r.Cells[0].Verdict.Observation, t.Modes[0].Title(), r.Cells[1].Verdict.Observation, t.Modes[1].Title()), tw)...)
 		}
 	}
-	notes := []string{"Every variant explored in both modes. A cell says how often the condition holds (Never / Sometimes / Always), then the final states satisfying it out of all final states."}
+	notes := compareNotes(*t)
 	if len(t.Rows) > 1 {
 		notes = append(notes, "▶ the variant open now; v opens the next.")
-	}
-	if t.Deadlock() {
-		notes = append(notes, "*: the search also reached deadlocked states.")
-	}
-	if t.Incomplete() {
-		notes = append(notes, "?: a limit stopped the search; counts are partial.")
 	}
 	lines = append(lines, "")
 	for _, n := range notes {
 		lines = append(lines, wrapIndented(" ", st.Dim.Render(n), tw)...)
 	}
 	return lines
+}
+
+// ---- Necessity (why) ----
+
+// necessityDoc words a necessity report. hint is what a front-end adds
+// after "no annotation can be needed" in a mode where the outcome
+// happens as written (how to see it); table is the annotation × mode
+// table, for the panel.
+func necessityDoc(r scenarios.NecessityReport, hint func(machine.Mode) string, tbl *table) []block {
+	sp := r.Spec
+	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
+	if sp.Title != "" {
+		doc = append(doc, para(sp.Title))
+	}
+	doc = append(doc, blank())
+
+	// As written: only where the outcome is unreachable can an
+	// annotation be needed.
+	var parts []string
+	open, known := 0, 0
+	for j, mode := range r.Modes {
+		a := r.AsWritten[j]
+		switch {
+		case !a.Known():
+			parts = append(parts, fmt.Sprintf("unknown in %s mode (%s)", mode.Title(), a.StopText()))
+		case a.Reachable:
+			parts = append(parts, fmt.Sprintf("already reachable in %s mode", mode.Title()))
+			known++
+		default:
+			parts = append(parts, fmt.Sprintf("unreachable in %s mode", mode.Title()))
+			open++
+			known++
+		}
+	}
+	if len(parts) == 2 && open == 2 {
+		parts = []string{"unreachable in both modes"}
+	}
+	doc = append(doc, para(fmt.Sprintf("As written, %s is %s.", sp.AskedWords(), strings.Join(parts, " and "))))
+	for j, mode := range r.Modes {
+		if a := r.AsWritten[j]; a.Known() && a.Reachable {
+			doc = append(doc, para(fmt.Sprintf("In %s mode no annotation can be needed: the outcome happens with all of them%s.", mode.Title(), hint(mode))))
+		}
+	}
+	doc = append(doc, blank())
+	switch {
+	case len(r.Annotations) == 0:
+		return append(doc, para(sp.Name+" has no barrier, acquire, release or ordered RMW to weaken."))
+	case open == 0 && known == len(r.Modes):
+		return append(doc, para("The outcome is reachable as written in every mode asked about, so there is nothing to weaken."))
+	case open == 0:
+		return append(doc, para("No mode asked about is known to make the outcome unreachable, so whether an annotation is needed cannot be said."))
+	}
+	if tbl != nil {
+		doc = append(doc, block{kind: tableBlock, tbl: tbl}, blank())
+	}
+
+	for i, a := range r.Annotations {
+		doc = append(doc, block{head: a.Weakening.String(), text: r.Verdict(i)})
+		how := "with " + a.To
+		if a.To == "nothing" {
+			how = "without it"
+		}
+		for j, mode := range r.Modes {
+			if r.Need(i, j) == scenarios.Needed {
+				run := a.Runs[j]
+				doc = append(doc, block{indent: 1, text: fmt.Sprintf("%s mode %s reaches the outcome in %d steps:", mode.Title(), how, len(run.Witness)), steps: stepItems(a.Program, mode, run.Witness)})
+			}
+		}
+	}
+
+	// Annotations that back each other up: none needed alone, all together.
+	if r.All != nil {
+		allN := fmt.Sprintf("all %d", len(r.Annotations))
+		if len(r.Annotations) == 2 {
+			allN = "both"
+		}
+		for j, mode := range r.Modes {
+			run := r.All.Runs[j]
+			var b block
+			switch r.Together(j) {
+			case scenarios.TogetherUnknown:
+				b = para(fmt.Sprintf("In %s mode no annotation is needed on its own; weakening %s together could not be decided (%s).", mode.Title(), allN, run.StopText()))
+			case scenarios.TogetherNeeded:
+				b = para(fmt.Sprintf("In %s mode none of them is needed on its own, but all of them together are: weakening %s makes the outcome reachable, so they back each other up and not all of them can go. Shortest witness (%d steps):", mode.Title(), allN, len(run.Witness)))
+				b.steps = stepItems(r.All.Program, mode, run.Witness)
+			case scenarios.TogetherNotNeeded:
+				b = para(fmt.Sprintf("In %s mode even weakening %s together leaves the outcome unreachable: none of these annotations is needed there.", mode.Title(), allN))
+			default:
+				continue
+			}
+			doc = append(doc, blank(), b)
+		}
+	}
+	return doc
+}
+
+// WhyReport renders a necessity report for a mail, in 72 columns; arg is
+// how the scenario was named on the command line (for the trace command
+// it suggests).
+func WhyReport(r scenarios.NecessityReport, arg string) string {
+	hint := func(m machine.Mode) string {
+		return fmt.Sprintf(" (see smpscope trace %s --mode %s)", ShellQuote(arg), m)
+	}
+	doc := necessityDoc(r, hint, nil)
+	doc[0].text = "why " + doc[0].text
+	return lines(textLines(doc, ReportWidth))
 }
 
 // needCell words one annotation's answer in one mode for the table.
@@ -187,104 +437,46 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 	if r == nil {
 		return analysisStatus(a, st, w)
 	}
-	tw := w - 2
-	q := r.Question
-	var lines []string
-	lines = append(lines, wrapIndented(" ", st.Bold.Render(q.Name+" · "+q.Condition), tw)...)
-
-	var parts []string
-	unreachable := 0
-	for j, m := range r.Modes {
-		aw := r.AsWritten[j]
-		switch {
-		case !aw.Known():
-			parts = append(parts, fmt.Sprintf("unknown in %s (%s)", m.Title(), aw.StopText()))
-		case aw.Reachable:
-			parts = append(parts, st.OutcomeMatch.Render("reachable in "+m.Title()))
-		default:
-			parts = append(parts, "unreachable in "+m.Title())
-			unreachable++
-		}
-	}
-	if unreachable == 2 && len(r.Modes) == 2 {
-		parts = []string{"unreachable in both modes"}
-	}
-	lines = append(lines, wrapIndented(" ", "As written, the outcome is "+strings.Join(parts, " and ")+".", tw)...)
-	for j, m := range r.Modes {
-		if aw := r.AsWritten[j]; aw.Known() && aw.Reachable {
-			lines = append(lines, wrapIndented(" ", st.Dim.Render(fmt.Sprintf("In %s mode it happens with every annotation in place, so none can be needed there (w loads its witness).", m.Title())), tw)...)
-		}
-	}
-	lines = append(lines, "")
-	explain := wrapIndented(" ", st.Dim.Render("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."), tw)
-	if len(r.Annotations) == 0 {
-		lines = append(lines, wrapIndented(" ", q.Name+" has no barrier, acquire, release or ordered RMW to weaken.", tw)...)
-		return append(append(lines, ""), explain...)
-	}
-
-	header := []string{st.Label.Render("annotation")}
+	tb := table{header: []string{st.Label.Render("annotation")}, marks: []string{" "}}
 	for _, m := range r.Modes {
-		header = append(header, st.Label.Render(m.Title()))
+		tb.header = append(tb.header, st.Label.Render(m.Title()))
 	}
-	rows := [][]string{header}
-	marks := []string{" "}
 	for i, an := range r.Annotations {
 		row := []string{an.Weakening.String()}
 		for j := range r.Modes {
 			row = append(row, needCell(st, r, i, j))
 		}
-		rows = append(rows, row)
-		marks = append(marks, " ")
+		tb.rows = append(tb.rows, row)
+		tb.marks = append(tb.marks, " ")
 	}
-	lines = append(lines, table(rows, marks)...)
-	lines = append(lines, "")
-
-	for i, an := range r.Annotations {
-		lines = append(lines, wrapIndented(" ", st.Bold.Render(an.Weakening.String())+": "+r.Verdict(i), tw)...)
-		for j, m := range r.Modes {
-			if r.Need(i, j) != scenarios.Needed {
-				continue
-			}
-			how := "with " + an.To
-			if an.To == "nothing" {
-				how = "without it"
-			}
-			lines = append(lines, wrapIndented("   ", fmt.Sprintf("%s mode %s: %s", m.Title(), how, stepIDs(an.Program, m, an.Runs[j].Witness)), tw)...)
-		}
-	}
-	if r.All != nil {
-		allN := fmt.Sprintf("all %d", len(r.Annotations))
-		if len(r.Annotations) == 2 {
-			allN = "both"
-		}
-		for j, m := range r.Modes {
-			var text string
-			switch r.Together(j) {
-			case scenarios.TogetherNeeded:
-				text = fmt.Sprintf("In %s mode none is needed on its own, but all together are: weakening %s makes the outcome reachable, so they back each other up. %s", m.Title(), allN, stepIDs(r.All.Program, m, r.All.Runs[j].Witness))
-			case scenarios.TogetherNotNeeded:
-				text = fmt.Sprintf("In %s mode even weakening %s together leaves the outcome unreachable: none is needed there.", m.Title(), allN)
-			case scenarios.TogetherUnknown:
-				text = fmt.Sprintf("In %s mode none is needed on its own; weakening %s together could not be decided (%s).", m.Title(), allN, r.All.Runs[j].StopText())
-			default:
-				continue
-			}
-			lines = append(lines, "")
-			lines = append(lines, wrapIndented(" ", text, tw)...)
-		}
-	}
-	return append(append(lines, ""), explain...)
+	hint := func(machine.Mode) string { return " (w loads its witness)" }
+	doc := append(necessityDoc(*r, hint, &tb), blank(),
+		note("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."))
+	return panelLines(doc, st, w)
 }
 
-// stepIDs lists a witness as step IDs: "P0 exec, P0 commit #2, … (7 steps)".
-func stepIDs(p *machine.Program, mode machine.Mode, steps []machine.Step) string {
-	m, err := machine.New(p, mode)
-	if err != nil {
-		return fmt.Sprintf("(%d steps)", len(steps))
+// analysisStatus returns the lines shown while a result is not there.
+func analysisStatus(a AnalysisInput, st Styles, w int) []string {
+	switch {
+	case a.Running:
+		what := "exploring"
+		if a.What != "" {
+			what += " " + a.What
+		}
+		return wrapIndented(" "+st.Spinner.Render(a.Spinner)+" ", what+"… (esc cancels; keys keep working)", w)
+	case a.Err != "":
+		return wrapIndented(" "+st.Error.Render("✗")+" ", a.Err, w)
 	}
-	ids := make([]string, len(steps))
-	for i, s := range steps {
-		ids[i] = m.ID(s)
+	return []string{" " + st.Dim.Render("nothing computed yet")}
+}
+
+// ShellQuote quotes a path or name for a shell command line when it
+// needs it, for the commands messages suggest.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
 	}
-	return strings.Join(ids, ", ") + fmt.Sprintf(" (%d steps)", len(steps))
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

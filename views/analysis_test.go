@@ -14,17 +14,13 @@ var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
 func necessityText(t *testing.T, src string, opts machine.Options) string {
 	t.Helper()
-	s, err := scenarios.Lookup(src)
+	sp, err := scenarios.Resolve(src, nil)
 	if err != nil {
-		if s, err = scenarios.Parse("t.litmus", []byte(src)); err != nil {
+		if sp, err = scenarios.Resolve("-", strings.NewReader(src)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c, err := s.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenarios.Necessity(c, bothModes, opts)
+	r, err := scenarios.Necessity(sp, bothModes, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,15 +42,15 @@ func TestNecessityLines(t *testing.T) {
 		{"sb+mb", machine.Options{}, []string{
 			"unreachable in both modes",
 			"smp_mb() (P0 line 25) NEEDED · 7 steps NEEDED · 7 steps", "needed in both modes (TSO and ARM-like)",
-			"TSO mode without it: P0 exec",
+			"TSO mode without it reaches the outcome in 7 steps: P0 exec",
 		}},
 		{"sb+rel-acq", machine.Options{}, []string{
-			"reachable in TSO and unreachable in ARM-like",
-			"In TSO mode it happens with every annotation in place",
+			"already reachable in TSO mode and unreachable in ARM-like mode",
+			"In TSO mode no annotation can be needed: the outcome happens with all of them (w loads its witness)",
 			"– (happens anyway)",
 		}},
 		{"mp+once", machine.Options{}, []string{"mp+once has no barrier, acquire, release or ordered RMW to weaken."}},
-		{"mp+wmb-rmb", machine.Options{MaxStates: 2}, []string{"unknown in TSO (stopped after"}},
+		{"mp+wmb-rmb", machine.Options{MaxStates: 2}, []string{"unknown in TSO mode (stopped after"}},
 		{`C belt
 {}
 P0(int *x, int *y) { WRITE_ONCE(*x, 1); smp_wmb(); smp_store_release(y, 1); }
@@ -62,7 +58,7 @@ P1(int *x, int *y) { int r0 = smp_load_acquire(y); smp_rmb(); int r1 = READ_ONCE
 exists (1:r0=1 /\ 1:r1=0)
 `, machine.Options{}, []string{
 			"not needed on its own in either mode",
-			"In ARM-like mode none is needed on its own, but all together are: weakening all 4 makes the outcome reachable, so they back each other up.",
+			"In ARM-like mode none of them is needed on its own, but all of them together are: weakening all 4 makes the outcome reachable, so they back each other up and not all of them can go.",
 			"In TSO mode even weakening all 4 together leaves the outcome unreachable",
 		}},
 	} {
@@ -85,11 +81,14 @@ func TestCompareLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Make the conditions differ, as in a family of unrelated variants.
-	tb.Rows[1].Question.Condition = "exists (0:r0=1)"
-	in := ScenarioInput{Name: "sb+once", Analysis: AnalysisInput{Compare: &tb, Current: "sb+once"}}
+	other := *tb.Rows[1].Spec
+	other.Final = &scenarios.Final{Kind: scenarios.Exists, Clause: scenarios.Clause{Cond: "(0:r0=1)", Holds: other.Final.Holds}}
+	tb.Rows[1].Spec = &other
+	sb, _ := scenarios.Resolve("sb+once", nil)
+	in := ScenarioInput{Spec: sb, Analysis: AnalysisInput{Compare: &tb, Current: "sb+once"}}
 	lines := compareLines(in, Styles{}, 78)
 	text := strings.Join(lines, "\n")
-	for _, w := range []string{"family sb\n", " ▶ once ", "? ", "?: a limit stopped the search", "once: exists (0:r0=1)", "mb: exists (0:r0=0 /\\ 1:r1=0)"} {
+	for _, w := range []string{"Family sb\n", " ▶ once ", "? ", "?: a limit stopped the search", "once: exists (0:r0=1)", "mb: exists (0:r0=0 /\\ 1:r1=0)"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("lacks %q in\n%s", w, text)
 		}

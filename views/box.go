@@ -24,18 +24,6 @@ func fit(s string, w int) string {
 	return s
 }
 
-// wrap breaks plain or styled text into lines of at most w cells, at word
-// boundaries where possible.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	if s == "" {
-		return []string{""}
-	}
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
-}
-
 type borderChars struct{ tl, tr, bl, br, h, v string }
 
 var (

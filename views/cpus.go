@@ -30,73 +30,70 @@ const (
 	numSecs
 )
 
-// cpuSections returns the sections of every CPU's column at width colW.
-func cpuSections(in ScenarioInput, st Styles, colW int, tall bool) [][numSecs][]string {
-	n := len(in.Mach.Prog.Threads)
-	out := make([][numSecs][]string, n)
-	for c := 0; c < n; c++ {
-		out[c] = cpuColumn(in, st, c, colW, tall)
-	}
-	return out
+// cpuBlock is every CPU's column, laid out at one width and in one format
+// (compact, or tall: one store-buffer entry, queued invalidation and cache
+// line per row), computed once per frame.
+type cpuBlock struct {
+	secs    [][numSecs][]string
+	heights [numSecs]int
+	k, colW int // columns that fit, and their width
 }
 
-// sectionHeights returns the height of each section: the tallest over all
-// CPUs (not only the visible ones, so scrolling sideways does not move
-// rows).
-func sectionHeights(secs [][numSecs][]string) [numSecs]int {
-	var h [numSecs]int
-	for _, col := range secs {
+func newCPUBlock(in ScenarioInput, st Styles, w int, tall bool) cpuBlock {
+	n := len(in.Mach.Prog.Threads)
+	b := cpuBlock{secs: make([][numSecs][]string, n)}
+	b.k, b.colW = cpuColumns(n, w)
+	for c := 0; c < n; c++ {
+		b.secs[c] = cpuColumn(in, st, c, b.colW, tall)
+	}
+	// Each section is as tall as its tallest column over all CPUs (not
+	// only the visible ones, so scrolling sideways does not move rows).
+	for _, col := range b.secs {
 		for k := range col {
-			h[k] = max(h[k], len(col[k]))
+			b.heights[k] = max(b.heights[k], len(col[k]))
 		}
 	}
-	return h
+	return b
 }
 
-// CPULines returns how many lines the CPU columns need at width colW, in
-// the compact or the tall format.
-func CPULines(in ScenarioInput, colW int, tall bool) int {
+// height is how many lines the columns need.
+func (b cpuBlock) height() int {
 	n := 0
-	for _, h := range sectionHeights(cpuSections(in, Styles{}, colW, tall)) {
+	for _, h := range b.heights {
 		n += h
 	}
 	return n
 }
 
-func renderCPUs(in ScenarioInput, st Styles, r Rect, tall bool) string {
-	n := len(in.Mach.Prog.Threads)
-	inner := r.Inner()
-	k, colW := cpuColumns(n, inner.W)
-	off := clamp(in.CPUOff, 0, n-k)
-	secs := cpuSections(in, st, colW, tall)
-	heights := sectionHeights(secs)
+// maxOff is the largest useful first column.
+func (b cpuBlock) maxOff() int { return len(b.secs) - b.k }
+
+// lines draws the columns from CPU off on, side by side; right says
+// which are shown when not all fit.
+func (b cpuBlock) lines(in ScenarioInput, st Styles, off int) (lines []string, right string) {
+	n, k := len(b.secs), b.k
 	cols := make([][]string, k)
 	for i := 0; i < k; i++ {
-		for s, h := range heights {
-			sec := secs[off+i][s]
+		for s, h := range b.heights {
+			sec := b.secs[off+i][s]
 			cols[i] = append(cols[i], sec...)
 			for j := len(sec); j < h; j++ {
 				cols[i] = append(cols[i], "")
 			}
 		}
 	}
-	height := 0
-	for _, h := range heights {
-		height += h
-	}
 	sep := st.PaneBlurred.Render("│")
-	lines := make([]string, height)
-	for y := 0; y < height; y++ {
-		var b strings.Builder
+	lines = make([]string, b.height())
+	for y := range lines {
+		var sb strings.Builder
 		for i := 0; i < k; i++ {
 			if i > 0 {
-				b.WriteString(sep)
+				sb.WriteString(sep)
 			}
-			b.WriteString(fit(cols[i][y], colW))
+			sb.WriteString(fit(cols[i][y], b.colW))
 		}
-		lines[y] = b.String()
+		lines[y] = sb.String()
 	}
-	right := ""
 	if k < n {
 		p := in.Mach.Prog.Threads
 		if k == 1 {
@@ -105,7 +102,7 @@ func renderCPUs(in ScenarioInput, st Styles, r Rect, tall bool) string {
 			right = fmt.Sprintf("%s–%s of %d · h/l", p[off].Name, p[off+k-1].Name, n)
 		}
 	}
-	return renderBox(boxSpec{title: "CPUs", right: right, focused: in.Focus == PaneCPUs, lines: lines, offset: in.Off[PaneCPUs]}, st, r.W, r.H)
+	return lines, right
 }
 
 func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {
@@ -179,7 +176,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	var regs []string
 	vals := s.Regs(c)
 	for r, name := range th.Regs {
-		if in.HideReg != nil && in.HideReg(c, machine.Reg(r)) {
+		if in.Spec.HideReg != nil && in.Spec.HideReg(c, machine.Reg(r)) {
 			continue
 		}
 		regs = append(regs, st.Register.Render(name+"="+p.FormatValue(vals[r])))
@@ -300,26 +297,13 @@ func column(label string, items []string) []string {
 // lines indented under the first item.
 func flow(label string, items []string, w int, sep string) []string {
 	indent := ansi.StringWidth(label)
-	sepW := ansi.StringWidth(sep)
-	var lines []string
-	cur := label
-	curW := indent
-	first := true
-	for _, it := range items {
-		iw := ansi.StringWidth(it)
-		if !first && curW+sepW+iw > w {
-			lines = append(lines, cur)
-			cur = strings.Repeat(" ", indent)
-			curW = indent
-			first = true
+	ls := wrapItems(items, sep, w-indent, w-indent, false)
+	for i := range ls {
+		if i == 0 {
+			ls[i] = label + ls[i]
+		} else {
+			ls[i] = strings.Repeat(" ", indent) + ls[i]
 		}
-		if !first {
-			cur += sep
-			curW += sepW
-		}
-		cur += it
-		curW += iw
-		first = false
 	}
-	return append(lines, cur)
+	return ls
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 // TestCPUMarks checks the source-line marks: executed (✓), passed over by
@@ -32,7 +33,7 @@ func TestCPUMarks(t *testing.T) {
 			break
 		}
 	}
-	in := ScenarioInput{Mach: m, Initial: m.Initial(), State: s, Cursor: 0}
+	in := ScenarioInput{Spec: &scenarios.Spec{Program: m.Prog}, Mach: m, Initial: m.Initial(), State: s, Cursor: 0}
 	col := cpuColumn(in, Styles{}, 0, 40, false)
 	var code []string
 	for _, l := range col[secCode] {
@@ -70,7 +71,7 @@ func TestPresentLayoutTiles(t *testing.T) {
 	}
 	for _, p := range []*machine.Program{small.Program(), big.Program()} {
 		m := machine.MustNew(p, machine.ARM)
-		in := ScenarioInput{Mach: m, Initial: m.Initial(), State: m.Initial(), Present: &PresentInput{Every: time.Second}}
+		in := ScenarioInput{Spec: &scenarios.Spec{Program: m.Prog}, Mach: m, Initial: m.Initial(), State: m.Initial(), Present: &PresentInput{Every: time.Second}}
 		for w := MinWidth; w <= 220; w += 9 {
 			for h := MinHeight; h <= 70; h += 5 {
 				r, ok := PresentLayout(in, w, h)

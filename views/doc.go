@@ -1,4 +1,22 @@
-// Package views renders smpscope's screens with lipgloss. Every function is
-// a pure function of the state it is given and the terminal size; views reads
-// machine state but never changes it.
+// Package views holds every rendering of smpscope: the UI's screens and
+// the plain-text reports of the command line. Each is a pure function of
+// the data it is given; views reads machine and scenarios values and
+// never changes them.
+//
+// Screens: NewFrame lays out the scenario screen once per update from a
+// ScenarioInput (Layout, or PresentLayout in presentation mode) and
+// renders each pane's lines; the model's viewports keep the offsets, and
+// Frame.Draw draws it at them. Panes are small functions of their own
+// input (cpuBlock, memoryLines, stepLines, historyLines, outcomeLines,
+// and the help, story, compare and necessity pages). RenderPicker and
+// RenderPickerRow draw the picker. Styles names every style by meaning.
+//
+// Reports, for mails and scripts: RenderTrace (an execution step by step,
+// text or markdown, 72 columns), CompareReport and WhyReport (the
+// analyses, worded once as a document of blocks that the UI's panels
+// render too), CheckText, HerdReport and CheckJSON (smpscope check),
+// ListReport and ListJSON (smpscope list).
+//
+// Text has one word-wrapper (wrapWords, wrapItems, paragraph) and one
+// table renderer (table), shared by screens and reports.
 package views

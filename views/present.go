@@ -6,17 +6,14 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"smpscope/machine"
 )
 
 // PresentInput is what presentation mode adds to the scenario screen: the
 // steps of the history advance on their own, and the last event and the
 // story take the room the lists had.
 type PresentInput struct {
-	Paused   bool
-	Every    time.Duration // the pace
-	StoryOff int           // first line of the story shown
+	Paused bool
+	Every  time.Duration // the pace
 }
 
 // PresentRegions is where presentation mode puts each part of the screen.
@@ -40,24 +37,32 @@ type PresentRegions struct {
 //
 // It returns false below MinWidth×MinHeight.
 func PresentLayout(in ScenarioInput, w, h int) (PresentRegions, bool) {
+	if in.Mach == nil {
+		return PresentRegions{}, false
+	}
+	r, _, ok := presentLayout(in, Styles{}, w, h)
+	return r, ok
+}
+
+// presentLayout is PresentLayout with the CPU columns it chose.
+func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBlock, bool) {
 	var r PresentRegions
-	if w < MinWidth || h < MinHeight || in.Mach == nil {
-		return r, false
+	if w < MinWidth || h < MinHeight {
+		return r, cpuBlock{}, false
 	}
 	r.Header = Rect{0, 0, w, 1}
 	r.Bar = Rect{0, h - 1, w, 1}
 	bodyY, bodyH := 1, h-2
 	memW := clamp(w*3/10, 26, 48)
 	cpuW := w - memW
-	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpuW-2)
 	const minBottom = 8 // six lines of the event and the story
-	lines := CPULines(in, colW, false)
+	cpus := newCPUBlock(in, st, cpuW-2, false)
 	if w >= wideWidth {
-		if tall := CPULines(in, colW, true); tall+2 <= bodyH-14 {
-			lines, r.TallCPUs = tall, true
+		if tall := newCPUBlock(in, st, cpuW-2, true); tall.height()+2 <= bodyH-14 {
+			cpus, r.TallCPUs = tall, true
 		}
 	}
-	lines = max(lines, len(memoryLines(in, Styles{}, memW-2)))
+	lines := max(cpus.height(), len(memoryLines(in, st, memW-2)))
 	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
@@ -65,7 +70,7 @@ func PresentLayout(in ScenarioInput, w, h int) (PresentRegions, bool) {
 	evW := w * 11 / 20
 	r.Event = Rect{0, y, evW, bh}
 	r.Story = Rect{evW, y, w - evW, bh}
-	return r, true
+	return r, cpus, true
 }
 
 // PresentIndicator is the state of the presentation in words:
@@ -95,40 +100,6 @@ func formatPace(d time.Duration) string {
 	return strings.TrimSuffix(s, ".0") + "s"
 }
 
-// PresentStoryScroll returns how far the story box can scroll at w×h.
-func PresentStoryScroll(in ScenarioInput, w, h int) int {
-	r, ok := PresentLayout(in, w, h)
-	if !ok {
-		return 0
-	}
-	return max(len(presentStoryLines(in, Styles{}, r.Story.Inner().W))-r.Story.Inner().H, 0)
-}
-
-// renderPresent draws presentation mode.
-func renderPresent(in ScenarioInput, st Styles, w, h int) string {
-	r, ok := PresentLayout(in, w, h)
-	if !ok {
-		return TooSmall(st, w, h, MinWidth, MinHeight)
-	}
-	panes := in
-	panes.Focus = NumPanes // no pane has the focus
-	ind := PresentIndicator(in)
-	indStyle := st.Running
-	if in.Present.Paused || in.Cursor >= len(in.Steps) {
-		indStyle = st.Notice
-	}
-	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
-	items := []placed{
-		{r.Header, renderHeader(in, st, w)},
-		{r.Bar, fit(bar, w)},
-		{r.CPUs, renderCPUs(panes, st, r.CPUs, r.TallCPUs)},
-		{r.Memory, renderMemory(panes, st, r.Memory)},
-		{r.Event, renderPresentEvent(in, st, r.Event)},
-		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: presentStoryLines(in, st, r.Story.Inner().W), offset: in.Present.StoryOff}, st, r.Story.W, r.Story.H)},
-	}
-	return place(w, h, items)
-}
-
 // renderPresentEvent is the last event in large: what happened, in bold,
 // with the read classification, the outcome when final, and the step
 // coming next.
@@ -149,20 +120,15 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
 	}
 	if in.Mach.Final(in.State) {
-		o := in.Mach.Outcome(in.State)
-		f := in.Outcome.Format
-		if f == nil {
-			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
-		}
-		out := "Final outcome: " + f(o) + "."
-		if in.Outcome.Holds != nil {
-			if in.Outcome.Holds(o) {
-				out += " " + st.OutcomeMatch.Render("✓ the condition holds")
-			} else {
-				out += " The condition does not hold."
-			}
-		}
 		lines = append(lines, "")
+		out, hasCond, holds := finalOutcome(in)
+		out += "."
+		switch {
+		case holds:
+			out += " " + st.OutcomeMatch.Render("✓ the condition holds")
+		case hasCond:
+			out += " The condition does not hold."
+		}
 		lines = append(lines, wrapIndented(" ", out, tw)...)
 	}
 	if in.Cursor < len(in.Steps) {
@@ -192,17 +158,17 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 func presentStoryLines(in ScenarioInput, st Styles, w int) []string {
 	tw := w - 1
 	var lines []string
-	if in.Title != "" {
-		lines = append(lines, wrapIndented(" ", st.Bold.Render(in.Title), tw)...)
+	sp := in.Spec
+	if sp.Title != "" {
+		lines = append(lines, wrapIndented(" ", st.Bold.Render(sp.Title), tw)...)
 	}
-	if in.Condition != "" {
-		c := in.Condition
-		if in.Expected != "" {
-			c += " (LKMM: " + in.Expected + ")"
+	if c := sp.Condition(); c != "" {
+		if sp.Expected != "" {
+			c += " (LKMM: " + string(sp.Expected) + ")"
 		}
 		lines = append(lines, wrapIndented(" ", st.Condition.Render(c), tw)...)
 	}
-	story := strings.TrimSpace(in.Story)
+	story := strings.TrimSpace(sp.Story)
 	if story == "" {
 		story = "This scenario has no story."
 	}

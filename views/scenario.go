@@ -8,25 +8,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 // ScenarioInput is everything the scenario screen shows. The model fills
 // it; the views only read it.
 type ScenarioInput struct {
-	Name     string // e.g. "MP+poonceonces"
-	Title    string // one line for people
-	Family   string
-	Variant  string
+	Spec     *scenarios.Spec
 	Variants []string // the family's variants in order (for "2/3")
-	Story    string
-	Source   string // where the scenario comes from (patch, thread)
-	// Condition is the final clause as written, e.g.
-	// "exists (1:r0=1 /\ 1:r1=0)".
-	Condition string
-	Expected  string // the LKMM verdict the file records ("" if none)
-	// HideReg reports registers not to show (compiler temporaries); nil
-	// shows all.
-	HideReg func(thread int, r machine.Reg) bool
 
 	Mach    *machine.Machine
 	Initial *machine.State
@@ -42,13 +31,11 @@ type ScenarioInput struct {
 	Focus   Pane
 	SideTab Pane          // PaneHistory or PaneOutcomes: the tab shown when they share a box
 	Sel     [NumPanes]int // selected row of list panes
-	Off     [NumPanes]int // first row shown of each pane
-	CPUOff  int           // first CPU column shown
+	CPUOff  int           // first CPU column shown (the frame clamps it)
 	Digits  string        // step number being typed
 	Notice  string        // transient message for the header
 	Outcome OutcomesInput // the outcomes pane
 	Page    Page          // what the body shows
-	PageOff int           // first line shown of the help or story page
 	Help    []HelpSection // the full help (PageHelp)
 	Legend  [][2]string   // marks and their meaning (PageHelp)
 	HelpBar string        // the rendered short-help line
@@ -83,16 +70,6 @@ type OutcomesInput struct {
 	Spinner string // the spinner's current frame
 	Result  *machine.Result
 	Err     string
-	// Quantifier is "exists", "~exists", "forall" or "" (no condition).
-	Quantifier string
-	// Holds evaluates the condition's proposition on an outcome; nil when
-	// the scenario has none.
-	Holds func(machine.Outcome) bool
-	// Format renders an outcome on one line; nil uses FormatOutcome.
-	Format func(machine.Outcome) string
-	// Keep is the scenario's filter clause: outcomes it rejects are shown
-	// as filtered and left out of the verdict. Nil keeps every outcome.
-	Keep func(machine.Outcome) bool
 	// Loaded is the row whose witness was loaded last, or -1.
 	Loaded int
 }
@@ -124,52 +101,26 @@ func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	return nil, false
 }
 
-// Observation is herd7's word for how often the proposition holds over the
-// outcomes found ("Never", "Sometimes", "Always"), with the number of
-// outcomes where it holds (pos) and does not (neg); outcomes keep rejects
-// (the filter clause; nil keeps all) are not counted. It returns "" when
-// there is no result or no condition.
-func Observation(res *machine.Result, holds, keep func(machine.Outcome) bool) (obs string, pos, neg int) {
-	if res == nil || holds == nil {
-		return "", 0, 0
+// OutcomeLine renders an outcome on one line, the litmus way without the
+// semicolons: "1:r0=1 1:r1=0". It names the registers and locations the
+// scenario's clauses mention, or, when they mention none, every location
+// and declared register.
+func OutcomeLine(sp *scenarios.Spec, o machine.Outcome) string {
+	f := o.Format(sp.Program, sp.Shown)
+	if f == "" {
+		f = o.Format(sp.Program, func(t int, r machine.Reg, _ machine.Loc, isLoc bool) bool {
+			return isLoc || sp.HideReg == nil || !sp.HideReg(t, r)
+		})
 	}
-	for _, o := range res.Outcomes {
-		if keep != nil && !keep(o.Outcome) {
-			continue
-		}
-		if holds(o.Outcome) {
-			pos++
-		} else {
-			neg++
-		}
-	}
-	switch {
-	case pos == 0:
-		obs = "Never"
-	case neg == 0:
-		obs = "Always"
-	default:
-		obs = "Sometimes"
-	}
-	return obs, pos, neg
+	return strings.ReplaceAll(strings.TrimSuffix(f, ";"), "; ", " ")
 }
 
-// FormatOutcome renders an outcome the litmus way: "1:r0=1 1:r1=0 x=1".
-func FormatOutcome(p *machine.Program, o machine.Outcome) string {
-	var parts []string
-	for t, regs := range o.Regs {
-		for r, v := range regs {
-			name := fmt.Sprintf("r%d", r)
-			if t < len(p.Threads) && r < len(p.Threads[t].Regs) {
-				name = p.Threads[t].Regs[r]
-			}
-			parts = append(parts, fmt.Sprintf("%d:%s=%s", t, name, p.FormatValue(v)))
-		}
-	}
-	for l, v := range o.Mem {
-		parts = append(parts, p.LocName(machine.Loc(l))+"="+p.FormatValue(v))
-	}
-	return strings.Join(parts, " ")
+// finalOutcome is what the last event says in a final state: "Final
+// outcome: 1:r0=1 1:r1=0" and, when the scenario has a final clause
+// (hasCond), whether its proposition holds there.
+func finalOutcome(in ScenarioInput) (text string, hasCond, holds bool) {
+	o := in.Mach.Outcome(in.State)
+	return "Final outcome: " + OutcomeLine(in.Spec, o), in.Spec.Final != nil, in.Spec.Satisfies(o)
 }
 
 // Status is the scenario's state in words: "running", "final" or
@@ -186,74 +137,17 @@ func Status(m *machine.Machine, s *machine.State) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// ScenarioLayout is Layout with the hints computed from the input: the
-// model calls it for mouse hit-tests, RenderScenario to draw.
-func ScenarioLayout(in ScenarioInput, w, h int) (Regions, bool) {
-	r, ok := Layout(w, h, LayoutHints{})
-	if !ok || in.Mach == nil {
-		return r, ok
-	}
-	cpu := r.Panes[PaneCPUs].Inner()
-	_, colW := cpuColumns(len(in.Mach.Prog.Threads), cpu.W)
-	mem := r.Panes[PaneMemory].Inner()
-	hints := LayoutHints{CPULines: CPULines(in, colW, false), MemLines: len(memoryLines(in, Styles{}, mem.W))}
-	if w >= wideWidth {
-		hints.CPULinesTall = CPULines(in, colW, true)
-	}
-	return Layout(w, h, hints)
-}
-
-// RenderScenario draws the scenario screen at w×h.
-func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
-	r, ok := ScenarioLayout(in, w, h)
-	if !ok {
-		return TooSmall(st, w, h, MinWidth, MinHeight)
-	}
-	items := []placed{
-		{r.Header, renderHeader(in, st, w)},
-		{r.Help, fit(in.HelpBar, w)},
-	}
-	switch in.Page {
-	case PageHelp:
-		items = append(items, placed{r.Page, renderHelpPage(in, st, r.Page.W, r.Page.H)})
-	case PageStory:
-		items = append(items, placed{r.Page, renderStoryPage(in, st, r.Page.W, r.Page.H)})
-	case PageCompare:
-		items = append(items, placed{r.Page, renderComparePage(in, st, r.Page.W, r.Page.H)})
-	case PageNecessity:
-		items = append(items, placed{r.Page, renderNecessityPage(in, st, r.Page.W, r.Page.H)})
-	default:
-		if in.Present != nil {
-			return renderPresent(in, st, w, h)
-		}
-		items = append(items,
-			placed{r.Panes[PaneCPUs], renderCPUs(in, st, r.Panes[PaneCPUs], r.TallCPUs)},
-			placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory])},
-			placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps])},
-			placed{r.Event, renderEvent(in, st, r.Event)},
-		)
-		if r.Tabbed {
-			items = append(items, placed{r.Panes[PaneHistory], renderSide(in, st, r.Panes[PaneHistory])})
-		} else {
-			items = append(items,
-				placed{r.Panes[PaneHistory], renderHistory(in, st, r.Panes[PaneHistory], "")},
-				placed{r.Panes[PaneOutcomes], renderOutcomes(in, st, r.Panes[PaneOutcomes], "")})
-		}
-	}
-	return place(w, h, items)
-}
-
 func renderHeader(in ScenarioInput, st Styles, w int) string {
 	sep := st.HeaderDim.Render(" │ ")
-	name := in.Name
+	name := in.Spec.Name
 	if name == "" {
-		name = in.Title
+		name = in.Spec.Title
 	}
 	variant := ""
-	if in.Variant != "" {
-		variant = in.Variant
+	if in.Spec.Variant != "" {
+		variant = in.Spec.Variant
 		for i, x := range in.Variants {
-			if x == in.Variant && len(in.Variants) > 1 {
+			if x == in.Spec.Variant && len(in.Variants) > 1 {
 				variant += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
 			}
 		}
@@ -337,12 +231,11 @@ func memoryLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-func renderMemory(in ScenarioInput, st Styles, r Rect) string {
-	lines := memoryLines(in, st, r.Inner().W)
-	return renderBox(boxSpec{title: "memory", focused: in.Focus == PaneMemory, lines: lines, offset: in.Off[PaneMemory]}, st, r.W, r.H)
+func renderMemory(in ScenarioInput, st Styles, r Rect, lines []string, off int) string {
+	return renderBox(boxSpec{title: "memory", focused: in.Focus == PaneMemory, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-func renderSteps(in ScenarioInput, st Styles, r Rect) string {
+func stepLines(in ScenarioInput, st Styles) []string {
 	var lines []string
 	numW := len(itoa(len(in.Enabled)))
 	var redo *machine.Step
@@ -372,15 +265,19 @@ func renderSteps(in ScenarioInput, st Styles, r Rect) string {
 			lines = append(lines, st.Deadlock.Render("✗ deadlock: no CPU can move"), st.Dim.Render("← to step back, r to reset"))
 		}
 	}
+	return lines
+}
+
+func renderSteps(in ScenarioInput, st Styles, r Rect, lines []string, off int) string {
 	title := "steps"
 	if in.Digits != "" {
 		title += " · take " + in.Digits + "_"
 	}
 	right := ""
-	if redo != nil {
+	if in.Cursor < len(in.Steps) {
 		right = "→ replays " + itoa(len(in.Steps)-in.Cursor)
 	}
-	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: in.Off[PaneSteps]}, st, r.W, r.H)
+	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: off}, st, r.W, r.H)
 }
 
 // readClass returns the label and style of a load's classification.
@@ -413,18 +310,12 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 		}
 	}
 	if in.Mach.Final(in.State) {
-		o := in.Mach.Outcome(in.State)
-		f := in.Outcome.Format
-		if f == nil {
-			f = func(o machine.Outcome) string { return FormatOutcome(in.Mach.Prog, o) }
-		}
-		out := "Final outcome: " + f(o)
-		if in.Outcome.Holds != nil {
-			if in.Outcome.Holds(o) {
-				out += " — " + st.OutcomeMatch.Render("✓ the condition holds")
-			} else {
-				out += " — the condition does not hold"
-			}
+		out, hasCond, holds := finalOutcome(in)
+		switch {
+		case holds:
+			out += " — " + st.OutcomeMatch.Render("✓ the condition holds")
+		case hasCond:
+			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
 	}
@@ -484,18 +375,21 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-func renderHistory(in ScenarioInput, st Styles, r Rect, title string) string {
+func renderHistory(in ScenarioInput, st Styles, r Rect, title string, lines []string, off int) string {
 	if title == "" {
 		title = "history"
 	}
-	lines := historyLines(in, st, r.Inner().W)
-	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: in.Off[PaneHistory]}, st, r.W, r.H)
+	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom string) {
+// outcomeLines returns the outcomes pane's header (the condition and the
+// verdict, OutcomeHeaderLines lines), its rows (outcomes, then
+// deadlocks) and the text of its bottom border.
+func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bottom string) {
+	var lines []string
 	o := in.Outcome
 	mode := in.Mach.Mode.Title()
-	cond := in.Condition
+	cond := in.Spec.Condition()
 	if cond == "" {
 		cond = "no condition"
 	}
@@ -508,18 +402,18 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 	case o.Result == nil:
 		lines = append(lines, st.Dim.Render("not explored yet"))
 	default:
-		obs, pos, neg := Observation(o.Result, o.Holds, o.Keep)
 		var core string
-		if obs == "" {
+		if in.Spec.Final == nil {
 			core = itoa(len(o.Result.Outcomes)) + " outcomes"
 		} else {
-			core = st.Verdict.Render(obs) + fmt.Sprintf(" %d/%d", pos, pos+neg)
+			v := in.Spec.Verdict(o.Result)
+			core = st.Verdict.Render(string(v.Observation)) + fmt.Sprintf(" %d/%d", v.Positive, v.Positive+v.Negative)
 		}
 		if !o.Result.Complete {
 			core += st.Error.Render(" incomplete")
 		}
-		if in.Expected != "" {
-			core += st.Dim.Render(" (LKMM " + in.Expected + ")")
+		if in.Spec.Expected != "" {
+			core += st.Dim.Render(" (LKMM " + string(in.Spec.Expected) + ")")
 		}
 		v := mode + ": " + core
 		if ansi.StringWidth(v) > w {
@@ -528,15 +422,11 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 		lines = append(lines, v)
 	}
 	if o.Result != nil {
-		format := o.Format
-		if format == nil {
-			format = func(x machine.Outcome) string { return FormatOutcome(in.Mach.Prog, x) }
-		}
 		row := 0
 		for _, or := range o.Result.Outcomes {
 			mk := "  "
-			holds := o.Holds != nil && o.Holds(or.Outcome)
-			kept := o.Keep == nil || o.Keep(or.Outcome)
+			holds := in.Spec.Satisfies(or.Outcome)
+			kept := in.Spec.Kept(or.Outcome)
 			if holds && kept {
 				mk = "✓ "
 			}
@@ -547,7 +437,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
 				sel = "› "
 			}
-			text := sel + mk + format(or.Outcome)
+			text := sel + mk + OutcomeLine(in.Spec, or.Outcome)
 			if !kept {
 				text += " (filtered)"
 			}
@@ -586,39 +476,22 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (lines []string, bottom st
 			bottom = o.Result.StopReason
 		}
 	}
-	return lines, bottom
+	return lines[:OutcomeHeaderLines], lines[OutcomeHeaderLines:], bottom
 }
 
-func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string) string {
+// renderOutcomes draws the outcomes pane: the two header lines stay in
+// view, the rows below them scroll.
+func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string, head, rows []string, bottom string, off int) string {
 	if title == "" {
 		title = "outcomes"
 	}
-	lines, bottom := outcomeLines(in, st, r.Inner().W)
-	// Keep the two header lines in view: scroll only the rows.
-	off := in.Off[PaneOutcomes]
-	if off > 0 && len(lines) > OutcomeHeaderLines {
-		rows := lines[OutcomeHeaderLines:]
-		off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
-		lines = append(append([]string{}, lines[:OutcomeHeaderLines]...), rows[off:]...)
-	}
+	off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
+	lines := append(append([]string{}, head...), rows[off:]...)
 	right := ""
 	if off > 0 {
 		right = "▲"
 	}
 	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneOutcomes, lines: lines, bottom: bottom}, st, r.W, r.H)
-}
-
-// renderSide draws history and outcomes sharing one box, with tabs in the
-// title: the tab shown is in brackets (and bold).
-func renderSide(in ScenarioInput, st Styles, r Rect) string {
-	if in.SideTab == PaneOutcomes {
-		return renderOutcomes(in, st, r, "history │ [outcomes]")
-	}
-	return renderHistory(in, st, r, "[history] │ outcomes")
-}
-
-func renderHelpPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "help · ? or esc to close", focused: true, lines: helpPageLines(in, st, w), offset: in.PageOff}, st, w, h)
 }
 
 func helpPageLines(in ScenarioInput, st Styles, w int) []string {
@@ -681,52 +554,32 @@ func helpPageLines(in ScenarioInput, st Styles, w int) []string {
 	return lines
 }
 
-// wrapIndented wraps text after a prefix, indenting continuation lines by
-// the prefix's width.
-func wrapIndented(prefix, text string, w int) []string {
-	pw := ansi.StringWidth(prefix)
-	parts := wrap(text, max(w-pw, 10))
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		if i == 0 {
-			out[i] = prefix + p
-		} else {
-			out[i] = strings.Repeat(" ", pw) + p
-		}
-	}
-	return out
-}
-
-func renderStoryPage(in ScenarioInput, st Styles, w, h int) string {
-	return renderBox(boxSpec{title: "story · s or esc to close", focused: true, lines: storyPageLines(in, st, w), offset: in.PageOff}, st, w, h)
-}
-
 func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	tw := min(w-4, 76)
 	var lines []string
-	if in.Title != "" {
-		lines = append(lines, wrap(st.Bold.Render(in.Title), tw)...)
+	sp := in.Spec
+	if sp.Title != "" {
+		lines = append(lines, wrap(st.Bold.Render(sp.Title), tw)...)
 	}
-	meta := in.Name
-	if in.Family != "" {
-		meta += " · family " + in.Family
+	meta := sp.Name
+	if sp.Family != "" {
+		meta += " · family " + sp.Family
 	}
 	if len(in.Variants) > 0 {
 		meta += " · variants " + strings.Join(in.Variants, ", ")
 	}
 	lines = append(lines, wrap(st.Dim.Render(meta), tw)...)
-	if in.Source != "" {
-		lines = append(lines, wrapIndented(st.Label.Render("source "), in.Source, tw)...)
+	if sp.Source != "" {
+		lines = append(lines, wrapIndented(st.Label.Render("source "), sp.Source, tw)...)
 	}
-	if in.Condition != "" {
-		c := in.Condition
-		if in.Expected != "" {
-			c += "   (LKMM: " + in.Expected + ")"
+	if c := sp.Condition(); c != "" {
+		if sp.Expected != "" {
+			c += "   (LKMM: " + string(sp.Expected) + ")"
 		}
 		lines = append(lines, wrapIndented(st.Label.Render("asks   "), st.Condition.Render(c), tw)...)
 	}
 	lines = append(lines, "")
-	story := in.Story
+	story := sp.Story
 	if strings.TrimSpace(story) == "" {
 		story = "This scenario has no story."
 	}
@@ -739,64 +592,4 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 		lines[i] = " " + lines[i]
 	}
 	return lines
-}
-
-// VisibleRows returns how many content rows of pane p are visible (for
-// the outcomes pane: outcome rows, below the condition and verdict).
-func VisibleRows(r Regions, p Pane) int {
-	n := r.Panes[p].H - 2
-	if p == PaneOutcomes {
-		n -= OutcomeHeaderLines
-	}
-	return max(n, 0)
-}
-
-// ContentLines returns how many content rows pane p holds (for the
-// outcomes pane: outcome rows only), so that scrolling can stop at the end.
-func ContentLines(in ScenarioInput, r Regions, p Pane) int {
-	if in.Mach == nil {
-		return 0
-	}
-	switch p {
-	case PaneCPUs:
-		_, colW := cpuColumns(len(in.Mach.Prog.Threads), r.Panes[PaneCPUs].Inner().W)
-		return CPULines(in, colW, r.TallCPUs)
-	case PaneMemory:
-		return len(memoryLines(in, Styles{}, r.Panes[PaneMemory].Inner().W))
-	case PaneSteps:
-		return max(len(in.Enabled), 2)
-	case PaneHistory:
-		return len(in.Steps) + 1
-	case PaneOutcomes:
-		return in.Outcome.Rows()
-	}
-	return 0
-}
-
-// PageLines returns how many lines the help or story page holds, and how
-// many are visible, at w×h.
-func PageLines(in ScenarioInput, r Regions) (lines, visible int) {
-	w := r.Page.W
-	visible = r.Page.H - 2
-	switch in.Page {
-	case PageHelp:
-		return len(helpPageLines(in, Styles{}, w)), visible
-	case PageStory:
-		return len(storyPageLines(in, Styles{}, w)), visible
-	case PageCompare:
-		return len(compareLines(in, Styles{}, w-2)), visible
-	case PageNecessity:
-		return len(necessityLines(in, Styles{}, w-2)), visible
-	}
-	return 0, visible
-}
-
-// MaxCPUOffset returns the largest useful first-CPU-column offset.
-func MaxCPUOffset(in ScenarioInput, r Regions) int {
-	if in.Mach == nil {
-		return 0
-	}
-	n := len(in.Mach.Prog.Threads)
-	k, _ := cpuColumns(n, r.Panes[PaneCPUs].Inner().W)
-	return n - k
 }

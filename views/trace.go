@@ -2,14 +2,15 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 // TraceFormat selects what RenderTrace writes.
@@ -36,34 +37,8 @@ func ParseTraceFormat(s string) (TraceFormat, error) {
 // what mail clients and patch reviews expect.
 const DefaultTraceWidth = 72
 
-// trMinWidth is the narrowest width RenderTrace lays out for.
-const trMinWidth = 40
-
-// TraceInput is one execution to render: the steps taken from the initial
-// state, every state along the way and the events of the steps.
-type TraceInput struct {
-	Mach   *machine.Machine
-	Steps  []machine.Step
-	States []*machine.State // len(Steps)+1; States[0] is the initial state
-	Events []machine.Event  // len(Steps)
-
-	Name    string // the scenario's name, e.g. "mp+once"
-	Variant string // e.g. "once"
-	Title   string // one line for people
-
-	// Condition is the final clause as written, e.g.
-	// "exists (1:r0=1 /\ 1:r1=0)"; "" if there is none.
-	Condition string
-	// Satisfies reports whether an outcome satisfies the proposition of
-	// the final clause; nil if there is no condition.
-	Satisfies func(machine.Outcome) bool
-	// Filtered reports whether the filter clause keeps an outcome; nil
-	// keeps every outcome.
-	Filtered func(machine.Outcome) bool
-	// Shown selects the registers and locations shown in the outcome
-	// (machine.Outcome.Format); nil shows all.
-	Shown func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool
-}
+// traceMinWidth is the narrowest width RenderTrace lays out for.
+const traceMinWidth = 40
 
 // TraceOptions control how RenderTrace lays out its text.
 type TraceOptions struct {
@@ -81,22 +56,22 @@ type TraceOptions struct {
 	Color bool
 }
 
-// trStaleMarker starts every line about a stale read, so that it stands out
+// staleMarker starts every line about a stale read, so that it stands out
 // without colour.
-const trStaleMarker = "!! STALE"
+const staleMarker = "!! STALE"
 
-// trStyles are the few styles a coloured trace uses.
-type trStyles struct {
+// traceStyles are the few styles a coloured trace uses.
+type traceStyles struct {
 	step  lipgloss.Style // step headers
 	stale lipgloss.Style // the stale-read marker
 	dim   lipgloss.Style // snapshots
 }
 
-func newTrStyles(color bool) trStyles {
+func newTraceStyles(color bool) traceStyles {
 	if !color {
-		return trStyles{}
+		return traceStyles{}
 	}
-	return trStyles{
+	return traceStyles{
 		step:  lipgloss.NewStyle().Bold(true),
 		stale: lipgloss.NewStyle().Bold(true).Foreground(lipgloss.ANSIColor(9)),
 		dim:   lipgloss.NewStyle().Faint(true),
@@ -105,38 +80,38 @@ func newTrStyles(color bool) trStyles {
 
 // tracer holds what one RenderTrace call needs.
 type tracer struct {
-	in    TraceInput
+	ex    *scenarios.Execution
 	opts  TraceOptions
 	md    bool
 	width int
-	st    trStyles
+	st    traceStyles
 	color bool
 	b     strings.Builder
 }
 
 // RenderTrace renders an execution step by step, for a mail or a terminal:
-// what each step did, how each load's value is classified (a stale read
-// starts with "!! STALE", so it stands out without colour), compact
+// what each step did in the machine's words, which classify each load (a
+// stale read's description starts with "!! STALE", so it stands out
+// without colour), compact
 // snapshots of the store buffers, invalidation queues, caches and memory
 // that the step changed, and at the end the outcome and whether the final
 // clause holds. Text lines fit opts.Width cells; with opts.ASCII the output
 // is pure ASCII; without opts.Color it contains no escape codes.
-func RenderTrace(in TraceInput, opts TraceOptions) string {
+func RenderTrace(ex *scenarios.Execution, opts TraceOptions) string {
 	w := opts.Width
 	if w <= 0 {
 		w = DefaultTraceWidth
 	}
-	w = max(w, trMinWidth)
-	t := &tracer{in: in, opts: opts, md: opts.Format == TraceMarkdown, width: w, st: newTrStyles(opts.Color), color: opts.Color}
+	w = max(w, traceMinWidth)
+	t := &tracer{ex: ex, opts: opts, md: opts.Format == TraceMarkdown, width: w, st: newTraceStyles(opts.Color), color: opts.Color}
 	t.header()
-	n := min(len(in.Steps), len(in.Events), max(len(in.States)-1, 0))
-	for i := 0; i < n; i++ {
+	for i := range ex.Steps {
 		t.step(i)
 	}
-	t.final(n)
+	t.final()
 	out := t.b.String()
 	if opts.ASCII {
-		out = trAsciiOnly(out)
+		out = asciiOnly(out)
 	}
 	return out
 }
@@ -146,7 +121,7 @@ func RenderTrace(in TraceInput, opts TraceOptions) string {
 func (t *tracer) text(s string) string {
 	s = t.plain(s)
 	if t.md {
-		s = trMdEscape(s)
+		s = mdEscape(s)
 	}
 	return s
 }
@@ -154,7 +129,7 @@ func (t *tracer) text(s string) string {
 // plain is text without markdown escapes, for code spans.
 func (t *tracer) plain(s string) string {
 	if t.opts.ASCII {
-		s = trAsciiOnly(s)
+		s = asciiOnly(s)
 	}
 	return s
 }
@@ -175,56 +150,47 @@ func (t *tracer) line(s string) {
 // para writes text wrapped to the width; the first line starts with
 // first, the others with an indent of rest's width.
 func (t *tracer) para(first, rest, text string) {
-	for _, l := range trWrapWords(text, t.width-ansi.StringWidth(first), t.width-ansi.StringWidth(rest), t.md) {
-		t.line(first + l)
-		first = rest
+	for _, l := range paragraph(first, rest, text, t.width, t.md) {
+		t.line(l)
 	}
 }
 
 func (t *tracer) header() {
-	in := t.in
-	mode := "?"
-	if in.Mach != nil {
-		mode = in.Mach.Mode.Title() + " mode"
+	ex := t.ex
+	sp := ex.Spec
+	head := sp.Name
+	if sp.Variant != "" {
+		head += " (" + sp.Variant + ")"
 	}
-	name := in.Name
-	if name == "" && in.Mach != nil {
-		name = in.Mach.Prog.Name
-	}
-	head := name
-	if in.Variant != "" {
-		head += " (" + in.Variant + ")"
-	}
-	head += ", " + mode
+	head += ", " + ex.Mach.Mode.Title() + " mode"
+	cond := sp.Condition()
 	if t.md {
 		t.line("### " + t.text(head))
 		t.line("")
-		if in.Title != "" {
-			t.para("", "", t.text(in.Title))
+		if sp.Title != "" {
+			t.para("", "", t.text(sp.Title))
 			t.line("")
 		}
-		if in.Condition != "" {
-			t.para("", "", "Condition: "+trMdCode(t.plain(in.Condition)))
+		if cond != "" {
+			t.para("", "", "Condition: "+mdCode(t.plain(cond)))
 			t.line("")
 		}
 	} else {
 		t.para("", "", t.text(head))
-		if in.Title != "" {
-			t.para("", "", t.text(in.Title))
+		if sp.Title != "" {
+			t.para("", "", t.text(sp.Title))
 		}
-		if in.Condition != "" {
-			t.para("", "  ", "Condition: "+t.text(in.Condition))
+		if cond != "" {
+			t.para("", "  ", "Condition: "+t.text(cond))
 		}
 		t.line(strings.Repeat(t.sym("─", "-"), t.width))
 	}
-	if len(in.States) > 0 && in.Mach != nil {
-		t.initial(in.States[0])
-	}
+	t.initial(ex.States[0])
 }
 
 // initial describes the initial state in one paragraph.
 func (t *tracer) initial(s *machine.State) {
-	m := t.in.Mach
+	m := t.ex.Mach
 	p := m.Prog
 	var mem []string
 	for l := range p.Locs {
@@ -249,7 +215,7 @@ func (t *tracer) initial(s *machine.State) {
 		t.line("")
 		if !warm {
 			for c := 0; c < s.NumCPUs(); c++ {
-				t.para("- ", "  ", trMdCode(t.plain(trCacheSnapshot(m, s, c))))
+				t.para("- ", "  ", mdCode(t.plain(cacheText(m, s, c))))
 			}
 			t.line("")
 		}
@@ -258,7 +224,7 @@ func (t *tracer) initial(s *machine.State) {
 	t.para("", "", t.text(text))
 	if !warm {
 		for c := 0; c < s.NumCPUs(); c++ {
-			t.para("  ", "    ", t.text(trCacheSnapshot(m, s, c)))
+			t.para("  ", "    ", t.text(cacheText(m, s, c)))
 		}
 	}
 	t.line("")
@@ -267,31 +233,26 @@ func (t *tracer) initial(s *machine.State) {
 // step renders step i: its ID, what happened, the read classification and
 // the snapshots of what changed.
 func (t *tracer) step(i int) {
-	m := t.in.Mach
-	ev := t.in.Events[i]
-	before, after := t.in.States[i], t.in.States[i+1]
-	id := m.ID(t.in.Steps[i])
+	ex := t.ex
+	m := ex.Mach
+	ev := ex.Events[i]
+	id := m.ID(ex.Steps[i])
 	num := strconv.Itoa(i + 1)
-	var notes []string // snapshot lines
-	stale := ""
-	if ld := ev.Load; ld != nil {
-		cls, isStale := trReadLine(m, int(ev.Step.CPU), ld)
-		if isStale {
-			stale = cls
-		} else {
-			notes = append(notes, cls)
-		}
-	}
-	notes = append(notes, trChanges(m, before, after, t.sym("→", "->"))...)
+	// The machine's description says what happened, the read's
+	// classification included; a stale read's description starts with
+	// the marker, so that it stands out without colour.
+	stale := ev.Load != nil && ev.Load.Class == machine.Stale
+	notes := changes(m, ex.States[i], ex.States[i+1], t.sym("→", "->"))
 	if t.md {
 		marker := num + ". "
 		ind := strings.Repeat(" ", len(marker))
-		t.para(marker, ind, "**"+t.text(id)+"**: "+t.text(ev.Text))
-		if stale != "" {
-			t.para(ind+"- ", ind+"  ", "**"+trStaleMarker+"** "+t.text(stale))
+		text := "**" + t.text(id) + "**: "
+		if stale {
+			text += "**" + staleMarker + "** "
 		}
+		t.para(marker, ind, text+t.text(ev.Text))
 		for _, n := range notes {
-			t.para(ind+"- ", ind+"  ", trMdCode(t.plain(n)))
+			t.para(ind+"- ", ind+"  ", mdCode(t.plain(n)))
 		}
 		return
 	}
@@ -302,23 +263,17 @@ func (t *tracer) step(i int) {
 		head = t.st.step.Render(head)
 	}
 	t.line(head)
-	t.para(ind, ind, t.text(ev.Text))
-	if stale != "" {
-		mark := trStaleMarker
+	if stale {
+		mark := staleMarker
 		if t.color {
 			mark = t.st.stale.Render(mark)
 		}
-		for j, l := range trWrapWords(t.text(stale), t.width-len(trStaleMarker)-1, t.width-len(ind), false) {
-			if j == 0 {
-				t.line(mark + " " + l)
-			} else {
-				t.line(ind + l)
-			}
-		}
+		t.para(mark+" ", ind, t.text(ev.Text))
+	} else {
+		t.para(ind, ind, t.text(ev.Text))
 	}
 	for _, n := range notes {
-		lines := trWrapWords(t.text(n), t.width-len(ind), t.width-len(ind)-2, false)
-		for j, l := range lines {
+		for j, l := range wrapWords(t.text(n), t.width-len(ind), t.width-len(ind)-2, false) {
 			if j > 0 {
 				l = "  " + l
 			}
@@ -330,48 +285,19 @@ func (t *tracer) step(i int) {
 	}
 }
 
-// trReadLine classifies a load for the trace. The second result is true for
-// a stale read.
-func trReadLine(m *machine.Machine, c int, ld *machine.LoadEvent) (string, bool) {
-	p := m.Prog
-	name, val := p.LocName(ld.Loc), p.FormatValue(ld.Val)
-	cpu := p.Threads[c].Name
-	switch ld.Class {
-	case machine.Stale:
-		who := "as the initial value"
-		if ld.NewerCPU >= 0 && ld.NewerCPU < len(p.Threads) {
-			who = fmt.Sprintf("by %s at step %d", p.Threads[ld.NewerCPU].Name, ld.NewerStep)
-		}
-		return fmt.Sprintf("read: %s read %s=%s from a stale cache line; %s=%s was committed %s and its invalidation is still queued at %s.", cpu, name, val, name, p.FormatValue(ld.NewerVal), who, cpu), true
-	case machine.Forwarded:
-		return fmt.Sprintf("read %s=%s: forwarded from its own store buffer", name, val), false
-	case machine.NewerPending:
-		who := "another CPU"
-		if ld.NewerCPU >= 0 && ld.NewerCPU < len(p.Threads) {
-			who = p.Threads[ld.NewerCPU].Name
-		}
-		return fmt.Sprintf("read %s=%s: up to date, but %s=%s is pending in %s's store buffer", name, val, name, p.FormatValue(ld.NewerVal), who), false
-	}
-	src := "cache hit"
-	if ld.Source == machine.FromMiss {
-		src = "cache miss"
-	}
-	return fmt.Sprintf("read %s=%s: up to date (%s)", name, val, src), false
-}
-
-// trChanges lists compact snapshots of what differs between two states:
+// changes lists compact snapshots of what differs between two states:
 // per CPU its store buffer, invalidation queue and cache when they
 // changed, its status when it became blocked or finished, then memory.
-func trChanges(m *machine.Machine, before, after *machine.State, arrow string) []string {
+func changes(m *machine.Machine, before, after *machine.State, arrow string) []string {
 	var out []string
 	p := m.Prog
 	for c := 0; c < after.NumCPUs(); c++ {
 		cpu := p.Threads[c].Name
-		if !trSameSB(before.StoreBuffer(c), after.StoreBuffer(c)) {
-			out = append(out, cpu+" store buffer: "+trSbSnapshot(p, after.StoreBuffer(c)))
+		if !slices.Equal(before.StoreBuffer(c), after.StoreBuffer(c)) {
+			out = append(out, cpu+" store buffer: "+storeBufferText(p, after.StoreBuffer(c)))
 		}
-		if !trSameIQ(before.InvalQueue(c), after.InvalQueue(c)) {
-			out = append(out, cpu+" inval queue: "+trIqSnapshot(p, after.InvalQueue(c)))
+		if !sameQueue(before.InvalQueue(c), after.InvalQueue(c)) {
+			out = append(out, cpu+" inval queue: "+invalQueueText(p, after.InvalQueue(c)))
 		}
 		changed := false
 		for l := range p.Locs {
@@ -381,7 +307,7 @@ func trChanges(m *machine.Machine, before, after *machine.State, arrow string) [
 			}
 		}
 		if changed {
-			out = append(out, trCacheSnapshot(m, after, c))
+			out = append(out, cacheText(m, after, c))
 		}
 		sb, sa := m.Status(before, c), m.Status(after, c)
 		switch {
@@ -406,33 +332,15 @@ func trChanges(m *machine.Machine, before, after *machine.State, arrow string) [
 	return out
 }
 
-func trSameSB(a, b []machine.SBEntry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+// sameQueue compares invalidation queues by what the trace shows of them
+// (not when each entry arrived).
+func sameQueue(a, b []machine.IQEntry) bool {
+	return slices.EqualFunc(a, b, func(x, y machine.IQEntry) bool { return x.Loc == y.Loc && x.Marked == y.Marked })
 }
 
-func trSameIQ(a, b []machine.IQEntry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Loc != b[i].Loc || a[i].Marked != b[i].Marked {
-			return false
-		}
-	}
-	return true
-}
-
-// trSbSnapshot renders a store buffer oldest first, e.g.
+// storeBufferText renders a store buffer oldest first, e.g.
 // "x=1 | wmb | y=1 (release)".
-func trSbSnapshot(p *machine.Program, sb []machine.SBEntry) string {
+func storeBufferText(p *machine.Program, sb []machine.SBEntry) string {
 	if len(sb) == 0 {
 		return "empty"
 	}
@@ -452,8 +360,8 @@ func trSbSnapshot(p *machine.Program, sb []machine.SBEntry) string {
 	return strings.Join(parts, " | ")
 }
 
-// trIqSnapshot renders an invalidation queue in arrival order, e.g. "y, x".
-func trIqSnapshot(p *machine.Program, iq []machine.IQEntry) string {
+// invalQueueText renders an invalidation queue in arrival order, e.g. "y, x".
+func invalQueueText(p *machine.Program, iq []machine.IQEntry) string {
 	if len(iq) == 0 {
 		return "empty"
 	}
@@ -468,8 +376,8 @@ func trIqSnapshot(p *machine.Program, iq []machine.IQEntry) string {
 	return strings.Join(parts, ", ")
 }
 
-// trCacheSnapshot renders CPU c's cache, e.g. "P1 cache: x=0 S stale, y=1 S".
-func trCacheSnapshot(m *machine.Machine, s *machine.State, c int) string {
+// cacheText renders CPU c's cache, e.g. "P1 cache: x=0 S stale, y=1 S".
+func cacheText(m *machine.Machine, s *machine.State, c int) string {
 	p := m.Prog
 	var parts []string
 	for l := range p.Locs {
@@ -487,35 +395,65 @@ func trCacheSnapshot(m *machine.Machine, s *machine.State, c int) string {
 	return p.Threads[c].Name + " cache: " + strings.Join(parts, ", ")
 }
 
+// span is a piece of a sentence at the end of a trace; markdown sets
+// strong spans in bold and code spans as code.
+type span struct {
+	s     string
+	style spanStyle
+}
+
+type spanStyle uint8
+
+const (
+	plainSpan spanStyle = iota
+	strongSpan
+	codeSpan
+)
+
+// sentence renders spans as text (plain words) or markdown.
+func (t *tracer) sentence(ss ...span) string {
+	var b strings.Builder
+	for _, sp := range ss {
+		switch {
+		case !t.md:
+			b.WriteString(t.text(sp.s))
+		case sp.style == strongSpan:
+			b.WriteString("**" + t.text(sp.s) + "**")
+		case sp.style == codeSpan:
+			b.WriteString(mdCode(t.plain(sp.s)))
+		default:
+			b.WriteString(t.text(sp.s))
+		}
+	}
+	return b.String()
+}
+
 // final renders the end of the trace: the outcome and whether the final
 // clause holds, or why the execution is not final.
-func (t *tracer) final(n int) {
-	in := t.in
-	if in.Mach == nil || len(in.States) == 0 {
-		return
-	}
-	m := in.Mach
-	s := in.States[min(n, len(in.States)-1)]
-	var lines []string
+func (t *tracer) final() {
+	ex := t.ex
+	m, sp, s := ex.Mach, ex.Spec, ex.Last()
+	n := len(ex.Steps)
 	steps := "steps"
 	if n == 1 {
 		steps = "step"
 	}
+	var out []string
 	switch {
 	case m.Final(s):
 		o := m.Outcome(s)
-		lines = append(lines, fmt.Sprintf("Final state after %d %s. Outcome: %s", n, steps, o.Format(m.Prog, in.Shown)))
-		if in.Condition != "" && in.Satisfies != nil {
-			lines = append(lines, in.Condition+": "+trClauseVerdict(in.Condition, in.Satisfies(o)))
+		out = append(out, t.sentence(span{fmt.Sprintf("Final state after %d %s.", n, steps), strongSpan}, span{" Outcome: ", plainSpan}, span{sp.OutcomeText(o), codeSpan}))
+		if sp.Final != nil {
+			out = append(out, t.sentence(span{sp.Condition(), codeSpan}, span{": " + clauseVerdict(sp.Final.Kind, sp.Satisfies(o)), plainSpan}))
 		}
-		if in.Filtered != nil && !in.Filtered(o) {
-			lines = append(lines, "The filter clause leaves this outcome out of the verdict.")
+		if !sp.Kept(o) {
+			out = append(out, t.sentence(span{"The filter clause leaves this outcome out of the verdict.", plainSpan}))
 		}
 	case m.Deadlocked(s):
-		lines = append(lines, fmt.Sprintf("Deadlock after %d %s: no CPU can make progress.", n, steps))
+		out = append(out, t.sentence(span{fmt.Sprintf("Deadlock after %d %s: no CPU can make progress.", n, steps), strongSpan}))
 		for c := 0; c < s.NumCPUs(); c++ {
 			if st := m.Status(s, c); !st.Finished {
-				lines = append(lines, m.Prog.Threads[c].Name+": "+st.Reason)
+				out = append(out, t.sentence(span{m.Prog.Threads[c].Name + ": " + st.Reason, plainSpan}))
 			}
 		}
 	default:
@@ -527,49 +465,35 @@ func (t *tracer) final(n int) {
 				waiting = append(waiting, fmt.Sprintf("%s's store buffer holds %d entries", m.Prog.Threads[c].Name, k))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("Not a final state after %d %s: %s.", n, steps, strings.Join(waiting, "; ")))
-		if in.Condition != "" {
-			lines = append(lines, "The final clause is evaluated only on final states.")
+		out = append(out, t.sentence(span{fmt.Sprintf("Not a final state after %d %s: %s.", n, steps, strings.Join(waiting, "; ")), strongSpan}))
+		if sp.Final != nil {
+			out = append(out, t.sentence(span{"The final clause is evaluated only on final states.", plainSpan}))
 		}
 	}
 	if t.md {
 		t.line("")
-		for i, l := range lines {
-			if i == 0 {
-				head, rest, _ := strings.Cut(l, ". ")
-				t.para("", "", "**"+t.text(head)+".** "+t.mdOutcome(rest))
-			} else if in.Condition != "" && strings.HasPrefix(l, in.Condition+": ") {
-				t.para("", "", trMdCode(t.plain(in.Condition))+": "+t.text(strings.TrimPrefix(l, in.Condition+": ")))
-			} else {
-				t.para("", "", t.text(l))
-			}
+		for _, l := range out {
+			t.para("", "", l)
 			t.line("")
 		}
 		return
 	}
 	t.line(strings.Repeat(t.sym("─", "-"), t.width))
-	for _, l := range lines {
-		t.para("", "  ", t.text(l))
+	for _, l := range out {
+		t.para("", "  ", l)
 	}
 }
 
-// mdOutcome puts the "Outcome: ..." part of the final line in code.
-func (t *tracer) mdOutcome(s string) string {
-	if k, v, ok := strings.Cut(s, ": "); ok && k == "Outcome" {
-		return "Outcome: " + trMdCode(t.plain(v))
-	}
-	return t.text(s)
-}
-
-// trClauseVerdict says what one outcome means for the final clause.
-func trClauseVerdict(cond string, sat bool) string {
-	switch {
-	case strings.HasPrefix(cond, "~"):
+// clauseVerdict says what one outcome means for a final clause of kind k
+// whose proposition the outcome does (sat) or does not satisfy.
+func clauseVerdict(k scenarios.FinalKind, sat bool) string {
+	switch k {
+	case scenarios.NotExists:
 		if sat {
 			return "VIOLATED. This is the outcome the test says must never happen."
 		}
 		return "not matched; this outcome is allowed."
-	case strings.HasPrefix(cond, "forall"):
+	case scenarios.Forall:
 		if sat {
 			return "holds for this outcome."
 		}
@@ -581,66 +505,9 @@ func trClauseVerdict(cond string, sat bool) string {
 	return "not satisfied by this outcome."
 }
 
-// trWrapWords breaks text into lines: the first at most first cells wide,
-// the others at most rest. Words longer than a line are cut. In markdown,
-// a line never starts with something markdown would read as a list item,
-// heading, quote or table: such a word stays on the line before.
-func trWrapWords(text string, first, rest int, md bool) []string {
-	first, rest = max(first, 10), max(rest, 10)
-	var lines []string
-	cur, curW := "", 0
-	limit := first
-	flush := func() {
-		lines = append(lines, cur)
-		cur, curW = "", 0
-		limit = rest
-	}
-	for _, word := range strings.Fields(text) {
-		ww := ansi.StringWidth(word)
-		for ww > limit && cur == "" {
-			// Cut a word that fits on no line.
-			head := ansi.Truncate(word, limit, "")
-			lines = append(lines, head)
-			word = word[len(head):]
-			ww = ansi.StringWidth(word)
-			limit = rest
-		}
-		if word == "" {
-			continue
-		}
-		if cur != "" && curW+1+ww > limit && !(md && trMdBlockStart(word)) {
-			flush()
-		}
-		if cur != "" {
-			cur += " "
-			curW++
-		}
-		cur += word
-		curW += ww
-	}
-	if cur != "" || len(lines) == 0 {
-		lines = append(lines, cur)
-	}
-	return lines
-}
-
-// trMdBlockStart reports whether a line starting with word could be read by
-// markdown as the start of a block (list item, heading, quote, table row).
-func trMdBlockStart(word string) bool {
-	switch word[0] {
-	case '-', '+', '*', '#', '>', '|', '=':
-		return true
-	}
-	i := 0
-	for i < len(word) && word[i] >= '0' && word[i] <= '9' {
-		i++
-	}
-	return i > 0 && i < len(word) && (word[i] == '.' || word[i] == ')')
-}
-
-// trMdEscape escapes the characters markdown would read as emphasis, links,
+// mdEscape escapes the characters markdown would read as emphasis, links,
 // code or HTML.
-func trMdEscape(s string) string {
+func mdEscape(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch r {
@@ -650,7 +517,7 @@ func trMdEscape(s string) string {
 			// Only at a word boundary: WRITE_ONCE stays readable.
 			prev, _ := utf8.DecodeLastRuneInString(s[:i])
 			next, _ := utf8.DecodeRuneInString(s[i+1:])
-			if !trIsWordRune(prev) || !trIsWordRune(next) {
+			if !isWordRune(prev) || !isWordRune(next) {
 				b.WriteByte('\\')
 			}
 		}
@@ -659,13 +526,13 @@ func trMdEscape(s string) string {
 	return b.String()
 }
 
-func trIsWordRune(r rune) bool {
+func isWordRune(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
-// trMdCode puts text in a code span, with a fence longer than any run of
+// mdCode puts text in a code span, with a fence longer than any run of
 // backquotes inside it.
-func trMdCode(s string) string {
+func mdCode(s string) string {
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -676,9 +543,9 @@ func trMdCode(s string) string {
 	return fence + s + fence
 }
 
-// trAsciiOnly replaces every non-ASCII character by "?", and drops control
+// asciiOnly replaces every non-ASCII character by "?", and drops control
 // characters other than newline and tab.
-func trAsciiOnly(s string) string {
+func asciiOnly(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {

@@ -32,49 +32,41 @@ P1 exec
 P1 exec
 `
 
-// traceInput compiles a built-in scenario and replays trace text (or the
-// given steps) into a TraceInput.
-func traceInput(t *testing.T, name string, mode machine.Mode, traceText string, steps []machine.Step) TraceInput {
+// traceInput resolves a built-in scenario and replays trace text (or the
+// given steps) into an execution.
+func traceInput(t *testing.T, name string, mode machine.Mode, traceText string, steps []machine.Step) *scenarios.Execution {
 	t.Helper()
-	sc, err := scenarios.Lookup(name)
+	sp, err := scenarios.Resolve(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := sc.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := machine.MustNew(cs.Program, mode)
-	var states []*machine.State
-	var events []machine.Event
 	if traceText != "" {
 		tr, err := scenarios.ParseTrace("t.trace", []byte(traceText))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if states, events, err = tr.Replay(m); err != nil {
+		m := machine.MustNew(sp.Program, mode)
+		_, events, err := tr.Replay(m)
+		if err != nil {
 			t.Fatal(err)
 		}
 		steps = nil
 		for _, ev := range events {
 			steps = append(steps, ev.Step)
 		}
-	} else if states, events, err = m.Replay(steps); err != nil {
+	}
+	ex, err := scenarios.NewExecution(sp, mode, steps, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return TraceInput{
-		Mach: m, Steps: steps, States: states, Events: events,
-		Name: sc.Name, Variant: sc.Meta.Variant, Title: sc.Meta.Title,
-		Condition: sc.Final.Kind.String() + " " + scenarios.FormatCond(sc.Final.Cond),
-		Satisfies: cs.Satisfies, Filtered: cs.Filtered, Shown: cs.Shown(),
-	}
+	return ex
 }
 
 func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!! STALE read: P1 read x=0 from a stale cache line; x=1 was",
+		"!! STALE P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
 		"P1 inval queue: x",
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
 	} {
@@ -94,7 +86,7 @@ func TestTraceStaleASCII(t *testing.T) {
 func TestTraceStaleMarkdown(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{Format: TraceMarkdown})
 	golden.RequireEqual(t, out)
-	if !strings.Contains(out, "- **!! STALE** read: P1 read x=0") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
+	if !strings.Contains(out, "7. **P1 exec**: **!! STALE** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
 		t.Errorf("markdown:\n%s", out)
 	}
 	// Instruction text stays unescaped where markdown would not misread it,
@@ -122,7 +114,8 @@ P0 commit #0
 func TestTraceReorder(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
-	if strings.Contains(out, "STALE") || !strings.Contains(out, "read x=0: up to date, but x=1 is pending in P0's store buffer") {
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Contains(out, "STALE") || !strings.Contains(flat, "Read x=0: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
 		t.Errorf("reorder trace:\n%s", out)
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
@@ -219,23 +212,23 @@ func TestTraceNotFinal(t *testing.T) {
 }
 
 func TestTraceHelpers(t *testing.T) {
-	if got := trWrapWords("a bb ccc dddd", 10, 10, false); len(got) != 2 || got[0] != "a bb ccc" {
+	if got := wrapWords("a bb ccc dddd", 10, 10, false); len(got) != 2 || got[0] != "a bb ccc" {
 		t.Errorf("wrap: %q", got)
 	}
 	// A word too long for any line is cut.
-	if got := trWrapWords(strings.Repeat("x", 25), 10, 10, false); len(got) != 3 || got[2] != "xxxxx" {
+	if got := wrapWords(strings.Repeat("x", 25), 10, 10, false); len(got) != 3 || got[2] != "xxxxx" {
 		t.Errorf("long word: %q", got)
 	}
 	// Markdown: "- x" and "12." never start a continuation line.
-	for _, l := range trWrapWords("aaaa bbbb - cccc 12. dddd", 10, 10, true)[1:] {
-		if trMdBlockStart(strings.Fields(l)[0]) {
+	for _, l := range wrapWords("aaaa bbbb - cccc 12. dddd", 10, 10, true)[1:] {
+		if mdBlockStart(strings.Fields(l)[0]) {
 			t.Errorf("markdown line starts a block: %q", l)
 		}
 	}
-	if got := trMdEscape("WRITE_ONCE(*x) _y [a] `b`"); got != "WRITE_ONCE(\\*x) \\_y \\[a\\] \\`b\\`" {
+	if got := mdEscape("WRITE_ONCE(*x) _y [a] `b`"); got != "WRITE_ONCE(\\*x) \\_y \\[a\\] \\`b\\`" {
 		t.Errorf("escape: %q", got)
 	}
-	if got := trMdCode("a`b"); got != "``a`b``" {
+	if got := mdCode("a`b"); got != "``a`b``" {
 		t.Errorf("code: %q", got)
 	}
 	if f, err := ParseTraceFormat("md"); err != nil || f != TraceMarkdown {

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"smpscope/scenarios"
+	"smpscope/views"
 )
 
 func newListCmd(stdout io.Writer) *cobra.Command {
@@ -30,27 +29,14 @@ func writeList(w io.Writer, asJSON bool) error {
 	if err != nil {
 		return &exitError{2, err.Error()}
 	}
+	text := views.ListReport(lib)
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, e := range lib {
-			if err := enc.Encode(struct {
-				Name    string `json:"name"`
-				Family  string `json:"family"`
-				Variant string `json:"variant"`
-				Title   string `json:"title"`
-			}{e.Name, e.Family, e.Variant, e.Title}); err != nil {
-				return err
-			}
+		if text, err = views.ListJSON(lib); err != nil {
+			return err
 		}
-		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tFAMILY\tVARIANT\tTITLE")
-	for _, e := range lib {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Family, e.Variant, e.Title)
-	}
-	return tw.Flush()
+	_, err = io.WriteString(w, text)
+	return err
 }
 
 func newShowCmd(stdout io.Writer) *cobra.Command {
@@ -59,17 +45,12 @@ func newShowCmd(stdout io.Writer) *cobra.Command {
 		Short: "Print a built-in scenario's litmus source",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := scenarios.Library()
+			e, err := scenarios.Builtin(args[0])
 			if err != nil {
-				return &exitError{2, err.Error()}
+				return &exitError{2, fmt.Sprintf("smpscope: %v (see smpscope list)", err)}
 			}
-			for _, e := range lib {
-				if e.Name == args[0] {
-					_, err := io.WriteString(stdout, e.Source)
-					return err
-				}
-			}
-			return &exitError{2, fmt.Sprintf("smpscope: no built-in scenario named %q (see smpscope list)", args[0])}
+			_, err = io.WriteString(stdout, e.Source)
+			return err
 		},
 	}
 }

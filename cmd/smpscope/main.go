@@ -3,7 +3,13 @@
 // invalidation queues, in TSO (x86-like) and ARM-like modes.
 //
 // Without a subcommand it opens the interactive UI; the subcommands list,
-// show and check work from scripts and pipes.
+// show, check, trace, compare, why and record work from scripts and pipes.
+//
+// Every command is the same short path: flags, then scenarios.Resolve
+// (the one name rule), then an execution or an analysis (package
+// scenarios), then a report of package views written out, or the UI
+// (model.Run, model.Frames for record). Rendering, counting and file
+// formats live in those packages, not here.
 package main
 
 import (

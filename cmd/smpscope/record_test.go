@@ -15,6 +15,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/model"
+	"smpscope/scenarios"
 )
 
 // readCast parses an asciicast v2 file: its header and the raw time
@@ -238,16 +239,11 @@ func TestRecordTape(t *testing.T) {
 			}
 
 			// Feeding the keys to the UI model reproduces the run.
-			tr, cs, _, err := loadTraceFile(trace, "")
+			ex, err := scenarios.ReplayTraceFile(trace, "", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			mach := machine.MustNew(cs.Program, machine.ARM)
-			states, _, err := tr.Replay(mach)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var tm tea.Model = model.New(model.Options{Scenario: model.FromCompiled(cs), Mode: machine.ARM, Seed: 1})
+			var tm tea.Model = model.New(model.Options{Scenario: ex.Spec, Mode: machine.ARM, Seed: 1})
 			tm, _ = tm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			var quit bool
 			for _, k := range typed {
@@ -272,8 +268,8 @@ func TestRecordTape(t *testing.T) {
 			if !quit {
 				t.Error("q did not quit")
 			}
-			if len(got.History()) != len(tr.Steps) || !got.State().Equal(states[len(states)-1]) {
-				t.Fatalf("the keys reached step %d of %d, or another state", len(got.History()), len(tr.Steps))
+			if len(got.History()) != len(ex.Steps) || !got.State().Equal(ex.Last()) {
+				t.Fatalf("the keys reached step %d of %d, or another state", len(got.History()), len(ex.Steps))
 			}
 		})
 	}

@@ -18,8 +18,9 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 store buffers and (ARM-like mode) invalidation queues, and runs Linux-kernel
 C litmus tests on it in TSO (x86-like) or ARM-like mode.
 
-Without arguments it opens the scenario picker; with a built-in scenario name
-or a .litmus file it opens that scenario. --replay FILE opens a trace at its
+Without arguments it opens the scenario picker; with a .litmus file (a file
+of that name wins), a built-in scenario name, or - for standard input it
+opens that scenario. --replay FILE opens a trace at its
 last step; --present steps through the trace, or the witness of the final
 clause's outcome, on its own, for teaching.`,
 		Args:          cobra.MaximumNArgs(1),
@@ -32,7 +33,7 @@ clause's outcome, on its own, for teaching.`,
 			if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 				if len(args) == 1 || ui.replay != "" || ui.present {
 					// Still report a bad scenario or trace the way the UI would.
-					if _, err := uiModelOptions(args, ui); err != nil {
+					if _, err := uiModelOptions(args, ui, stdin); err != nil {
 						return err
 					}
 				}
@@ -44,7 +45,7 @@ clause's outcome, on its own, for teaching.`,
 	addUIFlags(root, &ui)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdout), newRecordCmd(stdout, stderr))
+	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdin, stdout), newRecordCmd(stdin, stderr))
 	return root
 }
 

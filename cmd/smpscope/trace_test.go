@@ -12,17 +12,13 @@ func TestTraceWitness(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{
+	mustContain(t, out,
 		"mp+once (once), ARM-like mode\n",
 		"Condition: exists (1:r0=1 /\\ 1:r1=0)\n",
 		"  1. P0 exec\n",
 		"Final state after ",
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "\x1b") {
 		t.Errorf("escape codes in output to a pipe")
 	}
@@ -53,11 +49,7 @@ func TestTraceSaveReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"smpscope trace 1\nscenario: sb+once\nvariant: once\nmode: tso\n", "# Shortest witness of exists", "\nP0 exec  "} {
-		if !strings.Contains(string(saved), want) {
-			t.Errorf("missing %q in the trace file\n%s", want, saved)
-		}
-	}
+	mustContain(t, string(saved), "smpscope trace 1\nscenario: sb+once\nvariant: once\nmode: tso\n", "# Shortest witness of exists", "\nP0 exec  ")
 	// Replaying needs no scenario argument and no mode: both come from
 	// the file, and the output is the same.
 	again, errs, code := runCmd(t, "trace", "--replay", file)
@@ -86,16 +78,11 @@ func TestTraceBadReplay(t *testing.T) {
 	if code != 2 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
-	for _, want := range []string{
-		file + ":7:1: step 3 \"P0 commit #2\" is not enabled at this point",
+	mustContain(t, errs, file+":7:1: step 3 \"P0 commit #2\" is not enabled at this point",
 		"steps enabled there:",
 		"P0 commit #0",
 		"P1 exec",
-	} {
-		if !strings.Contains(errs, want) {
-			t.Errorf("missing %q in\n%s", want, errs)
-		}
-	}
+	)
 	os.WriteFile(file, []byte("smpscope trace 1\nscenario: mp+once\nmode: arm\nP0 jump\n"), 0o644)
 	if _, errs, code = runCmd(t, "trace", "--replay", file); code != 2 || !strings.Contains(errs, file+":4:4: unknown step kind \"jump\"") {
 		t.Fatalf("syntax error: exit %d, stderr %q", code, errs)

@@ -6,8 +6,6 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -29,26 +27,16 @@ type uiOptions struct {
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.mode, "mode", "tso", "start in tso or arm mode (m switches)")
-	f.Uint64Var(&o.seed, "seed", 1, "seed for the random steps of space and g, so sessions replay alike")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for the random steps of space and g, so sessions replay alike (g from the start: smpscope trace --random SEED)")
 	f.StringVar(&o.replay, "replay", "", "open at the end of the trace `FILE`, with its whole history to step back through")
 	f.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection) instead of clicks and wheel")
 	f.BoolVar(&o.present, "present", false, "presentation mode: step through the --replay trace, or the witness of the final clause's outcome, on its own (space pauses)")
 	f.DurationVar(&o.every, "every", model.DefaultEvery, "with --present: the time between steps")
 }
 
-// uiScenario adapts a compiled scenario loaded from arg for the UI,
-// remembering the file it came from (for the traces e writes).
-func uiScenario(cs *scenarios.Compiled, arg string) *model.Scenario {
-	sc := model.FromCompiled(cs)
-	if cs.Scenario.File == arg && fileExists(arg) {
-		sc.File = arg
-	}
-	return sc
-}
-
 // uiModelOptions turns the command line into model options: the library,
 // the scenario to open (if any), the mode and a replayed history.
-func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
+func uiModelOptions(args []string, o uiOptions, stdin io.Reader) (model.Options, error) {
 	opts, err := model.LibraryOptions()
 	if err != nil {
 		return opts, &exitError{2, "smpscope: " + err.Error()}
@@ -70,28 +58,26 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 		return opts, &exitError{2, "smpscope: --present needs a scenario (or --replay FILE)"}
 	}
 	if o.replay != "" {
-		ex, err := replayTraceFile(o.replay, arg, nil)
+		ex, err := scenarios.ReplayTraceFile(o.replay, arg, nil, stdin)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
-		opts.Scenario, opts.Mode, opts.History = uiScenario(ex.cs, ex.arg), ex.m.Mode, ex.steps
+		opts.Scenario, opts.Mode, opts.History = ex.Spec, ex.Mach.Mode, ex.Steps
 		return opts, nil
 	}
 	if arg != "" {
-		cs, err := compiledArg(arg)
+		spec, err := scenarios.Resolve(arg, stdin)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
-		opts.Scenario = uiScenario(cs, arg)
+		opts.Scenario = spec
 		if o.present {
 			// Present the witness of the outcome the final clause asks about.
-			m, err := machine.New(cs.Program, mode)
+			ex, err := witness("", "present (try --mode, or --replay a trace)", spec, mode, model.DefaultExploreOptions)
 			if err != nil {
-				return opts, &exitError{2, "smpscope: " + err.Error()}
-			}
-			if opts.History, err = witnessOf("", "present (try --mode, or --replay a trace)", cs, m, model.DefaultExploreOptions); err != nil {
 				return opts, err
 			}
+			opts.History = ex.Steps
 		}
 	}
 	return opts, nil
@@ -99,7 +85,7 @@ func uiModelOptions(args []string, o uiOptions) (model.Options, error) {
 
 // runUI starts the interactive UI on the terminal.
 func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts, err := uiModelOptions(args, o)
+	opts, err := uiModelOptions(args, o, stdin)
 	if err != nil {
 		return err
 	}
@@ -109,14 +95,11 @@ func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		opts.Clipboard = stderr
 	}
-	// Ask the terminal for its background before bubbletea owns stdin:
-	// asked later, the reply would arrive as keystrokes.
-	lipgloss.HasDarkBackground()
-	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithInput(stdin), tea.WithOutput(stdout)}
-	if !o.noMouse {
-		progOpts = append(progOpts, tea.WithMouseCellMotion())
-	}
-	if _, err := tea.NewProgram(model.New(opts), progOpts...).Run(); err != nil {
+	tty := model.Terminal{In: stdin, Out: stdout, Mouse: !o.noMouse}
+	// Standard input held the scenario or the trace: keys come from the
+	// terminal itself.
+	tty.InTTY = o.replay == scenarios.StdinName || len(args) == 1 && args[0] == scenarios.StdinName
+	if err := model.Run(opts, tty); err != nil {
 		return &exitError{2, fmt.Sprintf("smpscope: %v", err)}
 	}
 	return nil

@@ -3,17 +3,21 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"smpscope/machine"
 	"smpscope/model"
+	"smpscope/scenarios"
 )
 
 func TestUIPresentOptions(t *testing.T) {
 	o := uiOptions{mode: "arm", seed: 1, present: true, every: 2 * time.Second}
-	opts, err := uiModelOptions([]string{"mp+once"}, o)
+	opts, err := uiModelOptions([]string{"mp+once"}, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,13 +25,11 @@ func TestUIPresentOptions(t *testing.T) {
 		t.Fatalf("present %v every %v mode %v history %d", opts.Present, opts.Every, opts.Mode, len(opts.History))
 	}
 	// The history is the witness: it ends in the outcome the clause asks about.
-	cs, _ := compiledArg("mp+once")
-	m := machine.MustNew(cs.Program, machine.ARM)
-	states, _, err := m.Replay(opts.History)
+	ex, err := scenarios.NewExecution(opts.Scenario, machine.ARM, opts.History, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := states[len(states)-1]; !m.Final(last) || !cs.Satisfies(m.Outcome(last)) {
+	if last := ex.Last(); !ex.Mach.Final(last) || !opts.Scenario.Asked(ex.Mach.Outcome(last)) {
 		t.Error("the presented history is not a witness")
 	}
 	// The model opens at step 0 with the witness ahead.
@@ -37,16 +39,16 @@ func TestUIPresentOptions(t *testing.T) {
 	}
 
 	// Unreachable: exit 1, with a reason.
-	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o)
+	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
 	if ee, ok := err.(*exitError); !ok || ee.code != 1 || !strings.Contains(ee.msg, "no witness to present") {
 		t.Errorf("unreachable: %v", err)
 	}
 	// No scenario, or a bad pace: usage errors.
-	if _, err := uiModelOptions(nil, o); err == nil || err.(*exitError).code != 2 {
+	if _, err := uiModelOptions(nil, o, nil); err == nil || err.(*exitError).code != 2 {
 		t.Errorf("no scenario: %v", err)
 	}
 	o.every = 0
-	if _, err := uiModelOptions([]string{"mp+once"}, o); err == nil || err.(*exitError).code != 2 {
+	if _, err := uiModelOptions([]string{"mp+once"}, o, nil); err == nil || err.(*exitError).code != 2 {
 		t.Errorf("--every 0: %v", err)
 	}
 }
@@ -63,7 +65,7 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 		t.Fatalf("trace --save: %s", errs)
 	}
 	o := uiOptions{mode: "arm", seed: 1, present: true, every: time.Second, replay: trace}
-	opts, err := uiModelOptions(nil, o)
+	opts, err := uiModelOptions(nil, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 		t.Errorf("File %q", opts.Scenario.File)
 	}
 	o = uiOptions{mode: "tso", seed: 1, every: time.Second}
-	if opts, err = uiModelOptions([]string{"sb+once"}, o); err != nil || opts.Scenario.File != "" || opts.Present {
+	if opts, err = uiModelOptions([]string{"sb+once"}, o, nil); err != nil || opts.Scenario.File != "" || opts.Present {
 		t.Errorf("built-in: File %q, present %v, %v", opts.Scenario.File, opts.Present, err)
 	}
 	// Not a terminal: the root command still checks --present.
@@ -84,5 +86,41 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 	}
 	if _, errs, code := runCmd(t, "--every", "2s"); code != 2 || !strings.Contains(errs, "--present needs a scenario") {
 		t.Errorf("--every alone: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestRandomIsTheUISeed: trace --random N and the UI opened with --seed N,
+// then g, take the same execution (one random stream), in both modes and
+// for several seeds.
+func TestRandomIsTheUISeed(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"iriw+once", "rcu-free+sync"} {
+		for _, mode := range []string{"tso", "arm"} {
+			for _, seed := range []string{"1", "7", "42"} {
+				file := filepath.Join(dir, name+mode+seed+".trace")
+				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt")); code != 0 {
+					t.Fatalf("trace --random: %s", errs)
+				}
+				want, err := scenarios.ReplayTraceFile(file, "", nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := strconv.ParseUint(seed, 10, 64)
+				opts, err := uiModelOptions([]string{name}, uiOptions{mode: mode, seed: s, every: time.Second}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := model.Drive(model.Start(opts, 120, 40), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+				got := m.History()
+				if len(got) == 0 || len(got) != len(want.Steps) {
+					t.Fatalf("%s %s seed %s: the UI took %d steps, trace --random %d", name, mode, seed, len(got), len(want.Steps))
+				}
+				for i := range got {
+					if got[i] != want.Steps[i] {
+						t.Fatalf("%s %s seed %s: step %d differs: %s vs %s", name, mode, seed, i+1, m.Machine().ID(got[i]), want.Mach.ID(want.Steps[i]))
+					}
+				}
+			}
+		}
 	}
 }

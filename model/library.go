@@ -3,47 +3,18 @@ package model
 import (
 	"strings"
 
-	"smpscope/machine"
 	"smpscope/scenarios"
 )
 
-// FromCompiled adapts a compiled litmus scenario for the UI.
-func FromCompiled(c *scenarios.Compiled) *Scenario {
-	s := c.Scenario
-	p := c.Program
-	sc := &Scenario{
-		Name:     s.Name,
-		Title:    s.Meta.Title,
-		Family:   s.Meta.Family,
-		Variant:  s.Meta.Variant,
-		Story:    s.Meta.Story,
-		Source:   s.Meta.Source,
-		Program:  p,
-		Expected: string(s.Meta.Result),
-		HideReg:  c.IsTemp,
-		Shown:    c.Shown(),
-	}
-	if s.Final != nil {
-		sc.Quantifier = s.Final.Kind.String()
-		cond := scenarios.FormatCond(s.Final.Cond)
-		if _, paren := s.Final.Cond.(*scenarios.CondParen); !paren {
-			cond = "(" + cond + ")"
-		}
-		sc.Condition = sc.Quantifier + " " + cond
-		sc.Holds = c.Satisfies
-	}
-	if s.Filter != nil {
-		sc.Keep = c.Filtered
-	}
-	shown := c.Shown()
-	sc.FormatOutcome = func(o machine.Outcome) string {
-		f := o.Format(p, shown)
-		if f == "" {
-			f = o.Format(p, func(t int, r machine.Reg, _ machine.Loc, isLoc bool) bool { return isLoc || !c.IsTemp(t, r) })
-		}
-		return strings.ReplaceAll(strings.TrimSuffix(f, ";"), "; ", " ")
-	}
-	return sc
+// LibraryEntry is one scenario of the built-in library, as the picker lists
+// it. Entries with the same Family are shown as one row with their
+// variants.
+type LibraryEntry struct {
+	Name    string // what Options.Load is called with
+	Family  string
+	Variant string
+	Title   string
+	Summary string // optional one-line summary; Title is shown when empty
 }
 
 // LibraryEntries adapts the built-in library for the picker. Each entry's
@@ -99,31 +70,16 @@ func firstSentence(text string, limit int) string {
 	return strings.TrimRight(cut, ",;:") + "…"
 }
 
-// LoadScenario loads a built-in scenario by name, or a litmus file by
-// path, and compiles it: the usual Options.Load. Errors carry
-// file:line:col.
-func LoadScenario(nameOrPath string) (*Scenario, error) {
-	s, err := scenarios.Load(nameOrPath)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.Compile()
-	if err != nil {
-		return nil, err
-	}
-	sc := FromCompiled(c)
-	if s.File == nameOrPath {
-		sc.File = nameOrPath // read from a file, not the library
-	}
-	return sc, nil
-}
+// LoadSpec loads the built-in scenario a library entry names (never a
+// file of that name): the usual Options.Load.
+func LoadSpec(name string) (*scenarios.Spec, error) { return scenarios.BuiltinSpec(name) }
 
 // LibraryOptions returns Options for the built-in library: every entry in
-// the picker, loaded with LoadScenario.
+// the picker, loaded with LoadSpec.
 func LibraryOptions() (Options, error) {
 	lib, err := scenarios.Library()
 	if err != nil {
 		return Options{}, err
 	}
-	return Options{Library: LibraryEntries(lib), Load: LoadScenario}, nil
+	return Options{Library: LibraryEntries(lib), Load: LoadSpec}, nil
 }

@@ -1,0 +1,149 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"smpscope/scenarios"
+	"smpscope/views"
+)
+
+// Recording a demo: the real UI's frames of an execution, rendered by the
+// headless driver, written as an asciicast v2 file; and a VHS tape with
+// the keys that take the same steps in the real UI.
+
+// Frames opens the execution's scenario at w×h with the whole execution
+// as history, lets the background exploration finish (so the outcomes
+// pane is filled in), steps back to the initial state and forward one
+// step at a time, and returns the view after each: one frame per step,
+// the initial state first. With color the frames carry 256-colour
+// styling (for a dark background; no terminal is asked), without it none.
+func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
+	if color {
+		lipgloss.SetColorProfile(termenv.ANSI256)
+	} else {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	lipgloss.SetHasDarkBackground(true)
+	m := Start(Options{Scenario: ex.Spec, Mode: ex.Mach.Mode, History: ex.Steps, Seed: 1}, w, h)
+	for range ex.Steps {
+		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})
+	}
+	frames := []string{m.View()}
+	for range ex.Steps {
+		m = Drive(m, tea.KeyMsg{Type: tea.KeyRight})
+		frames = append(frames, m.View())
+	}
+	return frames
+}
+
+// StepKeys is what a person types to take the i-th (from 0) of n enabled
+// steps: its number, and whether enter must follow because the UI would
+// wait for another digit (the rule typeDigit applies).
+func StepKeys(i, n int) (digits string, enter bool) {
+	return strconv.Itoa(i + 1), waitsForDigit(i+1, n)
+}
+
+// waitsForDigit reports whether the step number typed so far could still
+// grow into another enabled step's number (ten or more are enabled and
+// num·10 is one of them).
+func waitsForDigit(num, n int) bool { return num*10 <= n }
+
+// castHeader is the first line of an asciicast v2 file. A struct keeps
+// "version" first; no timestamp, so that recordings are reproducible.
+type castHeader struct {
+	Version int               `json:"version"`
+	Width   int               `json:"width"`
+	Height  int               `json:"height"`
+	Title   string            `json:"title,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// WriteCast writes frames as an asciicast v2 file: a header, then one
+// output event per frame, delay apart, each clearing the screen first;
+// lines end with \r\n as on a raw terminal. Times are whole milliseconds.
+// A last empty event holds the final frame for one more delay.
+func WriteCast(w io.Writer, width, height int, title string, frames []string, delay time.Duration) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(castHeader{Version: 2, Width: width, Height: height, Title: title, Env: map[string]string{"TERM": "xterm-256color"}}); err != nil {
+		return err
+	}
+	step := int(delay / time.Millisecond)
+	ms := 0
+	event := func(data string) error {
+		t := json.Number(fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
+		ms += step
+		return enc.Encode([]any{t, "o", data})
+	}
+	for i, f := range frames {
+		data := "\x1b[H\x1b[2J" + strings.ReplaceAll(strings.ReplaceAll(f, "\r\n", "\n"), "\n", "\r\n")
+		if i == 0 {
+			data = "\x1b[?25l" + data // hide the cursor
+		}
+		if err := event(data); err != nil {
+			return err
+		}
+	}
+	return event("")
+}
+
+// vhsString quotes s for a VHS tape, with a quote character s does not
+// contain.
+func vhsString(s string) string {
+	for _, q := range []string{`"`, `'`, "`"} {
+		if !strings.Contains(s, q) {
+			return q + s + q
+		}
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
+}
+
+// Tape is a VHS tape that opens the scenario (named as arg on the
+// command line) in the UI in the execution's mode and types the keys
+// taking its steps, delay apart, then q. The terminal is sized in pixels
+// for about cols×rows cells at font size 16; tapePath names the GIF.
+func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration) string {
+	m := ex.Mach
+	sleep := func(d time.Duration) string { return fmt.Sprintf("Sleep %dms\n", d.Milliseconds()) }
+	var b strings.Builder
+	out := strings.TrimSuffix(filepath.Base(tapePath), filepath.Ext(tapePath)) + ".gif"
+	fmt.Fprintf(&b, "# smpscope: %s in %s mode, %d steps (written by smpscope record --tape).\n", m.Prog.Name, m.Mode.Title(), len(ex.Steps))
+	b.WriteString("# Make the GIF with VHS: vhs " + filepath.Base(tapePath) + "\n")
+	fmt.Fprintf(&b, "Output %s\n", out)
+	b.WriteString("Require smpscope\n")
+	b.WriteString("Set Shell \"bash\"\n")
+	b.WriteString("Set FontSize 16\n")
+	fmt.Fprintf(&b, "Set Width %d\n", cols*10+40)
+	fmt.Fprintf(&b, "Set Height %d\n", rows*20+40)
+	b.WriteString("Set Padding 20\n")
+	b.WriteString("Set TypingSpeed 100ms\n")
+	fmt.Fprintf(&b, "Type %s\n", vhsString("smpscope "+views.ShellQuote(arg)+" --mode "+m.Mode.String()))
+	b.WriteString("Enter\n")
+	b.WriteString(sleep(max(delay, 2*time.Second)))
+	for i, st := range ex.Steps {
+		en := m.Enabled(ex.States[i])
+		for k, e := range en {
+			if e == st {
+				digits, enter := StepKeys(k, len(en))
+				fmt.Fprintf(&b, "Type %s\n", vhsString(digits))
+				if enter {
+					b.WriteString("Enter\n")
+				}
+			}
+		}
+		b.WriteString(sleep(delay))
+	}
+	b.WriteString(sleep(delay))
+	b.WriteString("Type \"q\"\n")
+	return b.String()
+}

@@ -1,0 +1,270 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"smpscope/machine"
+)
+
+// TestResolveRule checks the one name rule: "-" is standard input, an
+// existing file wins over a built-in name, anything else is a built-in.
+func TestResolveRule(t *testing.T) {
+	lib, err := Lookup("mp+once")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, err := Resolve("mp+once", nil)
+	if err != nil || builtin.File != "" || builtin.Expected != Sometimes || builtin.Condition() != `exists (1:r0=1 /\ 1:r1=0)` {
+		t.Fatalf("built-in: %+v, %v", builtin, err)
+	}
+	// Standard input, with positions named <stdin>.
+	src := strings.Replace(string(mustRead(t, lib.File)), "C mp+once", "C from-stdin", 1)
+	sp, err := Resolve("-", strings.NewReader(src))
+	if err != nil || sp.Name != "from-stdin" || sp.File != "" {
+		t.Fatalf("stdin: %+v, %v", sp, err)
+	}
+	if _, err := Resolve("-", strings.NewReader("C broken\n{")); err == nil || !strings.HasPrefix(err.Error(), "<stdin>:") {
+		t.Errorf("stdin parse error: %v", err)
+	}
+	if _, err := Resolve("-", nil); err == nil {
+		t.Error("no stdin: no error")
+	}
+	// A file named like a built-in scenario wins, in every front-end.
+	dir := t.TempDir()
+	mine := strings.Replace(src, "C from-stdin", "C mine", 1)
+	if err := os.WriteFile(filepath.Join(dir, "mp+once"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chdir(t, dir)
+	sp, err = Resolve("mp+once", nil)
+	if err != nil || sp.Name != "mine" || sp.File != "mp+once" {
+		t.Fatalf("a file named mp+once: %+v, %v", sp, err)
+	}
+	// The library's entries (the picker, a trace without a source) are
+	// the built-ins all the same.
+	if sp, err := BuiltinSpec("mp+once"); err != nil || sp.Name != "mp+once" || sp.File != "" {
+		t.Errorf("BuiltinSpec: %+v, %v", sp, err)
+	}
+	ex, _ := RandomExecution(builtin, machine.ARM, 1)
+	if err := os.WriteFile("t.trace", []byte(ex.Trace(".").Format()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReplayTraceFile("t.trace", "", nil, nil); err != nil || back.Spec.Name != "mp+once" {
+		t.Errorf("a trace of the built-in replays on the file: %v", err)
+	}
+	// A directory is not a scenario file: the built-in is meant.
+	if err := os.Mkdir(filepath.Join(dir, "sb+once"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if sp, err := Resolve("sb+once", nil); err != nil || sp.Name != "sb+once" || sp.File != "" {
+		t.Errorf("a directory named sb+once: %+v, %v", sp, err)
+	}
+	if _, err := Resolve("no-such", nil); err == nil || !strings.Contains(err.Error(), "no such file, and no built-in scenario has that name") {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, libFile string) []byte {
+	t.Helper()
+	src, err := libraryFS.ReadFile("library/" + filepath.Base(libFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	old, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir(old) })
+}
+
+// TestExecutionTraceFile writes an execution's trace next to its .litmus
+// file's directory and replays it after both have moved.
+func TestExecutionTraceFile(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "traces"), 0o755)
+	litmus := filepath.Join(dir, "tests", "my sb.litmus")
+	if err := os.WriteFile(litmus, mustRead(t, "sb+once.litmus"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := Resolve(litmus, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := WitnessExecution(sp, machine.TSO, machine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := ex.Trace(filepath.Join(dir, "traces"))
+	text := tr.Format()
+	for _, want := range []string{"\nsource: ../tests/my sb.litmus\n", "\n# Shortest witness of exists (0:r0=0 /\\ 1:r1=0)\n", "\n# Ends in outcome 0:r0=0; 1:r1=0;\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+	path := filepath.Join(dir, "traces", "sb.trace")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReplayTraceFile(filepath.Join(moved, "traces", "sb.trace"), "", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Mach.Mode != machine.TSO || len(back.Steps) != len(ex.Steps) || !back.Last().Equal(ex.Last()) {
+		t.Errorf("replayed %d steps in %v", len(back.Steps), back.Mach.Mode)
+	}
+	// A trace of a built-in names no source; one read from stdin works.
+	bi, _ := Resolve("mp+once", nil)
+	ex, _ = RandomExecution(bi, machine.ARM, 3)
+	text = ex.Trace("").Format()
+	if strings.Contains(text, "source:") || !strings.Contains(text, "# Random execution, seed 3\n") {
+		t.Errorf("built-in trace:\n%s", text)
+	}
+	back, err = ReplayTraceFile("-", "", nil, strings.NewReader(text))
+	if err != nil || !back.Last().Equal(ex.Last()) {
+		t.Errorf("trace from stdin: %v", err)
+	}
+}
+
+// TestRandomStream: one seed, one execution, from every entry point.
+func TestRandomStream(t *testing.T) {
+	sp, err := Resolve("iriw+once", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := RandomExecution(sp, machine.ARM, 7)
+	b, _ := RandomExecution(sp, machine.ARM, 7)
+	c, _ := RandomExecution(sp, machine.ARM, 8)
+	if len(a.Steps) == 0 || !a.Mach.Final(a.Last()) {
+		t.Fatalf("a random run ends in a final state: %d steps", len(a.Steps))
+	}
+	if !sameSteps(a.Steps, b.Steps) || sameSteps(a.Steps, c.Steps) {
+		t.Errorf("seed 7 twice: equal %v; seeds 7 and 8: equal %v", sameSteps(a.Steps, b.Steps), sameSteps(a.Steps, c.Steps))
+	}
+	// Drawing step by step, as the UI does, gives the same run; a copy of
+	// the stream continues from where it was.
+	r := NewRandom(7)
+	m := a.Mach
+	s := m.Initial()
+	var steps []machine.Step
+	var fork Random
+	for i := 0; !m.Final(s); i++ {
+		if i == 2 {
+			fork = r
+		}
+		st, ok := r.Step(m, s)
+		if !ok {
+			break
+		}
+		s, _, _ = m.Apply(s, st)
+		steps = append(steps, st)
+	}
+	if !sameSteps(steps, a.Steps) {
+		t.Error("step by step differs from RandomExecution")
+	}
+	s2 := a.States[2]
+	if rest := fork.Run(m, s2); !sameSteps(append(append([]machine.Step{}, a.Steps[:2]...), rest...), a.Steps) {
+		t.Error("a copy of the stream does not continue where it was")
+	}
+}
+
+func sameSteps(a, b []machine.Step) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestVerdictCountsStates: the one counting rule counts final states, not
+// distinct outcomes.
+func TestVerdictCountsStates(t *testing.T) {
+	sp := &Spec{Final: &Final{Kind: Exists, Clause: Clause{Cond: "(x=1)", Holds: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}}}
+	res := &machine.Result{Complete: true, Outcomes: []machine.OutcomeResult{
+		{Outcome: machine.Outcome{Mem: []machine.Value{1}}, States: 3},
+		{Outcome: machine.Outcome{Mem: []machine.Value{0}}, States: 2},
+	}}
+	if v := sp.Verdict(res); v.Positive != 3 || v.Negative != 2 || v.Observation != Sometimes || !v.Validated {
+		t.Errorf("verdict %+v", v)
+	}
+	if v := (&Spec{}).Verdict(res); v != (Verdict{}) {
+		t.Errorf("no final clause: %+v", v)
+	}
+}
+
+func TestWitnessExecutionNone(t *testing.T) {
+	sp, _ := Resolve("mp+once", nil)
+	_, err := WitnessExecution(sp, machine.TSO, machine.Options{})
+	nw, ok := err.(*NoWitnessError)
+	if !ok || !nw.Unreachable() || !strings.Contains(err.Error(), "the exists outcome (1:r0=1 /\\ 1:r1=0) is unreachable in TSO mode") {
+		t.Fatalf("%T %v", err, err)
+	}
+	_, err = WitnessExecution(sp, machine.ARM, machine.Options{MaxStates: 2})
+	if nw, ok := err.(*NoWitnessError); !ok || nw.Unreachable() || !strings.Contains(err.Error(), "stopped after") {
+		t.Fatalf("limited: %v", err)
+	}
+}
+
+func TestExploreAllProgress(t *testing.T) {
+	var jobs []Job
+	for _, name := range []string{"mp+once", "sb+once", "lb+once"} {
+		sp, _ := Resolve(name, nil)
+		for _, m := range []machine.Mode{machine.TSO, machine.ARM} {
+			jobs = append(jobs, Job{Spec: sp, Mode: m})
+		}
+	}
+	var seen []int
+	runs := ExploreAll(jobs, machine.Options{}, func(done, total int) {
+		if total != len(jobs) {
+			t.Errorf("total %d", total)
+		}
+		seen = append(seen, done)
+	})
+	for i, r := range runs {
+		if r.Spec != jobs[i].Spec || r.Mode != jobs[i].Mode || r.Result == nil || !r.Result.Complete {
+			t.Fatalf("run %d: %+v", i, r)
+		}
+	}
+	if len(seen) != len(jobs) || seen[len(seen)-1] != len(jobs) {
+		t.Errorf("progress %v", seen)
+	}
+	if v := runs[1].Verdict(); v.Observation != Sometimes { // mp+once in ARM-like mode
+		t.Errorf("mp+once ARM: %+v", v)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	a, _ := Resolve("mp+once", nil)
+	b, _ := Resolve("mp+once", nil)
+	c, _ := Resolve("mp+wmb-rmb", nil)
+	if a.Program == b.Program || ProgramKey(a.Program) != ProgramKey(b.Program) || a.Key() != b.Key() {
+		t.Error("two loads of one scenario have different keys")
+	}
+	if ProgramKey(a.Program) == ProgramKey(c.Program) || a.Key() == c.Key() {
+		t.Error("different programs share a key")
+	}
+	forall := *a
+	forall.Final = &Final{Kind: Forall, Clause: a.Final.Clause}
+	if forall.Key() == a.Key() {
+		t.Error("another clause, the same key")
+	}
+}

@@ -1,0 +1,218 @@
+package scenarios
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"smpscope/machine"
+)
+
+// Spec is one scenario as every front-end sees it: what it is called, the
+// program it runs, and how the outcomes of its final states are judged.
+// [Resolve] builds one from a name or a path, [NewSpec] from a compiled
+// litmus test; tests and other Go programs may fill one in directly.
+//
+// A Spec is not changed once built; [Spec.WithProgram] derives one that
+// runs another program with the same clauses (weakened or edited
+// annotations keep every register and location).
+type Spec struct {
+	Name    string // the name after "C", e.g. "mp+once"
+	Title   string // one line for people
+	Family  string // scenarios of one family are variants of each other
+	Variant string
+	Story   string // a paragraph or two
+	Source  string // the patch or thread the scenario comes from
+	// Expected is the LKMM verdict the file records ("" if none).
+	Expected Observation
+
+	Program *machine.Program
+	// Final is the final clause; nil when the scenario has none.
+	Final *Final
+	// Filter is the filter clause: outcomes it rejects are left out of the
+	// verdict. Nil keeps every outcome.
+	Filter *Clause
+	// Shown selects the registers and locations herd-style outcomes name
+	// (those the clauses and the locations line mention; it fits
+	// machine.Outcome.Format). Nil names all.
+	Shown func(thread int, reg machine.Reg, loc machine.Loc, isLoc bool) bool
+	// HideReg reports the compiler's temporaries, which screens leave
+	// out. Nil hides none.
+	HideReg func(thread int, r machine.Reg) bool
+
+	// File is the .litmus file the scenario was read from; "" for the
+	// built-in library, standard input and programs built in Go.
+	File string
+	// Litmus is the parsed test (nil for programs built in Go): what a
+	// saved or edited scenario is printed from.
+	Litmus *Scenario
+}
+
+// Clause is a proposition about outcomes, as written and as a function.
+type Clause struct {
+	// Cond is the proposition as written, in parentheses, e.g.
+	// "(1:r0=1 /\ 1:r1=0)".
+	Cond string
+	// Holds evaluates the proposition on an outcome.
+	Holds func(machine.Outcome) bool
+}
+
+// Final is a typed final clause: its quantifier and its proposition.
+type Final struct {
+	Kind FinalKind
+	Clause
+}
+
+// String is the clause as written: "exists (1:r0=1 /\ 1:r1=0)".
+func (f *Final) String() string { return f.Kind.String() + " " + f.Cond }
+
+// NewSpec is the Spec of a compiled litmus test.
+func NewSpec(c *Compiled) *Spec {
+	s := c.Scenario
+	sp := &Spec{
+		Name: s.Name, Title: s.Meta.Title, Family: s.Meta.Family, Variant: s.Meta.Variant,
+		Story: s.Meta.Story, Source: s.Meta.Source, Expected: s.Meta.Result,
+		Program: c.Program, Shown: c.Shown(), HideReg: c.IsTemp, Litmus: s,
+	}
+	if s.Final != nil {
+		sp.Final = &Final{Kind: s.Final.Kind, Clause: Clause{Cond: condText(s.Final.Cond), Holds: c.Satisfies}}
+	}
+	if s.Filter != nil {
+		sp.Filter = &Clause{Cond: condText(s.Filter.Cond), Holds: c.Filtered}
+	}
+	return sp
+}
+
+// condText is a clause's proposition as written, in parentheses (as
+// herd7 prints it).
+func condText(c Cond) string {
+	if _, paren := c.(*CondParen); paren {
+		return FormatCond(c)
+	}
+	return "(" + FormatCond(c) + ")"
+}
+
+// WithProgram returns a copy of s that runs p, which must have s's
+// threads, registers and locations (a weakened or edited annotation).
+func (s *Spec) WithProgram(p *machine.Program) *Spec {
+	c := *s
+	c.Program = p
+	return &c
+}
+
+// Machine returns the machine running s's program in mode.
+func (s *Spec) Machine(mode machine.Mode) (*machine.Machine, error) {
+	if s.Program == nil {
+		return nil, fmt.Errorf("%s: no program to run", s.Name)
+	}
+	return machine.New(s.Program, mode)
+}
+
+// Label names the scenario in its family: its variant, else its name.
+func (s *Spec) Label() string {
+	if s.Variant != "" {
+		return s.Variant
+	}
+	return s.Name
+}
+
+// Condition is the final clause as written, or "" without one.
+func (s *Spec) Condition() string {
+	if s.Final == nil {
+		return ""
+	}
+	return s.Final.String()
+}
+
+// Satisfies reports whether o satisfies the final clause's proposition
+// (false without a final clause).
+func (s *Spec) Satisfies(o machine.Outcome) bool { return s.Final != nil && s.Final.Holds(o) }
+
+// Kept reports whether the filter clause keeps o.
+func (s *Spec) Kept(o machine.Outcome) bool { return s.Filter == nil || s.Filter.Holds(o) }
+
+// Asked reports whether o is the outcome the final clause asks about: one
+// that satisfies the proposition for exists and ~exists, one that
+// violates it for forall. Outcomes the filter leaves out never are.
+func (s *Spec) Asked(o machine.Outcome) bool {
+	if s.Final == nil || !s.Kept(o) {
+		return false
+	}
+	if s.Final.Kind == Forall {
+		return !s.Final.Holds(o)
+	}
+	return s.Final.Holds(o)
+}
+
+// AskedWords names the outcome the final clause asks about, for
+// sentences: "the exists outcome (1:r0=1 /\ 1:r1=0)".
+func (s *Spec) AskedWords() string {
+	if s.Final == nil {
+		return "the final clause's outcome"
+	}
+	switch s.Final.Kind {
+	case Forall:
+		return "an outcome violating forall " + s.Final.Cond
+	case NotExists:
+		return "the outcome ~exists forbids, " + s.Final.Cond + ","
+	}
+	return "the exists outcome " + s.Final.Cond
+}
+
+// Verdict evaluates the final clause over what an exploration found. This
+// is the one counting rule: each outcome counts as the number of distinct
+// final states that produced it (herd7's Positive and Negative). Without
+// a final clause it is the zero Verdict.
+func (s *Spec) Verdict(r *machine.Result) Verdict {
+	outs, counts := resultOutcomes(r)
+	return s.VerdictOf(outs, counts)
+}
+
+// VerdictOf is [Spec.Verdict] over outcomes standing for counts[i] final
+// states each (nil counts: one each).
+func (s *Spec) VerdictOf(outcomes []machine.Outcome, counts []int) Verdict {
+	if s.Final == nil {
+		return Verdict{}
+	}
+	return verdictOf(outcomes, counts, s.Final.Kind, s.Final.Holds, s.Kept)
+}
+
+// ShortestWitness returns the shortest witness among the outcomes the
+// final clause asks about (see [Spec.Asked]), and whether there is one.
+func (s *Spec) ShortestWitness(res *machine.Result) ([]machine.Step, bool) {
+	var best []machine.Step
+	found := false
+	for _, o := range res.Outcomes {
+		if s.Asked(o.Outcome) && (!found || len(o.Witness) < len(best)) {
+			best, found = o.Witness, true
+		}
+	}
+	return best, found
+}
+
+// OutcomeText is an outcome herd7-style over the registers and
+// locations the clauses name: "1:r0=1; 1:r1=0;".
+func (s *Spec) OutcomeText(o machine.Outcome) string { return o.Format(s.Program, s.Shown) }
+
+// ProgramKey identifies a program by its content: equal programs (however
+// they were built or loaded) have equal keys, so results computed for one
+// can be kept for the other.
+func ProgramKey(p *machine.Program) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // a program is plain data
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// Key identifies the question the spec asks by its content: its program
+// and its clauses. Analyses of specs with equal keys give equal answers.
+func (s *Spec) Key() string {
+	k := ProgramKey(s.Program) + " " + s.Condition()
+	if s.Filter != nil {
+		k += " filter " + s.Filter.Cond
+	}
+	return k
+}

@@ -1,0 +1,224 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/progress"
+
+	"smpscope/machine"
+	"smpscope/scenarios"
+)
+
+// HerdReport renders a verdict the way herd7 does: the test line, the
+// distinct shown states, Ok/No, witnesses, the condition and the
+// observation line. counts[i] is how many final states outcomes[i]
+// stands for (nil: one each).
+func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome, counts []int) string {
+	v := sp.VerdictOf(outcomes, counts)
+	kind := map[scenarios.FinalKind]string{scenarios.Exists: "Allowed", scenarios.NotExists: "Forbidden", scenarios.Forall: "Required"}[sp.Final.Kind]
+	seen := map[string]bool{}
+	var states []string
+	for _, o := range outcomes {
+		if !sp.Kept(o) {
+			continue
+		}
+		st := sp.OutcomeText(o)
+		if !seen[st] {
+			seen[st] = true
+			states = append(states, st)
+		}
+	}
+	sort.Strings(states)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Test %s %s\n", sp.Name, kind)
+	fmt.Fprintf(&b, "States %d\n", len(states))
+	for _, st := range states {
+		b.WriteString(st + "\n")
+	}
+	if v.Validated {
+		b.WriteString("Ok\n")
+	} else {
+		b.WriteString("No\n")
+	}
+	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", v.Positive, v.Negative)
+	if sp.Filter != nil {
+		fmt.Fprintf(&b, "Filter %s\n", sp.Filter.Cond)
+	}
+	fmt.Fprintf(&b, "Condition %s\n", sp.Condition())
+	fmt.Fprintf(&b, "Observation %s %s %d %d\n", sp.Name, v.Observation, v.Positive, v.Negative)
+	return b.String()
+}
+
+// runOutcomes are a run's outcomes and the number of final states each
+// stands for.
+func runOutcomes(r scenarios.Run) ([]machine.Outcome, []int) {
+	var outs []machine.Outcome
+	var counts []int
+	for _, o := range r.Result.Outcomes {
+		outs = append(outs, o.Outcome)
+		counts = append(counts, o.States)
+	}
+	return outs, counts
+}
+
+// CheckText is what smpscope check prints of a run that explored
+// everything: herd7's report, then the mode, the states explored, any
+// deadlocks, the expected LKMM verdict and the time.
+func CheckText(r scenarios.Run) string {
+	outs, counts := runOutcomes(r)
+	var b strings.Builder
+	b.WriteString(HerdReport(r.Spec, outs, counts))
+	name := r.Spec.Name
+	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
+	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
+	if n := r.Result.DeadlockStates; n > 0 {
+		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(r.Result.Deadlocks[0].Reasons, "; "))
+	}
+	if exp := r.Spec.Expected; exp != "" {
+		fmt.Fprintf(&b, "Expected %s %s (LKMM)\n", name, exp)
+	}
+	fmt.Fprintf(&b, "Time %s %.4f\n\n", name, r.Elapsed.Seconds())
+	return b.String()
+}
+
+type jsonOutcome struct {
+	Values    map[string]any `json:"values"`
+	Count     int            `json:"count"`
+	Satisfies bool           `json:"satisfies"`
+}
+
+type jsonCheck struct {
+	Name     string        `json:"name"`
+	File     string        `json:"file"`
+	Mode     string        `json:"mode"`
+	Verdict  string        `json:"verdict"`
+	Positive int           `json:"positive"`
+	Negative int           `json:"negative"`
+	States   int           `json:"states"`
+	Outcomes []jsonOutcome `json:"outcomes"`
+	Expected string        `json:"expected"`
+	Seconds  float64       `json:"seconds"`
+	Error    string        `json:"error"`
+}
+
+// CheckJSON is the JSON object smpscope check --json prints of a run,
+// one line. arg is how the scenario was named; r.Spec is nil when it
+// could not be read (r.Err says why).
+func CheckJSON(arg string, r scenarios.Run) ([]byte, error) {
+	j := jsonCheck{Name: arg, File: arg, Mode: r.Mode.String(), Outcomes: []jsonOutcome{}, Seconds: r.Elapsed.Seconds()}
+	if sp := r.Spec; sp != nil {
+		j.Name = sp.Name
+		if sp.Litmus != nil && sp.Litmus.File != "" {
+			j.File = sp.Litmus.File
+		}
+		j.Expected = string(sp.Expected)
+	}
+	fail := r.Failure()
+	if r.Spec == nil && r.Err != nil {
+		fail = r.Err
+	}
+	if fail != nil {
+		j.Error = fail.Error()
+	}
+	if r.Result != nil {
+		j.States = r.Result.States
+		v := r.Verdict()
+		if fail == nil {
+			j.Verdict = string(v.Observation)
+		}
+		j.Positive, j.Negative = v.Positive, v.Negative
+		j.Outcomes = jsonOutcomes(r.Spec, r.Result)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(j)
+	return []byte(b.String()), err
+}
+
+// jsonOutcomes are the kept outcomes over the registers and locations the
+// clauses name; outcomes that look alike once projected are merged, as
+// in herd's list.
+func jsonOutcomes(sp *scenarios.Spec, res *machine.Result) []jsonOutcome {
+	p := sp.Program
+	keep := sp.Shown
+	idx := map[string]int{}
+	out := []jsonOutcome{}
+	for _, o := range res.Outcomes {
+		if !sp.Kept(o.Outcome) {
+			continue
+		}
+		vals := map[string]any{}
+		for t, regs := range o.Outcome.Regs {
+			for reg, v := range regs {
+				if keep == nil || keep(t, machine.Reg(reg), 0, false) {
+					vals[fmt.Sprintf("%d:%s", t, p.Threads[t].Regs[reg])] = jsonValue(p, v)
+				}
+			}
+		}
+		for l, v := range o.Outcome.Mem {
+			if keep == nil || keep(0, 0, machine.Loc(l), true) {
+				vals[p.Locs[l]] = jsonValue(p, v)
+			}
+		}
+		k, _ := json.Marshal(vals)
+		if i, ok := idx[string(k)]; ok {
+			out[i].Count += o.States
+			continue
+		}
+		idx[string(k)] = len(out)
+		out = append(out, jsonOutcome{Values: vals, Count: o.States, Satisfies: sp.Satisfies(o.Outcome)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := json.Marshal(out[i].Values)
+		b, _ := json.Marshal(out[j].Values)
+		return string(a) < string(b)
+	})
+	return out
+}
+
+func jsonValue(p *machine.Program, v machine.Value) any {
+	if _, ok := v.AsLoc(); ok {
+		return p.FormatValue(v)
+	}
+	return int64(v)
+}
+
+// ListReport is smpscope list: a table of the built-in scenarios.
+func ListReport(lib []*scenarios.Entry) string {
+	tb := table{header: []string{"NAME", "FAMILY", "VARIANT", "TITLE"}}
+	for _, e := range lib {
+		tb.rows = append(tb.rows, []string{e.Name, e.Family, e.Variant, e.Title})
+	}
+	return lines(tb.text(false))
+}
+
+// ListJSON is smpscope list --json: one object per line.
+func ListJSON(lib []*scenarios.Entry) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, e := range lib {
+		if err := enc.Encode(struct {
+			Name    string `json:"name"`
+			Family  string `json:"family"`
+			Variant string `json:"variant"`
+			Title   string `json:"title"`
+		}{e.Name, e.Family, e.Variant, e.Title}); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// Progress returns a function that renders a progress bar for total
+// jobs, done of them finished: "███░░░ 3/7".
+func Progress(total int) func(done int) string {
+	bar := progress.New(progress.WithDefaultGradient(), progress.WithWidth(40))
+	return func(done int) string {
+		return fmt.Sprintf("%s %d/%d", bar.ViewAs(float64(done)/float64(total)), done, total)
+	}
+}

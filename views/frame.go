@@ -1,0 +1,211 @@
+package views
+
+import (
+	"strings"
+)
+
+// Offsets are the scroll positions a frame is drawn at: the model keeps
+// them, each in the viewport of its pane, which clamps them against the
+// frame's lines.
+type Offsets struct {
+	Panes [NumPanes]int // the first line shown of each pane (outcomes: of its rows)
+	Page  int           // of the page open (help, story, compare, necessity)
+	Story int           // of presentation mode's story
+}
+
+// Frame is the scenario screen for one update: the layout and the content
+// of every part, computed once from the input. The model sizes its
+// viewports from it (Visible), hands them the lines (Lines), and draws it
+// at their offsets (Draw); mouse hit-tests use the same Regions.
+type Frame struct {
+	in ScenarioInput
+	st Styles
+	w  int
+	h  int
+	ok bool
+
+	// Regions is the layout of the panes; Present that of presentation
+	// mode, when it shows (Presenting).
+	Regions    Regions
+	Present    PresentRegions
+	Presenting bool
+
+	cpus      cpuBlock
+	cpuRight  string // which CPU columns show, when not all fit
+	lines     [NumPanes][]string
+	outHead   []string
+	outBottom string
+	page      []string
+	story     []string
+	// CPUOff is the first CPU column shown: the input's, clamped.
+	CPUOff int
+}
+
+// NewFrame lays out the scenario screen at w×h and renders the content of
+// each part.
+func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
+	f := Frame{in: in, st: st, w: w, h: h}
+	if w < MinWidth || h < MinHeight || in.Mach == nil {
+		return f
+	}
+	f.ok = true
+	if in.Page != PagePanes {
+		f.Regions, _ = Layout(w, h, LayoutHints{})
+		switch in.Page {
+		case PageHelp:
+			f.page = helpPageLines(in, st, w)
+		case PageStory:
+			f.page = storyPageLines(in, st, w)
+		case PageCompare:
+			f.page = compareLines(in, st, w-2)
+		case PageNecessity:
+			f.page = necessityLines(in, st, w-2)
+		}
+		return f
+	}
+	if in.Present != nil {
+		f.Presenting = true
+		f.Present, f.cpus, _ = presentLayout(in, st, w, h)
+		f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
+		f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
+		f.lines[PaneMemory] = memoryLines(in, st, f.Present.Memory.Inner().W)
+		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
+		return f
+	}
+	// The CPU columns and memory say how tall they want to be; the
+	// layout decides, and the format chosen is the one drawn.
+	r, _ := Layout(w, h, LayoutHints{})
+	compact := newCPUBlock(in, st, r.Panes[PaneCPUs].Inner().W, false)
+	hints := LayoutHints{CPULines: compact.height()}
+	var tall cpuBlock
+	if w >= wideWidth {
+		tall = newCPUBlock(in, st, r.Panes[PaneCPUs].Inner().W, true)
+		hints.CPULinesTall = tall.height()
+	}
+	mem := memoryLines(in, st, r.Panes[PaneMemory].Inner().W)
+	hints.MemLines = len(mem)
+	f.Regions, _ = Layout(w, h, hints)
+	f.cpus = compact
+	if f.Regions.TallCPUs {
+		f.cpus = tall
+	}
+	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
+	f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
+	f.lines[PaneMemory] = mem
+	f.lines[PaneSteps] = stepLines(in, st)
+	f.lines[PaneHistory] = historyLines(in, st, f.Regions.Panes[PaneHistory].Inner().W)
+	f.outHead, f.lines[PaneOutcomes], f.outBottom = outcomeLines(in, st, f.Regions.Panes[PaneOutcomes].Inner().W)
+	return f
+}
+
+// OK reports whether the terminal is large enough to draw the screen.
+func (f Frame) OK() bool { return f.ok }
+
+// Lines returns the content lines of pane p (for the outcomes pane: its
+// rows, below the condition and the verdict).
+func (f Frame) Lines(p Pane) []string { return f.lines[p] }
+
+// Visible returns how many content rows of pane p show.
+func (f Frame) Visible(p Pane) int {
+	r := f.Regions.Panes[p]
+	if f.Presenting {
+		switch p {
+		case PaneCPUs:
+			r = f.Present.CPUs
+		case PaneMemory:
+			r = f.Present.Memory
+		default:
+			return 0
+		}
+	}
+	n := r.H - 2
+	if p == PaneOutcomes {
+		n -= OutcomeHeaderLines
+	}
+	return max(n, 0)
+}
+
+// PageLines returns the open page's lines, and how many show.
+func (f Frame) PageLines() ([]string, int) { return f.page, max(f.Regions.Page.H-2, 0) }
+
+// StoryLines returns presentation mode's story, and how many lines show.
+func (f Frame) StoryLines() ([]string, int) { return f.story, max(f.Present.Story.Inner().H, 0) }
+
+// Draw draws the frame at the given offsets.
+func (f Frame) Draw(off Offsets) string {
+	in, st, w, h := f.in, f.st, f.w, f.h
+	if !f.ok {
+		return TooSmall(st, w, h, MinWidth, MinHeight)
+	}
+	if f.Presenting {
+		return f.drawPresent(off)
+	}
+	r := f.Regions
+	items := []placed{
+		{r.Header, renderHeader(in, st, w)},
+		{r.Help, fit(in.HelpBar, w)},
+	}
+	if in.Page != PagePanes {
+		title := map[Page]string{
+			PageHelp:      "help · ? or esc to close",
+			PageStory:     "story · s or esc to close",
+			PageCompare:   "compare variants · c or esc to close",
+			PageNecessity: "which annotations are needed? · n or esc to close",
+		}[in.Page]
+		items = append(items, placed{r.Page, renderBox(boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}, st, r.Page.W, r.Page.H)})
+		return place(w, h, items)
+	}
+	cpus := r.Panes[PaneCPUs]
+	items = append(items,
+		placed{cpus, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
+		placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory], f.lines[PaneMemory], off.Panes[PaneMemory])},
+		placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps], f.lines[PaneSteps], off.Panes[PaneSteps])},
+		placed{r.Event, renderEvent(in, st, r.Event)},
+	)
+	hist := func(title string) string {
+		return renderHistory(in, st, r.Panes[PaneHistory], title, f.lines[PaneHistory], off.Panes[PaneHistory])
+	}
+	outs := func(title string) string {
+		return renderOutcomes(in, st, r.Panes[PaneOutcomes], title, f.outHead, f.lines[PaneOutcomes], f.outBottom, off.Panes[PaneOutcomes])
+	}
+	switch {
+	case !r.Tabbed:
+		items = append(items, placed{r.Panes[PaneHistory], hist("")}, placed{r.Panes[PaneOutcomes], outs("")})
+	case in.SideTab == PaneOutcomes:
+		// History and outcomes share one box, with tabs in the title: the
+		// tab shown is in brackets.
+		items = append(items, placed{r.Panes[PaneHistory], outs("history │ [outcomes]")})
+	default:
+		items = append(items, placed{r.Panes[PaneHistory], hist("[history] │ outcomes")})
+	}
+	return place(w, h, items)
+}
+
+// drawPresent draws presentation mode.
+func (f Frame) drawPresent(off Offsets) string {
+	in, st, w, h := f.in, f.st, f.w, f.h
+	r := f.Present
+	panes := in
+	panes.Focus = NumPanes // no pane has the focus
+	ind := PresentIndicator(in)
+	indStyle := st.Running
+	if in.Present.Paused || in.Cursor >= len(in.Steps) {
+		indStyle = st.Notice
+	}
+	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
+	items := []placed{
+		{r.Header, renderHeader(in, st, w)},
+		{r.Bar, fit(bar, w)},
+		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
+		{r.Memory, renderMemory(panes, st, r.Memory, f.lines[PaneMemory], off.Panes[PaneMemory])},
+		{r.Event, renderPresentEvent(in, st, r.Event)},
+		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: f.story, offset: off.Story}, st, r.Story.W, r.Story.H)},
+	}
+	return place(w, h, items)
+}
+
+// RenderScenario draws the scenario screen at w×h with nothing scrolled,
+// in one call (for tests and one-off renderings).
+func RenderScenario(in ScenarioInput, st Styles, w, h int) string {
+	return NewFrame(in, st, w, h).Draw(Offsets{})
+}
