@@ -137,43 +137,52 @@ type Verdict struct {
 	Validated bool
 }
 
-// Verdict evaluates the final clause over a set of final states by the
-// one counting rule ([Spec.VerdictOf]). counts[i] is how many final
-// states outcomes[i] stands for; nil counts every outcome once.
-func (c *Compiled) Verdict(outcomes []machine.Outcome, counts []int) Verdict {
-	return NewSpec(c).VerdictOf(outcomes, counts)
+// Verdict evaluates the final clause over a set of outcomes by the one
+// counting rule ([Spec.VerdictOf]).
+func (c *Compiled) Verdict(outcomes []machine.Outcome) Verdict {
+	return NewSpec(c).VerdictOf(outcomes)
 }
 
-// ResultVerdict evaluates the final clause over what an exploration
-// found, counting each outcome as the number of final states that
-// produced it.
+// ResultVerdict evaluates the final clause over what an exploration found.
 func (c *Compiled) ResultVerdict(r *machine.Result) Verdict { return NewSpec(c).Verdict(r) }
 
-func resultOutcomes(r *machine.Result) ([]machine.Outcome, []int) {
+func resultOutcomes(r *machine.Result) []machine.Outcome {
 	outs := make([]machine.Outcome, len(r.Outcomes))
-	counts := make([]int, len(r.Outcomes))
 	for i, o := range r.Outcomes {
-		outs[i], counts[i] = o.Outcome, o.States
+		outs[i] = o.Outcome
 	}
-	return outs, counts
+	return outs
 }
 
-// verdictOf evaluates a final clause of kind k over final states;
-// counts[i] is how many states outcomes[i] stands for (nil: one each).
-func verdictOf(outcomes []machine.Outcome, counts []int, k FinalKind, sat, kept func(machine.Outcome) bool) Verdict {
+// verdictOf evaluates a final clause of kind k over outcomes, counting
+// herd7's way: a final state is a valuation of the shown registers and
+// locations (key), and each distinct one counts once, however many
+// outcomes (and however many of the explorer's states) it stands for.
+// So the counts are herd7's Positive and Negative, and do not depend on
+// how the explorer tells its states apart.
+func verdictOf(outcomes []machine.Outcome, k FinalKind, sat, kept func(machine.Outcome) bool, key func(machine.Outcome) string) Verdict {
 	var v Verdict
-	for i, o := range outcomes {
-		n := 1
-		if counts != nil && i < len(counts) {
-			n = counts[i]
-		}
+	seen := map[string]bool{}
+	for _, o := range outcomes {
+		class := "k"
 		switch {
 		case !kept(o):
-			v.Filtered += n
+			class = "f"
 		case sat(o):
-			v.Positive += n
+			class = "p"
+		}
+		id := class + key(o)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		switch class {
+		case "f":
+			v.Filtered++
+		case "p":
+			v.Positive++
 		default:
-			v.Negative += n
+			v.Negative++
 		}
 	}
 	switch {

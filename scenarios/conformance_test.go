@@ -25,8 +25,7 @@ func explore(t *testing.T, c *Compiled, mode machine.Mode) Verdict {
 		t.Fatalf("exploration incomplete: %s", r.Summary())
 	}
 	v := c.ResultVerdict(r)
-	outs, counts := resultOutcomes(r)
-	if v2 := c.Verdict(outs, counts); v2 != v {
+	if v2 := c.Verdict(resultOutcomes(r)); v2 != v {
 		t.Fatalf("ResultVerdict %+v differs from Verdict %+v", v, v2)
 	}
 	return v

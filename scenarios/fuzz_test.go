@@ -93,7 +93,7 @@ func FuzzParse(f *testing.F) {
 		for _, th := range c.Program.Threads {
 			o.Regs = append(o.Regs, make([]machine.Value, len(th.Regs)))
 		}
-		c.Verdict([]machine.Outcome{o, {}}, nil)
+		c.Verdict([]machine.Outcome{o, {}})
 		_ = o.Format(c.Program, c.Shown())
 	})
 }

@@ -195,16 +195,31 @@ func sameSteps(a, b []machine.Step) bool {
 	return true
 }
 
-// TestVerdictCountsStates: the one counting rule counts final states, not
-// distinct outcomes.
-func TestVerdictCountsStates(t *testing.T) {
-	sp := &Spec{Final: &Final{Kind: Exists, Clause: Clause{Cond: "(x=1)", Holds: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}}}
+// TestVerdictCountsShownStates: the one counting rule is herd7's: distinct
+// valuations of the shown registers and locations, however many outcomes
+// (or explorer states) stand for each.
+func TestVerdictCountsShownStates(t *testing.T) {
+	sp, err := Resolve("mp+once", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sp.Program
+	mk := func(r0, r1 machine.Value, x machine.Value) machine.Outcome {
+		o := machine.Outcome{Regs: make([][]machine.Value, len(p.Threads)), Mem: make([]machine.Value, len(p.Locs))}
+		for t := range p.Threads {
+			o.Regs[t] = make([]machine.Value, len(p.Threads[t].Regs))
+		}
+		o.Regs[1][0], o.Regs[1][1] = r0, r1
+		o.Mem[0] = x // not shown: outcomes differing only here are one state
+		return o
+	}
 	res := &machine.Result{Complete: true, Outcomes: []machine.OutcomeResult{
-		{Outcome: machine.Outcome{Mem: []machine.Value{1}}, States: 3},
-		{Outcome: machine.Outcome{Mem: []machine.Value{0}}, States: 2},
+		{Outcome: mk(1, 0, 0), States: 3},
+		{Outcome: mk(1, 0, 7), States: 1},
+		{Outcome: mk(0, 0, 0), States: 2},
 	}}
-	if v := sp.Verdict(res); v.Positive != 3 || v.Negative != 2 || v.Observation != Sometimes || !v.Validated {
-		t.Errorf("verdict %+v", v)
+	if v := sp.Verdict(res); v.Positive != 1 || v.Negative != 1 || v.Observation != Sometimes || !v.Validated {
+		t.Errorf("verdict %+v, want 1 positive and 1 negative state", v)
 	}
 	if v := (&Spec{}).Verdict(res); v != (Verdict{}) {
 		t.Errorf("no final clause: %+v", v)

@@ -26,13 +26,7 @@ func exploreFull(t *testing.T, cs *Compiled, mode machine.Mode, opts machine.Opt
 	if !res.Complete {
 		t.Fatalf("%s/%s: %s", cs.Scenario.Name, mode, res.Summary())
 	}
-	var outs []machine.Outcome
-	var counts []int
-	for _, o := range res.Outcomes {
-		outs = append(outs, o.Outcome)
-		counts = append(counts, o.States)
-	}
-	return exploredResult{res, cs.Verdict(outs, counts)}
+	return exploredResult{res, cs.ResultVerdict(res)}
 }
 
 // readExpectedModes reads expected.tsv: file -> column -> verdict.

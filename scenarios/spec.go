@@ -161,21 +161,19 @@ func (s *Spec) AskedWords() string {
 }
 
 // Verdict evaluates the final clause over what an exploration found. This
-// is the one counting rule: each outcome counts as the number of distinct
-// final states that produced it (herd7's Positive and Negative). Without
-// a final clause it is the zero Verdict.
+// is the one counting rule, herd7's: each distinct valuation of the shown
+// registers and locations is one final state (Positive, Negative and
+// Filtered count those). Without a final clause it is the zero Verdict.
 func (s *Spec) Verdict(r *machine.Result) Verdict {
-	outs, counts := resultOutcomes(r)
-	return s.VerdictOf(outs, counts)
+	return s.VerdictOf(resultOutcomes(r))
 }
 
-// VerdictOf is [Spec.Verdict] over outcomes standing for counts[i] final
-// states each (nil counts: one each).
-func (s *Spec) VerdictOf(outcomes []machine.Outcome, counts []int) Verdict {
+// VerdictOf is [Spec.Verdict] over a list of outcomes.
+func (s *Spec) VerdictOf(outcomes []machine.Outcome) Verdict {
 	if s.Final == nil {
 		return Verdict{}
 	}
-	return verdictOf(outcomes, counts, s.Final.Kind, s.Final.Holds, s.Kept)
+	return verdictOf(outcomes, s.Final.Kind, s.Final.Holds, s.Kept, s.OutcomeText)
 }
 
 // ShortestWitness returns the shortest witness among the outcomes the

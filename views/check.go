@@ -14,10 +14,9 @@ import (
 
 // HerdReport renders a verdict the way herd7 does: the test line, the
 // distinct shown states, Ok/No, witnesses, the condition and the
-// observation line. counts[i] is how many final states outcomes[i]
-// stands for (nil: one each).
-func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome, counts []int) string {
-	v := sp.VerdictOf(outcomes, counts)
+// observation line.
+func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome) string {
+	v := sp.VerdictOf(outcomes)
 	kind := map[scenarios.FinalKind]string{scenarios.Exists: "Allowed", scenarios.NotExists: "Forbidden", scenarios.Forall: "Required"}[sp.Final.Kind]
 	seen := map[string]bool{}
 	var states []string
@@ -52,25 +51,21 @@ func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome, counts []int) st
 	return b.String()
 }
 
-// runOutcomes are a run's outcomes and the number of final states each
-// stands for.
-func runOutcomes(r scenarios.Run) ([]machine.Outcome, []int) {
+// runOutcomes are a run's outcomes.
+func runOutcomes(r scenarios.Run) []machine.Outcome {
 	var outs []machine.Outcome
-	var counts []int
 	for _, o := range r.Result.Outcomes {
 		outs = append(outs, o.Outcome)
-		counts = append(counts, o.States)
 	}
-	return outs, counts
+	return outs
 }
 
 // CheckText is what smpscope check prints of a run that explored
 // everything: herd7's report, then the mode, the states explored, any
 // deadlocks, the expected LKMM verdict and the time.
 func CheckText(r scenarios.Run) string {
-	outs, counts := runOutcomes(r)
 	var b strings.Builder
-	b.WriteString(HerdReport(r.Spec, outs, counts))
+	b.WriteString(HerdReport(r.Spec, runOutcomes(r)))
 	name := r.Spec.Name
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
