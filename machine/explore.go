@@ -16,7 +16,9 @@ type Options struct {
 	// (default 20 million).
 	MaxStates int
 	// MaxMemory stops the search before the memory it holds would exceed
-	// this many bytes (default 2 GiB). Ignored when Budget is set.
+	// this many bytes. Ignored when Budget is set; with neither, the
+	// search shares the process's budget (2 GiB unless
+	// SetProcessMemoryLimit says otherwise).
 	MaxMemory int64
 	// Budget, when set, is a memory allowance this search shares with
 	// others running at the same time (see NewBudget).
@@ -182,12 +184,12 @@ func Explore(m *Machine, opts Options) *Result {
 		opts.MaxStates = defaultMaxStates
 	}
 	budget := opts.Budget
-	if budget == nil {
-		limit := opts.MaxMemory
-		if limit <= 0 {
-			limit = defaultMaxMemory
-		}
-		budget = NewBudget(limit)
+	switch {
+	case budget != nil:
+	case opts.MaxMemory > 0:
+		budget = NewBudget(opts.MaxMemory)
+	default:
+		budget = processBudget.Load()
 	}
 	ctx := opts.Context
 	if ctx == nil {
@@ -356,7 +358,7 @@ const headroom = 8 << 20
 // chunk and the next table doublings may add, still fits.
 func (e *explorer) charge() bool {
 	now := e.bytes()
-	e.budget.used.Add(now - e.charged)
+	e.budget.charge(now - e.charged)
 	e.charged = now
 	if now > e.res.PeakBytes {
 		e.res.PeakBytes = now
@@ -365,12 +367,12 @@ func (e *explorer) charge() bool {
 	for i := range e.cpus {
 		next += tableGrowth(e.cpus[i].refs.n+expandChunk*8, len(e.cpus[i].table))
 	}
-	return e.budget.used.Load()+next <= e.budget.limit
+	return e.budget.fits(next)
 }
 
 // release returns the explorer's share of the budget.
 func (e *explorer) release() {
-	e.budget.used.Add(-e.charged)
+	e.budget.charge(-e.charged)
 	e.charged = 0
 }
 
