@@ -147,7 +147,10 @@ type explorer struct {
 	// buckets[d] holds the states queued at distance d, by index.
 	buckets [][]uint32
 	charged int64 // bytes taken from the budget
-	res     *Result
+	// addBlocks and addTuple are add's buffers.
+	addBlocks [][]byte
+	addTuple  []uint32
+	res       *Result
 	outs    map[string]*outcomeAcc
 }
 
@@ -434,8 +437,12 @@ func (e *explorer) lookup(enc encoding, w *worker) (int, bool) {
 // add records a state reached from parent by mv at distance dist (or a
 // shorter way to a known state not yet expanded).
 func (e *explorer) add(enc encoding, parent int32, mv macro, dist int32) {
-	blocks := enc.blocks(nil)
-	t := make([]uint32, e.states.width)
+	e.addBlocks = enc.blocks(e.addBlocks)
+	blocks := e.addBlocks
+	if len(e.addTuple) != e.states.width {
+		e.addTuple = make([]uint32, e.states.width)
+	}
+	t := e.addTuple
 	t[0] = e.mem.intern(blocks[0])
 	for c := range e.cpus {
 		t[1+c] = e.cpus[c].intern(blocks[1+c])
@@ -514,9 +521,12 @@ type worker struct {
 	steps       []Step
 	steps2      []Step
 	buf         []byte
+	arena       []byte // encodings of new successors (see successors)
 	blocks      [][]byte
 	tuple       []uint32
 	ev          Event
+	cpuMvs      [][]macro // per CPU moves of the state being expanded
+	reads       []uint64  // per CPU future loads (persistentCPU)
 	final       []finalState
 	transitions int
 }
@@ -551,7 +561,14 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 				continue
 			}
 		}
-		out = append(out, successor{enc: append(encoding(nil), enc...), via: mv, cost: cost})
+		// Encodings of a chunk's new states go into the worker's arena,
+		// kept until the chunk is merged.
+		if len(w.arena)+len(enc) > cap(w.arena) {
+			w.arena = make([]byte, 0, max(64<<10, 2*len(enc)))
+		}
+		start := len(w.arena)
+		w.arena = append(w.arena, enc...)
+		out = append(out, successor{enc: w.arena[start:len(w.arena):len(w.arena)], via: mv, cost: cost})
 	}
 	return out
 }
@@ -677,12 +694,20 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	if mvs, ok := e.privateStep(s, w); ok {
 		return mvs
 	}
-	if mvs, ok := e.persistentCPU(s, w); ok {
-		return mvs
+	// Every CPU's moves, computed once for the persistent-set search and
+	// for the full list.
+	for len(w.cpuMvs) < len(s.cpus) {
+		w.cpuMvs = append(w.cpuMvs, nil)
+	}
+	for c := range s.cpus {
+		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
+	}
+	if c, ok := e.persistentCPU(s, w); ok {
+		return append([]macro(nil), w.cpuMvs[c]...)
 	}
 	var out []macro
 	for c := range s.cpus {
-		out = e.cpuMacros(out, s, c, w)
+		out = append(out, w.cpuMvs[c]...)
 	}
 	return out
 }
@@ -705,7 +730,7 @@ func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
 	if l, ok := e.staleRead(s, c); ok {
 		t := w.sc.load(s)
 		m.applyInval(t, c, t.iqIndex(c, l))
-		if ok, _ := m.canExec(t, c); ok {
+		if m.enabledExec(t, c) {
 			out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 		}
 	}
@@ -840,7 +865,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		if !ok {
 			continue
 		}
-		if ok, _ := m.canExec(s, c); !ok {
+		if !m.enabledExec(s, c) {
 			continue
 		}
 		mvs := []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}

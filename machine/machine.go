@@ -15,7 +15,9 @@ type Machine struct {
 	// have no effect beyond the index srcu_read_lock returns.
 	hasSyncSRCU bool
 	srcuSecs    []srcuSec // the section-opening instructions (srcu.go)
-	srcuSecOf   [][]int8  // [cpu][pc]: index into srcuSecs, or -1
+	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
+	hasSRCUUnlock bool
+	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
@@ -284,7 +286,7 @@ func (m *Machine) Enabled(s *State) []Step {
 
 func (m *Machine) appendCPUSteps(out []Step, s *State, c int) []Step {
 	cs := &s.cpus[c]
-	if ok, _ := m.canExec(s, c); ok {
+	if m.enabledExec(s, c) {
 		out = append(out, Step{Kind: StepExec, CPU: uint8(c)})
 	}
 	if m.Mode == ARM {

@@ -50,13 +50,16 @@ type footprint struct {
 	global        bool   // some move starts or ends a grace period or touches SRCU
 }
 
-// persistentCPU looks for a CPU whose moves form a persistent set and
-// returns them.
-func (e *explorer) persistentCPU(s *State, w *worker) ([]macro, bool) {
-	m := e.m
+// persistentCPU looks for a CPU whose moves (w.cpuMvs) form a persistent
+// set.
+func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
 	gpPossible := e.gpPossible(s)
+	w.reads = w.reads[:0]
+	for d := range s.cpus {
+		w.reads = append(w.reads, e.m.futureReads[d][s.cpus[d].pc])
+	}
 	for c := range s.cpus {
-		mvs := e.cpuMacros(nil, s, c, w)
+		mvs := w.cpuMvs[c]
 		if len(mvs) == 0 {
 			continue
 		}
@@ -64,13 +67,12 @@ func (e *explorer) persistentCPU(s *State, w *worker) ([]macro, bool) {
 		if !ok || fp.global || (fp.delays && gpPossible) {
 			continue
 		}
-		if e.interferes(s, c, fp, gpPossible) {
+		if e.interferes(s, c, fp, gpPossible, w.reads) {
 			continue
 		}
-		_ = m
-		return mvs, true
+		return c, true
 	}
-	return nil, false
+	return 0, false
 }
 
 // gpPossible reports whether a grace period is running or may still start.
@@ -129,6 +131,9 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 		case StepExec:
 			if !e.execFootprint(s, c, &fp) {
 				return fp, false
+			}
+			if !m.hasSRCUUnlock {
+				continue
 			}
 			// Instructions folded after it: an srcu_up_read reaches the
 			// grace periods of its domain.
@@ -189,7 +194,7 @@ func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
 
 // interferes reports whether some other CPU's possible future interferes
 // with moves of CPU c summarised by fp (rules 1–5 above).
-func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool) bool {
+func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, reads []uint64) bool {
 	m := e.m
 	arm := m.Mode == ARM
 	var heldC uint64 // lines c holds readable
@@ -197,12 +202,6 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool) bo
 		if s.cpus[c].cache[l].State != Invalid {
 			heldC |= 1 << l
 		}
-	}
-	reads := make([]uint64, len(s.cpus))
-	var allReads uint64
-	for d := range s.cpus {
-		reads[d] = m.futureReads[d][s.cpus[d].pc]
-		allReads |= reads[d]
 	}
 	for d := range s.cpus {
 		if d == c {
