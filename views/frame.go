@@ -155,7 +155,11 @@ func (f Frame) Draw(off Offsets) string {
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
 		}[in.Page]
-		items = append(items, placed{r.Page, renderBox(boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}, st, r.Page.W, r.Page.H)})
+		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}
+		if in.Page == PageDiff && in.Notice != "" {
+			b.right, b.notice = "» "+in.Notice, true // S and u report here
+		}
+		items = append(items, placed{r.Page, renderBox(b, st, r.Page.W, r.Page.H)})
 		return place(w, h, items)
 	}
 	cpus := r.Panes[PaneCPUs]

@@ -85,7 +85,7 @@ func (in ScenarioInput) otherModeShown() bool {
 		return false
 	}
 	o := otherMode(in.Mach.Mode)
-	return wi.Before[o] != nil || wi.After[o] != nil || wi.BeforeRunning[o] || wi.AfterRunning[o]
+	return wi.After[o] != nil || wi.AfterRunning[o] // asked for (d), or visited (m)
 }
 
 func otherMode(md machine.Mode) machine.Mode {
