@@ -138,7 +138,11 @@ func (s *scenarioModel) cursorHint() string {
 	}
 	cpu, at := s.cursorAddr()
 	sp := s.edit.spec()
-	text := strings.TrimSpace(s.sess.mach().Prog.Threads[s.edit.cpu].Code[s.edit.at].Text)
+	code := s.sess.mach().Prog.Threads[s.edit.cpu].Code
+	if s.edit.at >= len(code) {
+		return cpu + " has no instructions (--edit " + cpu + ":0+mb inserts a barrier)"
+	}
+	text := strings.TrimSpace(code[s.edit.at].Text)
 	hint := fmt.Sprintf("%s:%d %s", cpu, at, text)
 	if forms, cur, err := sp.Orderings(cpu, at); err == nil && len(forms) > 1 {
 		hint += " · o: " + forms[(cur+1)%len(forms)].Prim

@@ -430,6 +430,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 	}
 	if o.Result != nil {
 		row := 0
+		before := in.beforeOutcomes()
 		for _, or := range o.Result.Outcomes {
 			mk := "  "
 			holds := in.Spec.Satisfies(or.Outcome)
@@ -448,7 +449,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 			if !kept {
 				text += " (filtered)"
 			}
-			if in.appeared(OutcomeLine(in.Spec, or.Outcome)) {
+			if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
 				text += " new"
 			}
 			switch {

@@ -162,14 +162,15 @@ func outcomeSet(sp *scenarios.Spec, res *machine.Result) map[string]bool {
 	return set
 }
 
-// appeared reports whether outcome line text is new with the edits (in
-// the current mode; false until the original is explored).
-func (in ScenarioInput) appeared(text string) bool {
+// beforeOutcomes are the original's outcomes in the current mode, as
+// OutcomeLine writes them: an outcome row not among them is new with the
+// edits. Nil when unedited or not explored yet.
+func (in ScenarioInput) beforeOutcomes() map[string]bool {
 	wi := in.WhatIf
 	if wi == nil || wi.Before[in.Mach.Mode] == nil {
-		return false
+		return nil
 	}
-	return !outcomeSet(wi.Base, wi.Before[in.Mach.Mode])[text]
+	return outcomeSet(wi.Base, wi.Before[in.Mach.Mode])
 }
 
 // vanished lists the outcomes of the original that the edited program no
