@@ -103,3 +103,21 @@ func TestUIEditOptions(t *testing.T) {
 		t.Errorf("--edit without a scenario: %v", err)
 	}
 }
+
+// record --edit records the what-if, and its tape types the edits.
+func TestRecordEdit(t *testing.T) {
+	dir := t.TempDir()
+	tape, cast := filepath.Join(dir, "w.tape"), filepath.Join(dir, "w.cast")
+	_, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--mode", "arm", "--edit", "P0:2-wmb", "--out", cast, "--tape", tape)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	raw, _ := os.ReadFile(tape)
+	mustContain(t, string(raw), `Type "smpscope mp+wmb-rmb --mode arm --edit P0:2-wmb"`)
+	frames, _ := os.ReadFile(cast)
+	mustContain(t, string(frames), "~1 edit")
+	// Unedited there is nothing to record: the outcome is unreachable.
+	if _, _, code := runCmd(t, "record", "mp+wmb-rmb", "--mode", "arm", "--out", filepath.Join(dir, "x.cast")); code != 1 {
+		t.Errorf("unedited: exit %d, want 1", code)
+	}
+}
