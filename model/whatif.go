@@ -312,7 +312,7 @@ func (s scenarioModel) announce(c common) scenarioModel {
 					break
 				}
 			}
-			msg += fmt.Sprintf(" · → steps through the new witness (%d steps)", len(steps))
+			msg += fmt.Sprintf(" · → replays the new witness (%d steps)", len(steps))
 		}
 	default:
 		msg += " · w loads the new witness"
