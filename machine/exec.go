@@ -77,7 +77,9 @@ func (m *Machine) fullFenceReady(cs *cpuState, why bool) (bool, string) {
 	}
 	switch {
 	case nsb > 0 && niq > 0:
-		return false, because(why, func() string { return fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations")) })
+		return false, because(why, func() string {
+			return fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
+		})
 	case nsb > 0:
 		return false, because(why, func() string { return "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries") })
 	case niq > 0:
@@ -115,7 +117,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 	}
 	in := &m.code(c)[cs.pc]
 	if cs.acqWait && len(cs.iq) > 0 {
-		return false, because(why, func() string { return "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations") })
+		return false, because(why, func() string {
+			return "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+		})
 	}
 	if in.Addr != nil {
 		if _, ok := m.addr(in, cs.regs); !ok {
@@ -139,7 +143,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 			}
 		case fenceRead:
 			if len(cs.iq) > 0 {
-				return false, because(why, func() string { return "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations") })
+				return false, because(why, func() string {
+					return "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+				})
 			}
 		}
 		return true, ""
@@ -159,7 +165,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 				return false, because(why, func() string { return name + " waits for a quiescent state from " + strings.Join(names, ", ") })
 			}
 			if open := cs.gpSecs & s.srcuOpen; open != 0 {
-				return false, because(why, func() string { return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end" })
+				return false, because(why, func() string {
+					return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
+				})
 			}
 		}
 		if ok, what := m.fullFenceReady(cs, why); !ok {
@@ -173,7 +181,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 	if !arm {
 		// x86: every locked instruction drains the store buffer first.
 		if hasStores(cs.sb) {
-			return false, because(why, func() string { return "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries") })
+			return false, because(why, func() string {
+				return "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+			})
 		}
 		if in.Op == OpLock && s.Latest(l) != 0 {
 			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
@@ -186,7 +196,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
 		}
 		if d := s.reservedBy(c, l); d >= 0 {
-			return false, because(why, func() string { return fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name) })
+			return false, because(why, func() string {
+				return fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+			})
 		}
 		return m.exclusiveReady(s, c, l, true, why)
 	case OpTryLock:
@@ -214,7 +226,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 			return true, ""
 		case OrderRelease:
 			if hasStores(cs.sb) {
-				return false, because(why, func() string { return "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries") })
+				return false, because(why, func() string {
+					return "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+				})
 			}
 			if d := s.reservedBy(c, l); d >= 0 {
 				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
@@ -285,7 +299,9 @@ func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire, why bool) (boo
 		return false, "exclusive RMW waits for the stores before its smp_wmb to commit"
 	}
 	if d := s.reservedBy(c, l); d >= 0 {
-		return false, because(why, func() string { return fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name) })
+		return false, because(why, func() string {
+			return fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+		})
 	}
 	return true, ""
 }

@@ -151,7 +151,7 @@ type explorer struct {
 	addBlocks [][]byte
 	addTuple  []uint32
 	res       *Result
-	outs    map[string]*outcomeAcc
+	outs      map[string]*outcomeAcc
 }
 
 type outcomeAcc struct {
