@@ -782,6 +782,9 @@ func (m *Machine) lockText(before, after *State, c int, in *Instr, ev *Event) []
 		out = append(out, m.appliedText(before, c, in, ev.Applied, true)...)
 		out = append(out, m.loadText(before, c, ev)...)
 		fail := fmt.Sprintf("It fails: %s is held, so it returns 0.", name)
+		if d := before.reservedBy(c, l); arm && d >= 0 && (ev.Load == nil || ev.Load.Val == 0) {
+			fail = fmt.Sprintf("It fails: %s is taking %s (its exclusive store to it is pending), so it returns 0.", m.cpuName(d), name)
+		}
 		if arm {
 			fail += " A failed spin_trylock is a plain load: it orders nothing."
 		}
