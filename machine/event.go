@@ -391,7 +391,7 @@ func (m *Machine) instrFact(s *State, c, pc int, lead string) InstrFact {
 		f.Kind = FactBranch
 		f.Taken = in.Cond.Eval(cs.regs) != 0
 		if strings.HasPrefix(text, "if") {
-			what = ": " + m.branchWhat(c, in, cs.regs, f.Taken)
+			what = ": " + m.branchWhat(c, in, text, cs.regs, f.Taken)
 		}
 	case OpJump:
 		f.Kind = FactElse
@@ -458,7 +458,7 @@ func (m *Machine) internalReg(c int, r Reg) bool {
 
 // branchWhat says which way an if went and why: the values of the
 // registers people wrote that its condition reads.
-func (m *Machine) branchWhat(c int, in *Instr, regs []Value, taken bool) string {
+func (m *Machine) branchWhat(c int, in *Instr, text string, regs []Value, taken bool) string {
 	var vals []string
 	for r, name := range m.Prog.Threads[c].Regs {
 		if in.Cond.Regs()&(1<<uint(r)) != 0 && !strings.HasPrefix(name, "_") {
@@ -469,17 +469,30 @@ func (m *Machine) branchWhat(c int, in *Instr, regs []Value, taken bool) string 
 	if taken {
 		why = "the condition is true"
 	}
+	so := ", so"
 	if len(vals) > 0 {
 		why = joinAnd(vals)
+		// Name the condition's truth when it is more than a register.
+		if cond := ifCondition(text); in.Cond.Op != EReg && cond != "" {
+			so = fmt.Sprintf(", so %s is %v and", cond, taken)
+		}
 	}
 	if taken {
-		return why + ", so the if is taken"
+		return why + so + " the if is taken"
 	}
 	code := m.code(c)
 	if j := in.Target - 1; j >= 0 && j < len(code) && code[j].Op == OpJump && code[j].Text == "else" {
-		return why + ", so the if is not taken; the else branch runs"
+		return why + so + " the if is not taken; the else branch runs"
 	}
-	return why + ", so the if is not taken"
+	return why + so + " the if is not taken"
+}
+
+// ifCondition returns the condition of "if (cond)", or "".
+func ifCondition(text string) string {
+	if strings.HasPrefix(text, "if (") && strings.HasSuffix(text, ")") {
+		return text[len("if (") : len(text)-1]
+	}
+	return ""
 }
 
 // fenceWhat says what a fence does now, for instrFact.

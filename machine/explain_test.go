@@ -700,3 +700,17 @@ func checkExplanation(t *testing.T, where string, m *machine.Machine, ev machine
 		t.Errorf("%s: a stale read says STALE once:\n%s", where, ev.Text)
 	}
 }
+
+func TestExplainIfCondition(t *testing.T) {
+	for _, mode := range modes {
+		x := explainRun(t, mode, `C cond
+{ x=1; }
+P0(int *x, int *y) { int r0; r0 = READ_ONCE(*x); if (r0 & 2) { WRITE_ONCE(*y, 1); } }
+exists (0:r0=1)`)
+		ev := x.do("P0 exec")
+		if len(ev.Folds) != 1 || ev.Folds[0].Kind != machine.FactBranch || ev.Folds[0].Taken {
+			t.Fatalf("%s: folds %+v", mode, ev.Folds)
+		}
+		has(t, ev.Text, "if (r0 & 2): r0 = 1, so r0 & 2 is false and the if is not taken.")
+	}
+}
