@@ -132,6 +132,9 @@ type Event struct {
 	// Text explains the step for people: one statement per fact, each
 	// fact stated once, in plain sentences.
 	Text string
+	// explain asks exec to record Folds. Only describeEvent sets it: the
+	// explorer folds with an Event too, and must not pay for sentences.
+	explain bool
 }
 
 // FactKind is the kind of an instruction described by an InstrFact.
@@ -265,9 +268,12 @@ func (m *Machine) Status(s *State, c int) CPUStatus {
 func (m *Machine) describeEvent(before *State, ev *Event) string {
 	// The state after the step, recomputed so that Apply's contract and
 	// the rules in exec.go stay untouched: what an acquire left queued or
-	// a release marked is easiest read from it.
+	// a release marked is easiest read from it. The recomputation also
+	// records what each folded instruction did.
 	after := before.clone()
-	m.apply(after, ev.Step, nil)
+	rec := Event{Step: ev.Step, Instr: -1, WroteBack: -1, explain: true}
+	m.apply(after, ev.Step, &rec)
+	ev.Folds = rec.Folds
 	var out []string
 	switch ev.Step.Kind {
 	case StepExec, StepEarly:

@@ -714,3 +714,39 @@ exists (0:r0=1)`)
 		has(t, ev.Text, "if (r0 & 2): r0 = 1, so r0 & 2 is false and the if is not taken.")
 	}
 }
+
+func TestExplainEarlyWmb(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C early-wmb
+{}
+P0(int *x, int *y, int *z) { int r0; WRITE_ONCE(*z, 1); r0 = READ_ONCE(*y); smp_wmb(); WRITE_ONCE(*x, 1); }
+exists (0:r0=0)`)
+	x.do("P0 exec")
+	ev := x.do("P0 early #2")
+	if ev.Fence == nil || ev.Fence.Kind != machine.FactWmb || entries(x.m, ev.Fence.Stores) != "z=1" {
+		t.Fatalf("early smp_wmb: %+v", ev.Fence)
+	}
+	has(t, ev.Text, "P0 issues smp_wmb() early, ahead of r0 = READ_ONCE(*y), which it does not depend on: wmb marker placed after z=1")
+}
+
+func TestExplainSRCUGracePeriod(t *testing.T) {
+	for _, mode := range modes {
+		x := explainRun(t, mode, `C srcu-gp
+{}
+P0(struct srcu_struct *s, int *x) { int r0; int idx; idx = srcu_read_lock(s); r0 = READ_ONCE(*x); srcu_read_unlock(s, idx); }
+P1(struct srcu_struct *s, int *x) { WRITE_ONCE(*x, 1); synchronize_srcu(s); }
+exists (0:r0=0)`)
+		ev := x.do("P0 exec")
+		has(t, ev.Text, "P0 executes idx = srcu_read_lock(s): it enters an SRCU read-side section of s; the index is 0.")
+		x.do("P1 exec")
+		x.do("P1 commit #0")
+		if mode == machine.ARM {
+			x.do("P0 inv x")
+		}
+		ev = x.do("P1 exec")
+		if !ev.GPStart {
+			t.Fatalf("%s: %+v", mode, ev)
+		}
+		has(t, ev.Text, "A grace period of s begins: every CPU must report a quiescent state, and the 1 SRCU read-side section of s open now (opened by P0) must end.")
+		has(t, x.reason(1), "synchronize_srcu waits for a quiescent state from P0 (inside an SRCU read-side section of s), P1")
+	}
+}
