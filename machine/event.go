@@ -248,16 +248,19 @@ func (m *Machine) Describe(s *State, st Step) string {
 type CPUStatus struct {
 	Finished bool
 	Blocked  bool
-	Reason   string // why it is blocked, in words
+	Reason   string // why it is blocked, in words, naming what it waits for
+	// Brief is Reason without the entries and invalidations named, for
+	// panes too narrow for Reason.
+	Brief string
 }
 
 // Status returns CPU c's status in s.
 func (m *Machine) Status(s *State, c int) CPUStatus {
 	if m.finished(s, c) {
-		return CPUStatus{Finished: true, Reason: "finished"}
+		return CPUStatus{Finished: true, Reason: "finished", Brief: "finished"}
 	}
 	if ok, why := m.canExec(s, c); !ok {
-		return CPUStatus{Blocked: true, Reason: m.blockedReason(s, c, why)}
+		return CPUStatus{Blocked: true, Reason: m.blockedReason(s, c, why), Brief: why}
 	}
 	return CPUStatus{}
 }

@@ -413,6 +413,9 @@ func TestExplainRmb(t *testing.T) {
 		t.Fatalf("smp_rmb must not fold with a queued invalidation: %+v", ev.Folds)
 	}
 	has(t, x.reason(1), "smp_rmb waits for 1 queued invalidation (x) to be applied")
+	if st := x.m.Status(x.s, 1); st.Brief != "smp_rmb waits for 1 queued invalidation" {
+		t.Errorf("brief reason %q", st.Brief)
+	}
 	x.do("P1 inv x")
 	ev = x.do("P1 exec")
 	if ev.Fence == nil || ev.Fence.Kind != machine.FactPassed {
