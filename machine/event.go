@@ -355,17 +355,17 @@ func (m *Machine) describeExec(before, after *State, ev *Event) []string {
 	}
 	// Folded instructions: a compiler-internal part of a statement already
 	// named says only what it did, without naming the statement again.
-	prev := &m.code(c)[ev.Instr]
+	named := &m.code(c)[ev.Instr] // the last instruction a sentence named
 	for _, f := range ev.Folds {
 		fin := &m.code(c)[f.Instr]
 		switch {
 		case f.Text == "":
-		case fin.Text == prev.Text && fin.Line == prev.Line && f.what != "":
-			out = append(out, capitalize(f.what)+".")
+		case fin.Text == named.Text && fin.Line == named.Line && f.what != "":
+			out = append(out, f.what+".")
 		default:
 			out = append(out, f.Text)
+			named = fin
 		}
-		prev = fin
 	}
 	return out
 }
@@ -417,7 +417,7 @@ func (m *Machine) instrFact(s *State, c, pc int, lead string) InstrFact {
 		f.Kind = FactRCUUnlock
 		switch cs.rcuDepth {
 		case 0:
-			what = fmt.Sprintf(" has no effect: %s is in no RCU read-side critical section", m.cpuName(c))
+			what = fmt.Sprintf(": it has no effect, as %s is in no RCU read-side critical section", m.cpuName(c))
 		case 1:
 			what = fmt.Sprintf(": %s leaves its RCU read-side critical section", subj)
 		default:
@@ -1089,13 +1089,6 @@ func pluralWord(n int, one, many string) string {
 }
 
 func pronoun(n int) string { return pluralWord(n, "it", "them") }
-
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}
 
 func (m *Machine) describeCommit(ce *CommitEvent, atOnce bool) string {
 	var parts []string

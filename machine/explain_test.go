@@ -753,3 +753,22 @@ exists (0:r0=0)`)
 		has(t, x.reason(1), "synchronize_srcu waits for a quiescent state from P0 (inside an SRCU read-side section of s), P1")
 	}
 }
+
+func TestExplainStatementNamedOnce(t *testing.T) {
+	x := explainRun(t, machine.TSO, `C ternary
+{}
+P0(int *x, int *y) { int r0; int r1; int r2; r0 = READ_ONCE(*x); r1 = r0 ? 5 : 6; r2 = READ_ONCE(*y) ? 7 : 8; }
+exists (0:r1=6)`)
+	ev := x.do("P0 exec")
+	// The ?: is compiled into a branch, a move and a jump: a person sees
+	// one statement and what it did.
+	has(t, ev.Text, "r1 = r0 ? 5 : 6: r1 is now 6.")
+	if strings.Count(ev.Text, "r0 ? 5 : 6") != 1 {
+		t.Errorf("the statement is named more than once:\n%s", ev.Text)
+	}
+	ev = x.do("P0 exec")
+	has(t, ev.Text, "P0 executes r2 = READ_ONCE(*y) ? 7 : 8.", "It reads y=0 from its cache: up to date. r2 is now 8.")
+	if strings.Count(ev.Text, "? 7 : 8") != 1 {
+		t.Errorf("the statement is named more than once:\n%s", ev.Text)
+	}
+}
