@@ -74,6 +74,10 @@ const (
 	// GapUnexplained: ARM-like mode misses an outcome ARMv8 allows, and
 	// no listed difference fits the program.
 	GapUnexplained = "unexplained"
+	// GapSearch: the mode misses an outcome its model allows, and the
+	// unreduced search (every interleaving, free invalidation steps)
+	// reaches it: a reduction of the explorer loses it.
+	GapSearch = "search"
 	// GapCtrlJoin: a store after an if whose condition depends on a load;
 	// herd7's C-level model ends the control dependency at the join
 	// (verified: the outcome goes away when the rest of the thread is
@@ -110,15 +114,20 @@ type ModeReport struct {
 }
 
 // Failures returns the findings that are bugs: every unsound outcome,
-// and missing outcomes of class GapTSO or GapUnexplained.
+// and missing outcomes of class GapTSO, GapUnexplained or GapSearch.
 func (m *ModeReport) Failures() []Finding {
 	out := slices.Clone(m.Unsound)
 	for _, f := range m.Missing {
-		if f.Class == GapTSO || f.Class == GapUnexplained {
+		if failing(f.Class) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// failing reports whether a missing outcome of this class is a bug.
+func failing(class string) bool {
+	return class == GapTSO || class == GapUnexplained || class == GapSearch
 }
 
 // Exact reports whether the mode reached exactly the target.
@@ -182,7 +191,7 @@ func (r *Report) Signatures() []string {
 			out = append(out, m.Mode.String()+":unsound-"+f.Class)
 		}
 		for _, f := range m.Missing {
-			if f.Class == GapTSO || f.Class == GapUnexplained {
+			if failing(f.Class) {
 				out = append(out, m.Mode.String()+":missing-"+f.Class)
 			}
 		}
@@ -197,7 +206,7 @@ func (r *Report) Kinds() []string {
 	out := r.Signatures()
 	for _, m := range r.Modes {
 		for _, f := range m.Missing {
-			if f.Class != GapTSO && f.Class != GapUnexplained {
+			if !failing(f.Class) {
 				out = append(out, m.Mode.String()+":missing-"+f.Class)
 			}
 		}
@@ -211,6 +220,9 @@ type Oracle struct {
 	Herd *Herd
 	// Explore bounds the machine's searches (NoWitnesses is forced).
 	Explore machine.Options
+	// NoUnreduced skips the unreduced search that tells GapSearch from
+	// the other missing classes.
+	NoUnreduced bool
 }
 
 func (o *Oracle) exploreOpts() machine.Options {
@@ -293,7 +305,29 @@ func (o *Oracle) compareWith(r *Report, c *scenarios.Compiled) {
 			r.Skip = fmt.Sprintf("machine %s mode: %s", mode, mr.Summary)
 			return
 		}
-		r.Modes = append(r.Modes, r.compare(mr))
+		mrep := r.compare(mr)
+		r.Modes = append(r.Modes, mrep)
+		if !o.NoUnreduced && !o.Explore.NoReduction && len(mrep.Failures()) > len(mrep.Unsound) {
+			o.unreduced(c, mrep)
+		}
+	}
+}
+
+// unreduced explores the mode without reductions (bounded) and marks the
+// failing missing outcomes that search reaches as GapSearch.
+func (o *Oracle) unreduced(c *scenarios.Compiled, mrep *ModeReport) {
+	opts := o.exploreOpts()
+	opts.NoReduction = true
+	opts.MaxStates = 2_000_000
+	opts.Timeout = min(opts.Timeout, 30*time.Second)
+	full, err := ExploreStates(c, mrep.Mode, opts)
+	if err != nil || !full.Complete {
+		return
+	}
+	for i, f := range mrep.Missing {
+		if failing(f.Class) && slices.Contains(full.States, f.State) {
+			mrep.Missing[i].Class = GapSearch
+		}
 	}
 }
 
