@@ -307,15 +307,24 @@ func (o *Oracle) compareWith(r *Report, c *scenarios.Compiled) {
 		}
 		mrep := r.compare(mr)
 		r.Modes = append(r.Modes, mrep)
-		if !o.NoUnreduced && !o.Explore.NoReduction && len(mrep.Failures()) > len(mrep.Unsound) {
-			o.unreduced(c, mrep)
-		}
+		o.unreduced(c, mrep)
 	}
 }
 
-// unreduced explores the mode without reductions (bounded) and marks the
-// failing missing outcomes that search reaches as GapSearch.
+// unreduced explores the mode without reductions (bounded), when some
+// missing outcome is a GapTSO or GapUnexplained failure, and marks those
+// that search reaches as GapSearch.
 func (o *Oracle) unreduced(c *scenarios.Compiled, mrep *ModeReport) {
+	if o.NoUnreduced || o.Explore.NoReduction {
+		return
+	}
+	open := false
+	for _, f := range mrep.Missing {
+		open = open || f.Class == GapTSO || f.Class == GapUnexplained
+	}
+	if !open {
+		return
+	}
 	opts := o.exploreOpts()
 	opts.NoReduction = true
 	opts.MaxStates = 2_000_000
@@ -325,7 +334,7 @@ func (o *Oracle) unreduced(c *scenarios.Compiled, mrep *ModeReport) {
 		return
 	}
 	for i, f := range mrep.Missing {
-		if failing(f.Class) && slices.Contains(full.States, f.State) {
+		if (f.Class == GapTSO || f.Class == GapUnexplained) && slices.Contains(full.States, f.State) {
 			mrep.Missing[i].Class = GapSearch
 		}
 	}

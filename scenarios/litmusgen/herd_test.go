@@ -59,13 +59,13 @@ var knownRandom = map[uint64]string{
 // and reports counts (it then fails only if nothing could be compared).
 func TestHerdRandom(t *testing.T) {
 	h := testHerd(t)
-	long := *herdN > 0
+	long := *herdN > 0 || *herdSeeds != ""
 	cfg := boundedConfig
 	n := boundedN
 	first := uint64(1)
 	if long {
 		cfg = Config{}
-		n = *herdN
+		n = max(*herdN, 0)
 		first = *herdSeed
 		h.Timeout = 5 * time.Second
 	}
@@ -90,7 +90,6 @@ func TestHerdRandom(t *testing.T) {
 		c.Seeds = append(c.Seeds, first+uint64(i))
 	}
 	if *herdSeeds != "" {
-		long = true
 		c.Seeds = nil
 		for _, f := range strings.Split(*herdSeeds, ",") {
 			s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)

@@ -20,16 +20,18 @@ const regressDir = "testdata/regress"
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
 var knownOpen = map[string]string{
-	"arm-missing-intermediate-value-63.litmus":      "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"mp-intermediate-value.litmus":                  "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
-	"arm-missing-release-rmw-store-100328.litmus":   "a _release RMW writes at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it; machine.md lists this gap for relaxed RMWs only)",
-	"arm-missing-cmpxchg-search-100327.litmus":      "issue 8 bug 3: the reduced search loses a fully ordered cmpxchg's success (the unreduced search finds it)",
-	"cmpxchg-sees-store.litmus":                     "issue 8 bug 3: the reduced search never offers a fully ordered cmpxchg with the queued invalidations applied",
-	"fail-cmpxchg-addr.litmus":                      "issue 8 bug 1: a failed cmpxchg ignores its address dependency",
-	"arm-unsound-failed-cmpxchg-addr-100018.litmus": "issue 8 bug 1: a failed cmpxchg_release through a pointer reads a stale copy older than the pointer's publication",
-	"mesi-letter.litmus":                            "issue 8 bug 4: the state key leaves out MESI letters",
-	"trylock-stale.litmus":                          "issue 8 bug 5: a failed spin_trylock always reads the latest lock value",
-	"xchg-release-SB.litmus":                        "issue 8 bug 2: a _release RMW gives no release->acquire order",
+	"arm-missing-intermediate-value-63.litmus":         "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
+	"mp-intermediate-value.litmus":                     "ARM-like loads run in order: a later load returns a value its cache held or the latest, never an intermediate value (load->load reordering; not in machine.md's gaps)",
+	"arm-missing-release-rmw-store-100328.litmus":      "a _release RMW writes at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it; machine.md lists this gap for relaxed RMWs only)",
+	"arm-missing-cmpxchg-search-100327.litmus":         "issue 8 bug 3: the reduced search loses a fully ordered cmpxchg's success (the unreduced search finds it)",
+	"cmpxchg-sees-store.litmus":                        "issue 8 bug 3: the reduced search never offers a fully ordered cmpxchg with the queued invalidations applied",
+	"fail-cmpxchg-addr.litmus":                         "issue 8 bug 1: a failed cmpxchg ignores its address dependency",
+	"arm-unsound-failed-cmpxchg-addr-100018.litmus":    "issue 8 bug 1: a failed cmpxchg_release through a pointer reads a stale copy older than the pointer's publication",
+	"arm-unsound-cmpxchg-acquire-stale-1003314.litmus": "a cmpxchg_acquire after a release decides failure on its stale copy, then returns the fresh value (the expected one) after applying the marked invalidations: it returns 2 but does not write 3",
+	"arm-missing-lb-failed-cmpxchg-1000078.litmus":     "a plain store is never issued early past a cmpxchg that fails (a plain load on ARMv8, with no barrier): load buffering through a failed cmpxchg (not in machine.md's gaps)",
+	"mesi-letter.litmus":                               "issue 8 bug 4: the state key leaves out MESI letters",
+	"trylock-stale.litmus":                             "issue 8 bug 5: a failed spin_trylock always reads the latest lock value",
+	"xchg-release-SB.litmus":                           "issue 8 bug 2: a _release RMW gives no release->acquire order",
 }
 
 // TestRegressions checks every regression file against the herd7 states
