@@ -29,6 +29,8 @@ var knownOpen = map[string]string{
 	"arm-unsound-failed-cmpxchg-addr-100018.litmus":    "issue 8 bug 1: a failed cmpxchg_release through a pointer reads a stale copy older than the pointer's publication",
 	"arm-unsound-cmpxchg-acquire-stale-1003314.litmus": "a cmpxchg_acquire after a release decides failure on its stale copy, then returns the fresh value (the expected one) after applying the marked invalidations: it returns 2 but does not write 3",
 	"arm-missing-lb-failed-cmpxchg-1000078.litmus":     "a plain store is never issued early past a cmpxchg that fails (a plain load on ARMv8, with no barrier): load buffering through a failed cmpxchg (not in machine.md's gaps)",
+	"tso-missing-failed-trylock-2000770.litmus":        "TSO mode's failed spin_trylock drains the store buffer like spin_lock; x86 (tso.cat's mapping, qspinlock's trylock) makes it a plain load, which may pass an earlier store",
+	"arm-missing-lb-spin-is-locked-2000773.litmus":     "a plain store is never issued early past spin_is_locked, which is a plain load on ARMv8 (load buffering; not in machine.md's gaps)",
 	"mesi-letter.litmus":                               "issue 8 bug 4: the state key leaves out MESI letters",
 	"trylock-stale.litmus":                             "issue 8 bug 5: a failed spin_trylock always reads the latest lock value",
 	"xchg-release-SB.litmus":                           "issue 8 bug 2: a _release RMW gives no release->acquire order",
