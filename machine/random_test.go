@@ -15,7 +15,10 @@ import (
 // the machine on 2–4 CPUs with 1–4 statements each, drawn with rapid so a
 // failure shrinks to a small program.
 
-var randomChecks = flag.Int("random.checks", 400, "random programs TestReferenceRandom compares")
+var (
+	randomChecks = flag.Int("random.checks", 300, "random programs of up to 4 CPUs and 10 statements TestReferenceRandom compares")
+	randomSmall  = flag.Int("random.small", 1500, "random programs of up to 3 CPUs and 6 statements TestReferenceRandom compares")
+)
 
 // gen builds one random program.
 type gen struct {
@@ -137,7 +140,7 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 
 const noReg = machine.Reg(255)
 
-func genRandom(t *rapid.T) *machine.Program {
+func genRandom(t *rapid.T, maxCPUs, budget int) *machine.Program {
 	g := &gen{t: t, p: &machine.Program{Name: "random"}}
 	add := func(name string, init machine.Value) machine.Loc {
 		g.p.Locs = append(g.p.Locs, name)
@@ -150,8 +153,9 @@ func genRandom(t *rapid.T) *machine.Program {
 	g.ptr = add("p", machine.PtrTo(g.locs[0]))
 	g.lock = add("l", 0)
 	g.srcu = add("s", 0)
-	ncpu := rapid.IntRange(2, 4).Draw(t, "cpus")
-	budget := 10 // statements in all: the reference search grows exponentially
+	ncpu := rapid.IntRange(2, maxCPUs).Draw(t, "cpus")
+	// budget bounds the statements in all: the reference search grows
+	// exponentially with them.
 	for c := 0; c < ncpu; c++ {
 		g.p.Threads = append(g.p.Threads, machine.Thread{Name: fmt.Sprintf("P%d", c)})
 		g.th = &g.p.Threads[c]
@@ -183,26 +187,38 @@ func genRandom(t *rapid.T) *machine.Program {
 // keeps go test short; the closing note of issue 8 quotes long runs).
 func TestReferenceRandom(t *testing.T) {
 	// rapid runs -rapid.checks programs per Check (100 unless set, a fifth
-	// of that with -short); rounds of Check make up the count.
-	rounds := max(1, *randomChecks/100)
-	if testing.Short() {
-		rounds = 2
+	// of that with -short); rounds of Check make up the counts. Many small
+	// programs are cheap for the reference; fewer larger ones reach the
+	// interactions of three and four CPUs.
+	sizes := []struct {
+		name         string
+		rounds       int
+		cpus, budget int
+	}{
+		{"small", max(1, *randomSmall/100), 3, 6},
+		{"medium", max(1, *randomChecks/100), 4, 10},
 	}
 	var compared, skipped atomic.Int64
 	t.Run("rounds", func(t *testing.T) {
-		for i := range rounds {
-			t.Run(fmt.Sprint(i), func(t *testing.T) {
-				t.Parallel()
-				rapid.Check(t, property(&compared, &skipped))
-			})
+		for _, size := range sizes {
+			rounds := size.rounds
+			if testing.Short() {
+				rounds = 1
+			}
+			for i := range rounds {
+				t.Run(fmt.Sprintf("%s/%d", size.name, i), func(t *testing.T) {
+					t.Parallel()
+					rapid.Check(t, property(size.cpus, size.budget, &compared, &skipped))
+				})
+			}
 		}
 	})
 	t.Logf("%d explorations compared, %d over the reference limit of %d states", compared.Load(), skipped.Load(), refLimit)
 }
 
-func property(compared, skipped *atomic.Int64) func(*rapid.T) {
+func property(cpus, budget int, compared, skipped *atomic.Int64) func(*rapid.T) {
 	return func(rt *rapid.T) {
-		p := genRandom(rt)
+		p := genRandom(rt, cpus, budget)
 		for _, mode := range modes {
 			diff, tooBig := difference(p, mode)
 			if tooBig {
