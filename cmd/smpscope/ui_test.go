@@ -98,7 +98,7 @@ func TestRandomIsTheUISeed(t *testing.T) {
 		for _, mode := range []string{"tso", "arm"} {
 			for _, seed := range []string{"1", "7", "42"} {
 				file := filepath.Join(dir, name+mode+seed+".trace")
-				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt")); code != 0 {
+				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt"), "--force"); code != 0 {
 					t.Fatalf("trace --random: %s", errs)
 				}
 				want, err := scenarios.ReplayTraceFile(file, "", nil, nil)
