@@ -52,10 +52,13 @@ func checkOutputs(who string, force bool, paths ...string) error {
 // existing one. A file it created is removed again when writing fails.
 func writeOutput(who, path string, data []byte, force bool) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
+	fi, statErr := os.Stat(path)
+	switch {
+	case statErr == nil && !fi.Mode().IsRegular():
+		flags = os.O_WRONLY // a device or a pipe: written, not replaced
+	case force:
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, flags, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return usageErr("%s: %s exists (--force overwrites it)", who, path)
