@@ -39,6 +39,7 @@ type presenter struct {
 	// shows at once and the steps start when the background exploration
 	// lands (witnessLanded).
 	searching bool
+	what      string // what is presented instead of a witness, if anything
 }
 
 // What the presenter asks of the scenario it presents (its messages up).
@@ -133,5 +134,5 @@ func (p presenter) input() *views.PresentInput {
 	if !p.on {
 		return nil
 	}
-	return &views.PresentInput{Paused: p.paused, Every: p.every, Searching: p.searching}
+	return &views.PresentInput{Paused: p.paused, Every: p.every, Searching: p.searching, What: p.what}
 }

@@ -476,6 +476,7 @@ func (s scenarioModel) witnessLanded(c common) (scenarioModel, tea.Cmd) {
 		r := scenarios.NewRandom(c.opts.Seed)
 		steps = r.Run(s.sess.mach(), s.sess.states[0])
 		s.notice = fmt.Sprintf("%s: a random run, seed %d", why, c.opts.Seed)
+		s.present.what = fmt.Sprintf("a random run (no witness), seed %d", c.opts.Seed)
 	}
 	if err := s.sess.load(steps); err != nil {
 		s.notice = "the witness does not replay: " + err.Error()

@@ -552,7 +552,22 @@ func TraceFileName(name string, mode machine.Mode) string {
 // "mp+once-arm-2.trace", "-3", …: it never overwrites a file. It returns
 // the path written.
 func WriteNewTrace(dir string, t *Trace) (string, error) {
-	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(t.Format()))
+	text, err := t.Text()
+	if err != nil {
+		return "", err
+	}
+	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(text))
+}
+
+// Text is Format, checked to read back: a trace is plain text, so one
+// whose source path holds a control character (a file named so) cannot
+// be written.
+func (t *Trace) Text() (string, error) {
+	text := t.Format()
+	if err := plainText("the trace", []byte(text)); err != nil {
+		return "", fmt.Errorf("cannot write a trace of %s: its source path %q would not read back (rename the file)", t.Scenario, t.Source)
+	}
+	return text, nil
 }
 
 // createUnique writes data to dir/base+ext, or, when that exists,

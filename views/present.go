@@ -19,6 +19,9 @@ type PresentInput struct {
 	// Spinner is the spinner's frame.
 	Searching bool
 	Spinner   string
+	// What names what is presented when it is not the witness or trace
+	// asked for ("a random run, seed 1").
+	What string
 }
 
 // PresentRegions is where presentation mode puts each part of the screen.
@@ -96,7 +99,11 @@ func PresentIndicator(in ScenarioInput) string {
 	case in.Present.Paused:
 		return "⏸ paused · " + pos + " · space resumes"
 	}
-	return "▶ presenting · " + pos + " · every " + formatPace(in.Present.Every)
+	what := "presenting"
+	if in.Present.What != "" {
+		what += " " + in.Present.What
+	}
+	return "▶ " + what + " · " + pos + " · every " + formatPace(in.Present.Every)
 }
 
 // formatPace writes a duration the way people say it: "3s", "1.5s",

@@ -227,6 +227,13 @@ func TestNoEscapesReachTheTerminal(t *testing.T) {
 			t.Errorf("%q: exit %d: raw control characters in\nstdout %q\nstderr %q", args, code, out, errs)
 		}
 	}
+	// A trace of a file so named would not read back: it is not written.
+	if _, errs, code := runCmd(t, "trace", good, "--save", "s.trace"); code != 2 || !strings.Contains(errs, "would not read back") {
+		t.Errorf("--save of a file with escapes in its path: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat("s.trace"); err == nil {
+		t.Error("the trace was written")
+	}
 	// The escapes are shown, escaped, so the user sees what the name holds.
 	if _, errs, _ := runCmd(t, "check", broken); !strings.Contains(errs, `broken\x1b]2;PWNED\x07\x1b[31m\x0d.litmus`) {
 		t.Errorf("the file name is not shown escaped: %q", errs)

@@ -99,7 +99,12 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 		return err
 	}
 	if o.save != "" {
-		if err := writeOutput("trace", o.save, []byte(ex.Trace(filepath.Dir(o.save)).Format()), o.force); err != nil {
+		text, err := ex.Trace(filepath.Dir(o.save)).Text()
+		if err != nil {
+			removeOutputs(out)
+			return usageErr("trace: %v", err)
+		}
+		if err := writeOutput("trace", o.save, []byte(text), o.force); err != nil {
 			removeOutputs(out)
 			return err
 		}
