@@ -15,7 +15,9 @@ type Machine struct {
 	// have no effect beyond the index srcu_read_lock returns.
 	hasSyncSRCU bool
 	srcuSecs    []srcuSec // the section-opening instructions (srcu.go)
-	srcuSecOf   [][]int8  // [cpu][pc]: index into srcuSecs, or -1
+	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
+	hasSRCUUnlock bool
+	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
@@ -23,11 +25,19 @@ type Machine struct {
 	// when its pc is at pc: a stale copy of any other line can never be
 	// read, so its queued invalidation cannot change any outcome.
 	futureReads [][]uint64
+	// drainReads[c][pc] holds the locations CPU c may load from before
+	// its invalidation queue is next drained (by a full barrier, smp_rmb,
+	// a grace period, a fully ordered RMW, or the wait after an acquire):
+	// a queued invalidation of any other line is applied before c could
+	// read the stale copy it keeps.
+	drainReads [][]uint64
 	// futureAccess[c][pc] holds the locations CPU c may still load, store
 	// or lock from pc on (issued-early stores are in its store buffer).
 	futureAccess [][]uint64
 	// futureWrites[c][pc]: the locations it may still write.
 	futureWrites [][]uint64
+	// futureSync[c][pc]: whether it may still start a grace period.
+	futureSync [][]bool
 }
 
 // New validates p and returns a machine running it in mode.
@@ -57,8 +67,10 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		}
 		m.addrRegs[c] = regs
 		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
+		m.drainReads = append(m.drainReads, readsBeforeDrain(t.Code))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
+		m.futureSync = append(m.futureSync, futureSync(t.Code))
 	}
 	if err := m.initSRCU(); err != nil {
 		return nil, err
@@ -281,7 +293,7 @@ func (m *Machine) Enabled(s *State) []Step {
 
 func (m *Machine) appendCPUSteps(out []Step, s *State, c int) []Step {
 	cs := &s.cpus[c]
-	if ok, _ := m.canExec(s, c); ok {
+	if m.enabledExec(s, c) {
 		out = append(out, Step{Kind: StepExec, CPU: uint8(c)})
 	}
 	if m.Mode == ARM {
@@ -409,6 +421,59 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 		}
 	}
 	return locs
+}
+
+// readsBeforeDrain computes drainReads for one thread (ARM-like rules):
+// backwards, a draining instruction cuts off what follows it.
+func readsBeforeDrain(code []Instr) []uint64 {
+	out := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		var own uint64
+		if in.Addr != nil && readsLine(in) {
+			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+				own = 1 << l
+			} else {
+				own = ^uint64(0)
+			}
+		}
+		switch {
+		case in.Op == OpJump:
+			out[pc] = out[in.Target]
+		case in.Op == OpBranch:
+			out[pc] = out[pc+1] | out[in.Target]
+		case in.Op == OpFence && (in.Fence == FenceMb || in.Fence == FenceRmb || in.Fence == FenceMbBeforeAtomic ||
+			in.Fence == FenceMbAfterAtomic || in.Fence == FenceMbAfterSpinlock || in.Fence == FenceMbAfterSRCUUnlock),
+			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
+			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
+			out[pc] = 0 // drains before it reads anything
+		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock, in.Op == OpTryLock:
+			// An acquire reads, then the next instruction waits for the
+			// entries queued when it ran to be applied.
+			out[pc] = own
+		default:
+			out[pc] = own | out[pc+1]
+		}
+	}
+	return out
+}
+
+// futureSync computes, for every pc, whether an instruction at or after pc
+// starts a grace period.
+func futureSync(code []Instr) []bool {
+	out := make([]bool, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		switch in.Op {
+		case OpJump:
+			out[pc] = out[in.Target]
+		case OpBranch:
+			out[pc] = out[pc+1] || out[in.Target]
+		default:
+			out[pc] = in.Op == OpSyncRCU || in.Op == OpSyncSRCU || out[pc+1]
+		}
+	}
+	return out
 }
 
 // readsLine: instructions that may read a (possibly stale) cache line.

@@ -360,6 +360,16 @@ func (m Model) after() Model {
 	k.Necessity.SetEnabled(cond && m.scen.weakenings > 0)
 	k.Export.SetEnabled(scen)
 	k.Copy.SetEnabled(scen)
+	// What if: edits need litmus source, and stay off while presenting.
+	edit := scen && !present && m.scen.edit.editable()
+	edited := edit && m.scen.edit.edited()
+	for _, b := range []*key.Binding{&k.EditOrder, &k.EditBarrier, &k.EditRemove} {
+		b.SetEnabled(edit)
+	}
+	k.UndoEdit.SetEnabled(edit && m.scen.edit.n > 0)
+	k.RedoEdit.SetEnabled(edit && m.scen.edit.n < len(m.scen.edit.edits))
+	k.Diff.SetEnabled(edit)
+	k.SaveEdited.SetEnabled(edited)
 	return m
 }
 
@@ -386,7 +396,16 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
-	case jobDoneMsg, exportedMsg, copiedMsg:
+	case jobDoneMsg:
+		m, cmd := m.background(msg)
+		if !m.open {
+			return m, cmd
+		}
+		// The what-if's next exploration, and its announcement.
+		var next tea.Cmd
+		m.scen, next = m.scen.afterJob(m.common())
+		return m, tea.Batch(cmd, next)
+	case exportedMsg, copiedMsg:
 		return m.background(msg)
 	case loadedMsg:
 		return m.loaded(msg)
@@ -506,6 +525,11 @@ func (m Model) fromChild(up tea.Msg, cmd tea.Cmd) (Model, tea.Cmd) {
 	switch up := up.(type) {
 	case nil:
 		return m, cmd
+	case startedJobs:
+		if m.jobs.any() {
+			return m, tea.Batch(cmd, m.spin.Tick)
+		}
+		return m, cmd
 	case quitMsg:
 		return m.quit()
 	case toPickerMsg:
@@ -612,6 +636,8 @@ func (m *Model) render() string {
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
 		in.HelpBar = m.helpBar(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
+		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:
 		in.HelpBar = m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd(), m.width)
 	}

@@ -44,6 +44,10 @@ type ScenarioInput struct {
 	// Present, when set, draws presentation mode instead of the panes
 	// (pages still show over it).
 	Present *PresentInput
+	// Edit is the what-if edit cursor; WhatIf, when set, what the edits
+	// of an edited scenario changed (whatif.go).
+	Edit   EditCursor
+	WhatIf *WhatIfInput
 }
 
 // Page is what the body of the scenario screen shows.
@@ -56,6 +60,7 @@ const (
 	PageStory                 // the scenario's story
 	PageCompare               // the family's variants in both modes (c)
 	PageNecessity             // which ordering annotations are needed (n)
+	PageDiff                  // the what-if: edits, verdicts, source diff (d)
 )
 
 // HelpSection is one column of the full help.
@@ -397,6 +402,8 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 	}
 	lines = append(lines, st.Condition.Render(cond))
 	switch {
+	case in.WhatIf != nil && o.Err == "":
+		lines = append(lines, whatIfHead(in, st, w)...)
 	case o.Err != "":
 		lines = append(lines, st.Error.Render("✗ "+o.Err))
 	case o.Running:
@@ -431,6 +438,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 	}
 	if o.Result != nil {
 		row := 0
+		before := in.beforeOutcomes()
 		for _, or := range o.Result.Outcomes {
 			mk := "  "
 			holds := in.Spec.Satisfies(or.Outcome)
@@ -448,6 +456,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 			text := sel + mk + OutcomeLine(in.Spec, or.Outcome)
 			if !kept {
 				text += " (filtered)"
+			}
+			if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
+				text += " new"
 			}
 			switch {
 			case in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes]:
@@ -478,6 +489,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 			lines = append(lines, text)
 			row++
 		}
+		lines = append(lines, vanishedLines(in, st)...)
 		if o.Result.Complete {
 			bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
@@ -488,7 +500,8 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 			}
 		}
 	}
-	return lines[:OutcomeHeaderLines], lines[OutcomeHeaderLines:], bottom
+	n := in.OutcomeHeadLines()
+	return lines[:n], lines[n:], bottom
 }
 
 // renderOutcomes draws the outcomes pane: the two header lines stay in
@@ -497,7 +510,7 @@ func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string, head, row
 	if title == "" {
 		title = "outcomes"
 	}
-	off = clamp(off, 0, max(len(rows)-(r.H-2-OutcomeHeaderLines), 0))
+	off = clamp(off, 0, max(len(rows)-(r.H-2-len(head)), 0))
 	lines := append(append([]string{}, head...), rows[off:]...)
 	right := ""
 	if off > 0 {

@@ -177,6 +177,10 @@ func (t *tracer) header() {
 			t.para("", "", "Condition: "+mdCode(t.plain(cond)))
 			t.line("")
 		}
+		if len(sp.Edits) > 0 {
+			t.para("", "", "Edited: "+mdCode(t.plain(scenarios.EditFlags(sp.Edits))))
+			t.line("")
+		}
 	} else {
 		t.para("", "", t.text(head))
 		if sp.Title != "" {
@@ -184,6 +188,10 @@ func (t *tracer) header() {
 		}
 		if cond != "" {
 			t.para("", "  ", "Condition: "+t.text(cond))
+		}
+		if len(sp.Edits) > 0 {
+			// The what-if, as the flags that reproduce it.
+			t.para("", "  ", "Edited: "+t.text(scenarios.EditFlags(sp.Edits)))
 		}
 		t.line(strings.Repeat(t.sym("─", "-"), t.width))
 	}

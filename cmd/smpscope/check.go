@@ -18,6 +18,7 @@ type checkOptions struct {
 	modes  []machine.Mode
 	asJSON bool
 	limits machine.Options
+	edits  []string
 }
 
 func parseModes(s string) ([]machine.Mode, error) {
@@ -36,12 +37,14 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var mode string
 	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] [--max-memory SIZE] FILE|NAME ...",
+		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] [--max-memory SIZE] [--edit E ...] FILE|NAME ...",
 		Short: "Explore scenarios exhaustively and print herd7-style verdicts",
 		Long: `check explores every reachable state of each scenario (a .litmus file, a
 built-in name, or - for standard input) and prints, per scenario and mode,
 the final states, whether the final condition holds and the Observation
-line herd7 users know.
+line herd7 users know. --edit checks a what-if: each scenario with the
+edits applied (P1:2=acquire makes P1's second instruction an acquire;
+P0:1+mb inserts smp_mb() after P0's first; P0:2-wmb removes a barrier).
 
 Exit status: 0 when everything parsed and explored; 1 when a mode reaches an
 outcome the file's "Result: Never" forbids (a soundness failure, which takes
@@ -63,6 +66,7 @@ has no verdict: it is reported on stderr with what it found so far.`,
 	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "one JSON object per line, per scenario and mode")
 	limits.add(cmd.Flags(), "exploring one scenario in one mode")
+	addEditFlag(cmd.Flags(), &opts.edits)
 	return cmd
 }
 
@@ -78,6 +82,10 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	// memory: collect garbage less often (the explorer's own memory limit
 	// still bounds each search).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	edits, err := scenarios.ParseEdits(opts.edits)
+	if err != nil {
+		return &exitError{2, "smpscope check: --edit: " + err.Error()}
+	}
 	// Read everything first: a scenario that does not parse is reported
 	// once, not per mode.
 	var all []checked
@@ -85,6 +93,9 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	var at []int // index in all of each job
 	for _, arg := range args {
 		sp, err := scenarios.Resolve(arg, stdin)
+		if err == nil {
+			sp, err = sp.Edited(edits...)
+		}
 		if err != nil {
 			all = append(all, checked{arg: arg, run: scenarios.Run{Job: scenarios.Job{Mode: opts.modes[0]}, Err: err}})
 			continue
