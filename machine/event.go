@@ -268,15 +268,10 @@ func (m *Machine) Status(s *State, c int) CPUStatus {
 // describeEvent explains a step that led from before. It also fills the
 // event's derived facts (Behind, Marked, AcqWait, the load's OwnBuffered and
 // ArrivedAfterBarrier, ...), which only people and views need.
-func (m *Machine) describeEvent(before *State, ev *Event) string {
-	// The state after the step, recomputed so that Apply's contract and
-	// the rules in exec.go stay untouched: what an acquire left queued or
-	// a release marked is easiest read from it. The recomputation also
-	// records what each folded instruction did.
-	after := before.clone()
-	rec := Event{Step: ev.Step, Instr: -1, WroteBack: -1, explain: true}
-	m.apply(after, ev.Step, &rec)
-	ev.Folds = rec.Folds
+//
+// after is the state the step led to, and ev must have been recorded with
+// explain set (so that it holds what each folded instruction did).
+func (m *Machine) describeEvent(before, after *State, ev *Event) string {
 	var out []string
 	switch ev.Step.Kind {
 	case StepExec, StepEarly:

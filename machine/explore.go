@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"runtime"
@@ -216,7 +217,7 @@ func Explore(m *Machine, opts Options) *Result {
 	}
 	init := m.Initial()
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
-	e.add(e.encode(init, pool[0]), -1, macro{}, 0)
+	e.add(e.encode(init, pool[0]), nil, -1, macro{}, 0)
 	transitions := make([]int, len(pool))
 	stopped := ""
 	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
@@ -284,7 +285,7 @@ func Explore(m *Machine, opts Options) *Result {
 					e.terminal(int32(idx), s)
 				}
 				for _, sc := range gens[i] {
-					e.add(sc.enc, int32(idx), sc.via, int32(d)+sc.cost)
+					e.add(sc.enc, sc.ids, int32(idx), sc.via, int32(d)+sc.cost)
 				}
 				gens[i] = nil
 			}
@@ -418,34 +419,57 @@ func (enc encoding) blocks(out [][]byte) [][]byte {
 
 // lookup finds the state of an encoding without changing anything: its
 // index, or ok false when a block or the tuple is new.
+// It leaves in w.tuple the numbers of the blocks it found, and unknown for
+// the others.
 func (e *explorer) lookup(enc encoding, w *worker) (int, bool) {
 	w.blocks = enc.blocks(w.blocks)
-	id, ok := e.mem.lookup(w.blocks[0])
-	if !ok {
-		return 0, false
-	}
-	w.tuple[0] = id
-	for c := range e.cpus {
-		if id, ok = e.cpus[c].lookup(w.blocks[1+c]); !ok {
-			return 0, false
+	found := true
+	// A move changes few blocks: a block equal to the parent's has the
+	// parent's number, without a look in the table.
+	for i, b := range w.blocks {
+		if i < len(w.parentBlocks) && bytes.Equal(b, w.parentBlocks[i]) {
+			w.tuple[i] = w.parentTuple[i]
+			continue
 		}
-		w.tuple[1+c] = id
+		in := &e.mem
+		if i > 0 {
+			in = &e.cpus[i-1]
+		}
+		id, ok := in.lookup(b)
+		if !ok {
+			id, found = unknown, false
+		}
+		w.tuple[i] = id
+	}
+	if !found {
+		return 0, false
 	}
 	return e.states.lookup(w.tuple)
 }
 
+// unknown marks a block number not yet assigned.
+const unknown = ^uint32(0)
+
 // add records a state reached from parent by mv at distance dist (or a
 // shorter way to a known state not yet expanded).
-func (e *explorer) add(enc encoding, parent int32, mv macro, dist int32) {
+//
+// ids holds block numbers already known (unknown for the others), or is
+// nil.
+func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist int32) {
 	e.addBlocks = enc.blocks(e.addBlocks)
 	blocks := e.addBlocks
 	if len(e.addTuple) != e.states.width {
 		e.addTuple = make([]uint32, e.states.width)
 	}
 	t := e.addTuple
-	t[0] = e.mem.intern(blocks[0])
-	for c := range e.cpus {
-		t[1+c] = e.cpus[c].intern(blocks[1+c])
+	for i, b := range blocks {
+		if ids != nil && ids[i] != unknown {
+			t[i] = ids[i]
+		} else if i == 0 {
+			t[i] = e.mem.intern(b)
+		} else {
+			t[i] = e.cpus[i-1].intern(b)
+		}
 	}
 	idx, isNew := e.states.add(t)
 	if isNew {
@@ -469,12 +493,15 @@ func (e *explorer) add(enc encoding, parent int32, mv macro, dist int32) {
 
 // decode rebuilds state idx in the worker's scratch state.
 func (e *explorer) decode(idx int, w *worker) *State {
-	e.states.get(idx, w.tuple)
-	w.blocks = w.blocks[:0]
-	for c := range e.cpus {
-		w.blocks = append(w.blocks, e.cpus[c].get(w.tuple[1+c]))
+	if len(w.parentTuple) != e.states.width {
+		w.parentTuple = make([]uint32, e.states.width)
 	}
-	return e.m.decodeState(&w.decoded, e.mem.get(w.tuple[0]), w.blocks)
+	e.states.get(idx, w.parentTuple)
+	w.parentBlocks = append(w.parentBlocks[:0], e.mem.get(w.parentTuple[0]))
+	for c := range e.cpus {
+		w.parentBlocks = append(w.parentBlocks, e.cpus[c].get(w.parentTuple[1+c]))
+	}
+	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:])
 }
 
 func (e *explorer) terminal(idx int32, s *State) {
@@ -514,26 +541,32 @@ func (e *explorer) terminal(idx int32, s *State) {
 
 // worker holds one goroutine's reusable buffers.
 type worker struct {
-	id          int
-	sc          scratch
-	drained     scratch
-	decoded     scratch
-	steps       []Step
-	steps2      []Step
-	buf         []byte
-	arena       []byte // encodings of new successors (see successors)
-	blocks      [][]byte
-	tuple       []uint32
-	ev          Event
-	cpuMvs      [][]macro // per CPU moves of the state being expanded
-	reads       []uint64  // per CPU future loads (persistentCPU)
-	final       []finalState
-	transitions int
+	id      int
+	sc      scratch
+	drained scratch
+	decoded scratch
+	steps   []Step
+	steps2  []Step
+	buf     []byte
+	arena   []byte   // encodings of new successors (see successors)
+	idArena []uint32 // and their known block numbers
+	blocks  [][]byte
+	tuple   []uint32
+	// The state being expanded, as decode found it: its blocks and their
+	// numbers (lookup reuses them).
+	parentBlocks [][]byte
+	parentTuple  []uint32
+	ev           Event
+	cpuMvs       [][]macro // per CPU moves of the state being expanded
+	reads        []uint64  // per CPU future loads (persistentCPU)
+	final        []finalState
+	transitions  int
 }
 
 // successor is a new state (or a shorter way to one) to record.
 type successor struct {
 	enc  encoding
+	ids  []uint32 // block numbers lookup found (unknown for new blocks)
 	via  macro
 	cost int32
 }
@@ -568,7 +601,12 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		}
 		start := len(w.arena)
 		w.arena = append(w.arena, enc...)
-		out = append(out, successor{enc: w.arena[start:len(w.arena):len(w.arena)], via: mv, cost: cost})
+		if len(w.idArena)+len(w.tuple) > cap(w.idArena) {
+			w.idArena = make([]uint32, 0, max(16<<10, len(w.tuple)))
+		}
+		at := len(w.idArena)
+		w.idArena = append(w.idArena, w.tuple...)
+		out = append(out, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost})
 	}
 	return out
 }

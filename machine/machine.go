@@ -337,9 +337,9 @@ func (m *Machine) Apply(s *State, st Step) (*State, Event, error) {
 		return nil, Event{}, fmt.Errorf("step %s is not enabled", m.ID(st))
 	}
 	n := s.clone()
-	ev := Event{Step: st, Instr: -1, WroteBack: -1}
+	ev := Event{Step: st, Instr: -1, WroteBack: -1, explain: true}
 	m.apply(n, st, &ev)
-	ev.Text = m.describeEvent(s, &ev)
+	ev.Text = m.describeEvent(s, n, &ev)
 	return n, ev, nil
 }
 

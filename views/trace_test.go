@@ -66,7 +66,7 @@ func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!! STALE P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
+		"!! STALE P1 executes r1 = READ_ONCE(*x). It reads x=0 from its cache:",
 		"P1 inval queue: x",
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
 	} {
@@ -115,7 +115,7 @@ func TestTraceReorder(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	flat := strings.Join(strings.Fields(out), " ")
-	if strings.Contains(out, "STALE") || !strings.Contains(flat, "Read x=0: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
+	if strings.Contains(out, "STALE") || !strings.Contains(flat, "up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
 		t.Errorf("reorder trace:\n%s", out)
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
