@@ -76,7 +76,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 			}
 			continue
 		case OpLoad, OpRMW, OpTryLock:
-			if in.Op == OpLoad && (in.Access == Acquire || in.Access == SpinIsLocked) {
+			if in.Op == OpLoad && in.Access == Acquire {
 				return
 			}
 			addrKnown := in.Addr.Regs()&tainted == 0

@@ -179,6 +179,9 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 	l, _ := m.addr(in, cs.regs)
 	name := m.Prog.LocName(l)
 	if !arm {
+		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
+			return true, "" // a plain load that saw the lock held
+		}
 		// x86: every locked instruction drains the store buffer first.
 		if hasStores(cs.sb) {
 			return false, because(why, func() string {
@@ -276,10 +279,20 @@ func (m *Machine) rmwFailsNow(s *State, c int, in *Instr, l Loc) bool {
 }
 
 // trylockFails reports whether CPU c's spin_trylock of l fails if performed
-// now (ARM-like): its load, with every rule of a load, may return a stale
-// "held"; or the lock is held or reserved by another CPU's pending
+// now. A failed attempt is a load that saw the lock held (the kernel's
+// trylocks read the lock word before they try to take it; x86 does not
+// lock that read, so in TSO mode too it drains nothing): the CPU's own
+// buffered store to the lock word if there is one, else, in TSO mode, the
+// latest value; in ARM-like mode, with every rule of a load, possibly a
+// stale "held" — or the lock is held, or reserved by another CPU's pending
 // exclusive store.
 func (m *Machine) trylockFails(s *State, c int, in *Instr, l Loc) bool {
+	if v, ok := forwarded(s.cpus[c].sb, l); ok {
+		return v != 0
+	}
+	if m.Mode == TSO {
+		return s.Latest(l) != 0
+	}
 	return m.view(s, c, in, l, false) != 0 || s.Latest(l) != 0 || s.reservedBy(c, l) >= 0
 }
 
@@ -824,7 +837,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		}
 	case OpLock, OpTryLock:
 		l, _ := m.addr(in, cs.regs)
-		if in.Op == OpTryLock && (!arm && s.Latest(l) != 0 || arm && m.trylockFails(s, c, in, l)) {
+		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
 			m.failTrylock(s, c, in, l, ev)
 			break
 		}

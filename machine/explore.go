@@ -643,7 +643,11 @@ const earlyLoadCost = 3
 // the state after a report simulates the state before it, and reporting
 // at the first moment it is possible (without applying any invalidation
 // for it: that would drop stale copies) loses no outcome, while the order
-// of reports no longer multiplies the states.
+// of reports no longer multiplies the states. Nor does it lose a deadlock:
+// a CPU that could report but does not can only hold a grace period up by
+// entering a read-side section later, and the execution in which the
+// grace period starts just after that entry (nothing between depends on
+// the start: its owner only waits) reaches the same stuck state.
 func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 	m := e.m
 	do := func(st Step, ev *Event) {

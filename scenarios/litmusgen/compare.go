@@ -114,11 +114,16 @@ type ModeReport struct {
 func (m *ModeReport) Failures() []Finding {
 	out := slices.Clone(m.Unsound)
 	for _, f := range m.Missing {
-		if f.Class == GapTSO || f.Class == GapUnexplained {
+		if failing(f.Class) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// failing reports whether a missing outcome of this class is a bug.
+func failing(class string) bool {
+	return class == GapTSO || class == GapUnexplained
 }
 
 // Exact reports whether the mode reached exactly the target.
@@ -182,7 +187,7 @@ func (r *Report) Signatures() []string {
 			out = append(out, m.Mode.String()+":unsound-"+f.Class)
 		}
 		for _, f := range m.Missing {
-			if f.Class == GapTSO || f.Class == GapUnexplained {
+			if failing(f.Class) {
 				out = append(out, m.Mode.String()+":missing-"+f.Class)
 			}
 		}
@@ -197,7 +202,7 @@ func (r *Report) Kinds() []string {
 	out := r.Signatures()
 	for _, m := range r.Modes {
 		for _, f := range m.Missing {
-			if f.Class != GapTSO && f.Class != GapUnexplained {
+			if !failing(f.Class) {
 				out = append(out, m.Mode.String()+":missing-"+f.Class)
 			}
 		}
@@ -293,7 +298,8 @@ func (o *Oracle) compareWith(r *Report, c *scenarios.Compiled) {
 			r.Skip = fmt.Sprintf("machine %s mode: %s", mode, mr.Summary)
 			return
 		}
-		r.Modes = append(r.Modes, r.compare(mr))
+		mrep := r.compare(mr)
+		r.Modes = append(r.Modes, mrep)
 	}
 }
 

@@ -8,18 +8,27 @@ import (
 	"smpscope/machine"
 )
 
-// classify names the listed difference (machine.md, "Where ARM-like mode
-// knowingly differs") that explains each outcome ARM-like mode misses, where
-// one fits:
-//   - ctrl-join is verified: herd7's arm model is run on a copy of the
-//     program in which the rest of each thread after an if is copied into
-//     both branches, which gives every later store the control dependency
-//     the machine already respects; if the outcome is gone there, the
-//     join is why;
-//   - the RMW-related gaps and PPOCA are matched on the program's shape
-//     (the pattern the gap needs is present on some CPU), which is weaker
-//     evidence: a minimised example shows whether it really is that gap.
+// classify refines the classes of the outcomes a mode misses, using the
+// program's structure:
+//   - in an RCU test, a missing outcome is put down to RCU (GapRCU) only if
+//     the machine reaches it once grace periods are plain smp_mb() and
+//     read-side sections are gone (which is how herd7's hardware models
+//     see them); otherwise RCU is not why, and it is judged as in a test
+//     without RCU (GapTSO in TSO mode, GapUnexplained in ARM-like mode);
+//   - in ARM-like mode, a GapUnexplained outcome is put down to a
+//     difference machine.md lists ("Where ARM-like mode knowingly
+//     differs") where one fits. ctrl-join is verified: herd7's arm model
+//     is run on a copy of the program in which the rest of each thread
+//     after an if is copied into both branches, which gives every later
+//     store the control dependency the machine already respects; if the
+//     outcome is gone there, the join is why. The RMW-related gaps and
+//     PPOCA are matched on the program's shape (the pattern the gap needs
+//     is present on some CPU), which is weaker evidence: a minimised
+//     example shows whether it really is that gap.
 func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
+	if r.RCU {
+		o.checkRCU(p, r)
+	}
 	arm := r.Mode(machine.ARM)
 	if arm == nil {
 		return
@@ -55,6 +64,67 @@ func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 			}
 		}
 	}
+}
+
+// checkRCU re-explores each mode that misses GapRCU outcomes on the
+// program without RCU (see classify) and takes back the GapRCU class
+// from the outcomes it still misses.
+func (o *Oracle) checkRCU(p *Program, r *Report) {
+	q := withoutRCU(p)
+	c, err := Compile(q.Name, q.Source())
+	if err != nil {
+		return
+	}
+	for _, m := range r.Modes {
+		has := false
+		for _, f := range m.Missing {
+			has = has || f.Class == GapRCU
+		}
+		if !has {
+			continue
+		}
+		mr, err := ExploreStates(c, m.Mode, o.exploreOpts())
+		if err != nil || !mr.Complete {
+			continue
+		}
+		for i, f := range m.Missing {
+			if f.Class != GapRCU || slices.Contains(mr.States, f.State) {
+				continue
+			}
+			m.Missing[i].Class = GapUnexplained
+			if m.Mode == machine.TSO {
+				m.Missing[i].Class = GapTSO
+			}
+		}
+	}
+}
+
+// withoutRCU returns p with every synchronize_rcu() replaced by smp_mb()
+// and every rcu_read_lock() section replaced by its body.
+func withoutRCU(p *Program) *Program {
+	q := p.Clone()
+	q.Name = p.Name + "-norcu"
+	var fix func(list []*Stmt) []*Stmt
+	fix = func(list []*Stmt) []*Stmt {
+		var out []*Stmt
+		for _, s := range list {
+			s.Body = fix(s.Body)
+			s.Else = fix(s.Else)
+			switch s.Op {
+			case OpSync:
+				out = append(out, &Stmt{Text: "smp_mb();", Op: OpFence})
+			case OpReader:
+				out = append(out, s.Body...)
+			default:
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, t := range q.Threads {
+		t.Body = fix(t.Body)
+	}
+	return q
 }
 
 // joinCopies returns p with, in every thread, the statements after an if
@@ -148,9 +218,13 @@ func patterns(p *Program) map[string]bool {
 				for _, m := range items[i+1 : j] {
 					ordered = ordered || orders(m.s)
 				}
-				// A no-return atomic before smp_rmb.
+				// A no-return atomic before smp_rmb, with an access after.
 				if a.s.Op == OpRMWNoRet && fenceName(b.s) == "smp_rmb" {
-					out[GapNoRetRmb] = true
+					for _, c := range items[j+1:] {
+						if c.s.Op.reads() || writes(c.s.Op) {
+							out[GapNoRetRmb] = true
+						}
+					}
 				}
 				// A store, smp_wmb, then an RMW.
 				if writes(a.s.Op) && fenceName(b.s) == "smp_wmb" {

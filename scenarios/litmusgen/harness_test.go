@@ -230,3 +230,21 @@ func TestJoinCopies(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestWithoutRCU checks the transformation behind the rcu class.
+func TestWithoutRCU(t *testing.T) {
+	p, err := CycleProgram("G+R+B", "RW")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := withoutRCU(p).Source()
+	if strings.Contains(src, "rcu_") || strings.Contains(src, "synchronize") || strings.Count(src, "smp_mb();") != 2 {
+		t.Errorf("RCU left, or grace periods not smp_mb():\n%s", src)
+	}
+	if !strings.Contains(p.Source(), "synchronize_rcu();") {
+		t.Errorf("the original changed")
+	}
+	if _, err := Compile("x", src); err != nil {
+		t.Error(err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ var (
 	herdMin      = flag.Int("herd.minimize", 0, "TestHerdRandom: minimise up to this many failing programs per signature")
 	herdGaps     = flag.Bool("herd.gaps", false, "TestHerdRandom: with -herd.minimize, minimise programs with tolerated gaps too")
 	herdRegress  = flag.String("herd.regress", "", "TestHerdRandom: write minimised failing programs into this directory")
+	herdSeeds    = flag.String("herd.seeds", "", "TestHerdRandom: check these seeds (comma-separated) instead of a range")
 	herdTimeout  = flag.Duration("herd.timeout", 0, "per herd7 run (default 20s; 5s in the long run)")
 )
 
@@ -55,13 +57,13 @@ var knownRandom = map[uint64]string{}
 // and reports counts (it then fails only if nothing could be compared).
 func TestHerdRandom(t *testing.T) {
 	h := testHerd(t)
-	long := *herdN > 0
+	long := *herdN > 0 || *herdSeeds != ""
 	cfg := boundedConfig
 	n := boundedN
 	first := uint64(1)
 	if long {
 		cfg = Config{}
-		n = *herdN
+		n = max(*herdN, 0)
 		first = *herdSeed
 		h.Timeout = 5 * time.Second
 	}
@@ -85,6 +87,17 @@ func TestHerdRandom(t *testing.T) {
 	for i := 0; i < n; i++ {
 		c.Seeds = append(c.Seeds, first+uint64(i))
 	}
+	if *herdSeeds != "" {
+		c.Seeds = nil
+		for _, f := range strings.Split(*herdSeeds, ",") {
+			s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Seeds = append(c.Seeds, s)
+		}
+		n = len(c.Seeds)
+	}
 	failing := map[uint64][]string{}
 	skipped := map[uint64]string{}
 	start := time.Now()
@@ -95,7 +108,9 @@ func TestHerdRandom(t *testing.T) {
 		}
 		if sigs := r.Signatures(); len(sigs) > 0 {
 			failing[seed] = sigs
-			if !long {
+			if long {
+				t.Logf("seed %d fails: %s", seed, strings.Join(sigs, ", "))
+			} else {
 				t.Logf("seed %d fails: %s\n%s", seed, strings.Join(sigs, ", "), r)
 			}
 		}
@@ -121,7 +136,7 @@ func TestHerdRandom(t *testing.T) {
 		t.Logf("wrote %s", path)
 	}
 	st := c.Run(context.Background())
-	t.Logf("seeds %d..%d, %v:\n%s", first, first+uint64(n)-1, time.Since(start).Round(time.Second), st)
+	t.Logf("%d seeds from %d, %v:\n%s", n, c.Seeds[0], time.Since(start).Round(time.Second), st)
 	if st.Compared == 0 {
 		t.Fatalf("no program could be compared")
 	}

@@ -223,7 +223,7 @@ func Requirements(r *Report) []Requirement {
 		var reach []string
 		tolerated := false
 		for _, f := range m.Missing {
-			if f.Class == GapTSO || f.Class == GapUnexplained {
+			if failing(f.Class) {
 				reach = append(reach, f.State)
 			} else {
 				tolerated = true
