@@ -61,6 +61,11 @@ type Options struct {
 	// tick makes every timer command (tea.Tick; the headless driver's fire
 	// at once).
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// frameInterval, when set (Run sets it), renders at most once per
+	// interval after keys and the mouse: a burst of keys is handled in
+	// full but drawn once per frame. Zero renders after every message
+	// (the headless driver and the tests).
+	frameInterval time.Duration
 }
 
 // DefaultExploreOptions bound the background exploration.
@@ -83,7 +88,7 @@ const (
 type common struct {
 	opts          *Options
 	keys          KeyMap
-	styles        views.Styles
+	styles        *views.Styles
 	width, height int
 	jobs          *jobs
 	spin          string
@@ -99,7 +104,7 @@ type common struct {
 type Model struct {
 	opts   Options
 	keys   KeyMap
-	styles views.Styles
+	styles *views.Styles // a pointer: the model is copied with every message
 	help   help.Model
 	spin   spinner.Model
 	jobs   *jobs
@@ -112,7 +117,21 @@ type Model struct {
 	panels        panels
 	initCmd       tea.Cmd
 	view          string // the frame rendered after the last update
+	// frames paces rendering (Options.frameInterval); shared by the
+	// model's copies, changed only in Update.
+	frames *frameClock
 }
+
+// frameClock is when the screen was last rendered, and whether a render
+// is owed (frameMsg brings it).
+type frameClock struct {
+	last    time.Time
+	dirty   bool // input was handled since the last render
+	pending bool // a frameMsg is on its way
+}
+
+// frameMsg renders what keys changed since the last frame.
+type frameMsg struct{}
 
 // Messages the model sends itself through commands.
 type loadedMsg struct {
@@ -125,11 +144,13 @@ type loadedMsg struct {
 // New returns the UI model. With opts.Scenario it opens that scenario and
 // Init starts exploring it in the background; otherwise it opens the picker.
 func New(opts Options) Model {
-	m := Model{opts: opts, jobs: newJobs(cacheSize), panels: newPanels()}
+	m := Model{opts: opts, jobs: newJobs(cacheSize), panels: newPanels(), frames: &frameClock{}}
 	if opts.Styles != nil {
-		m.styles = *opts.Styles
+		st := *opts.Styles
+		m.styles = &st
 	} else {
-		m.styles = views.DefaultStyles()
+		st := views.DefaultStyles()
+		m.styles = &st
 	}
 	if opts.Keys != nil {
 		m.keys = *opts.Keys
@@ -156,7 +177,7 @@ func New(opts Options) Model {
 		FullSeparator:  m.styles.Dim,
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
-	m.picker = newPicker(opts.Library, m.styles, m.keys)
+	m.picker = newPicker(opts.Library, *m.styles, m.keys)
 	if opts.Scenario != nil {
 		var err error
 		m, m.initCmd, err = m.openScenario(opts.Scenario, opts.Mode, false)
@@ -178,9 +199,12 @@ func New(opts Options) Model {
 				s.present.every = DefaultEvery
 			}
 			if len(s.sess.steps) == 0 {
-				s.notice = "nothing to present: no steps"
+				// No trace to present: the witness comes from the
+				// background exploration; the screen shows meanwhile.
+				s.present.searching = true
+			} else {
+				m.initCmd = tea.Batch(m.initCmd, s.present.timer())
 			}
-			m.initCmd = tea.Batch(m.initCmd, s.present.timer())
 		}
 		s.follow()
 	}
@@ -280,10 +304,41 @@ func (m Model) loadCmd(name string, variant bool) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.update(msg) }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
-	m, cmd := m.route(msg)
-	m = m.after()
+	fc := m.frames
+	var cmd tea.Cmd
+	if _, ok := msg.(frameMsg); ok {
+		fc.pending = false
+		if !fc.dirty {
+			return m, nil
+		}
+	} else {
+		m, cmd = m.route(msg)
+		m = m.after()
+	}
+	if iv := m.opts.frameInterval; iv > 0 && isInput(msg) {
+		// Keys faster than frames: handle them all, draw once a frame.
+		if wait := iv - time.Since(fc.last); wait > 0 {
+			fc.dirty = true
+			if !fc.pending {
+				fc.pending = true
+				cmd = tea.Batch(cmd, m.opts.tick(wait, func(time.Time) tea.Msg { return frameMsg{} }))
+			}
+			return m, cmd
+		}
+	}
 	m.view = m.render()
+	fc.last, fc.dirty = time.Now(), false
 	return m, cmd
+}
+
+// isInput reports whether msg is a key or the mouse (what can arrive in
+// bursts).
+func isInput(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyMsg, tea.MouseMsg:
+		return true
+	}
+	return false
 }
 
 // after brings what depends on the screen up to date after a message: a
@@ -342,16 +397,16 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
 	case jobDoneMsg:
-		m = m.background(msg)
+		m, cmd := m.background(msg)
 		if !m.open {
-			return m, nil
+			return m, cmd
 		}
 		// The what-if's next exploration, and its announcement.
-		var cmd tea.Cmd
-		m.scen, cmd = m.scen.afterJob(m.common())
-		return m, cmd
+		var next tea.Cmd
+		m.scen, next = m.scen.afterJob(m.common())
+		return m, tea.Batch(cmd, next)
 	case exportedMsg, copiedMsg:
-		return m.background(msg), nil
+		return m.background(msg)
 	case loadedMsg:
 		return m.loaded(msg)
 	case digitTimeoutMsg:
@@ -367,6 +422,13 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 			return m, m.scen.present.timer() // wait until the panes show again
 		}
 		return m.toScenario(msg)
+	case quitAheadMsg:
+		// ctrl+c or q was typed, ahead of the keys still queued: q quits
+		// wherever it would (not while typing a filter).
+		if msg.force || !(m.screen == screenPicker && m.picker.filtering()) {
+			return m.quit()
+		}
+		return m, nil
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(m.screen == screenPicker && m.picker.filtering()) {
 			return m.burst(msg)
@@ -393,7 +455,8 @@ func (m Model) burst(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 // background records what a command finished: a job's result, or the
 // outcome of writing or copying a trace.
-func (m Model) background(msg tea.Msg) Model {
+func (m Model) background(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case jobDoneMsg:
 		current := m.jobs.done(msg)
@@ -401,6 +464,9 @@ func (m Model) background(msg tea.Msg) Model {
 			m.panels = m.panels.done(msg)
 		} else if current {
 			m.scen.reveal = true
+			if m.open {
+				m.scen, cmd = m.scen.witnessLanded(m.common())
+			}
 		}
 	case exportedMsg:
 		if msg.err != nil {
@@ -415,7 +481,7 @@ func (m Model) background(msg tea.Msg) Model {
 			m.scen.notice = fmt.Sprintf("copied %d lines (OSC 52; your terminal must allow it)", msg.lines)
 		}
 	}
-	return m
+	return m, cmd
 }
 
 // toFocused hands a message to the sub-model that has the focus: the
@@ -556,7 +622,7 @@ func (m *Model) render() string {
 	c := m.common()
 	if m.screen == screenPicker || !m.open {
 		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit}, m.width)
-		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, m.styles, m.width, m.height)
+		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, *m.styles, m.width, m.height)
 	}
 	s := &m.scen
 	in := s.input(c)

@@ -35,6 +35,11 @@ type presenter struct {
 	seq    int
 	story  pane
 	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// searching: the witness to present is not known yet; the screen
+	// shows at once and the steps start when the background exploration
+	// lands (witnessLanded).
+	searching bool
+	what      string // what is presented instead of a witness, if anything
 }
 
 // What the presenter asks of the scenario it presents (its messages up).
@@ -65,6 +70,20 @@ func (p presenter) ticked(msg presentTickMsg) bool {
 // step of the history is shown. It returns what the scenario should do
 // (nil: nothing).
 func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.Cmd, tea.Msg) {
+	if p.searching {
+		// Nothing to step through yet: esc leaves for the normal screen
+		// (the exploration goes on there), q quits, ? and the story work.
+		switch {
+		case key.Matches(msg, k.Picker):
+			p.on, p.searching = false, false
+			return p, nil, presentLeave{}
+		case key.Matches(msg, k.Help):
+			return p, nil, presentHelp{}
+		case p.story.scrollKeys(msg, k, storyStep):
+			return p, nil, nil
+		}
+		return p, nil, presentOther{}
+	}
 	switch {
 	case key.Matches(msg, k.Pause):
 		switch {
@@ -115,5 +134,5 @@ func (p presenter) input() *views.PresentInput {
 	if !p.on {
 		return nil
 	}
-	return &views.PresentInput{Paused: p.paused, Every: p.every}
+	return &views.PresentInput{Paused: p.paused, Every: p.every, Searching: p.searching, What: p.what}
 }

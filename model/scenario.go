@@ -259,6 +259,9 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		return s.shared(msg, c)
 	case presentOther:
 		s.notice = "presenting: space pauses, ←/→ step, esc leaves"
+		if s.present.searching {
+			s.notice = "searching: esc for the normal screen, q quits"
+		}
 	}
 	return s, cmd, nil
 }
@@ -462,6 +465,46 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 	return s
 }
 
+// witnessLanded starts a presentation that was searching for its witness,
+// now that the exploration of the current mode has landed: the shortest
+// witness of the outcome the final clause asks about, or, when there is
+// none (the outcome is unreachable, the search stopped first, there is no
+// final clause), a random run from the one seeded stream, saying why.
+func (s scenarioModel) witnessLanded(c common) (scenarioModel, tea.Cmd) {
+	if !s.present.on || !s.present.searching {
+		return s, nil
+	}
+	res := s.result(c)
+	if res == nil {
+		return s, nil // cancelled; a new exploration brings it
+	}
+	s.present.searching = false
+	sp, mode := s.sess.spec, s.sess.mode
+	steps, ok := sp.ShortestWitness(res)
+	why := ""
+	switch {
+	case ok:
+		s.notice = fmt.Sprintf("the shortest witness: %d steps", len(steps))
+	case sp.Final == nil:
+		why = "no condition, so no witness"
+	case res.Complete:
+		why = fmt.Sprintf("no witness (unreachable in %s mode)", mode.Title())
+	default:
+		why = fmt.Sprintf("no witness found (%s)", res.Summary())
+	}
+	if !ok {
+		r := scenarios.NewRandom(c.opts.Seed)
+		steps = r.Run(s.sess.mach(), s.sess.states[0])
+		s.notice = fmt.Sprintf("%s: a random run, seed %d", why, c.opts.Seed)
+		s.present.what = fmt.Sprintf("a random run (no witness), seed %d", c.opts.Seed)
+	}
+	if err := s.sess.load(steps); err != nil {
+		s.notice = "the witness does not replay: " + err.Error()
+		return s, nil
+	}
+	return s, s.present.timer()
+}
+
 // setFocus moves the focus to pane p.
 func (s *scenarioModel) setFocus(p views.Pane) {
 	if p == views.PaneCPUs && s.focus != p && s.edit.editable() {
@@ -597,10 +640,19 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		Notice:   s.notice,
 		Outcome:  s.outcomes(c),
 		Page:     s.page,
-		Present:  s.present.input(),
+		Present:  s.presentInput(c),
 		Edit:     views.EditCursor{On: s.focus == views.PaneCPUs && s.edit.editable() && !s.present.on, CPU: s.edit.cpu, At: s.edit.at},
 		WhatIf:   s.whatIfInput(c),
 	}
+}
+
+// presentInput is the presentation's part of the input (nil when off).
+func (s *scenarioModel) presentInput(c common) *views.PresentInput {
+	p := s.present.input()
+	if p != nil {
+		p.Spinner = c.spin
+	}
+	return p
 }
 
 // layout lays out the frame for in, hands each pane its lines (clamping
@@ -611,7 +663,7 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 	s.sel[views.PaneHistory] = clampInt(s.sel[views.PaneHistory], 0, len(s.sess.steps))
 	s.sel[views.PaneOutcomes] = clampInt(s.sel[views.PaneOutcomes], 0, in.Outcome.Rows()-1)
 	in.Sel = s.sel
-	f := views.NewFrame(in, c.styles, c.width, c.height)
+	f := views.NewFrame(in, *c.styles, c.width, c.height)
 	s.frame = f
 	var off views.Offsets
 	if !f.OK() {

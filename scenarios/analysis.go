@@ -44,16 +44,44 @@ func (r Run) Failure() error {
 	case r.Result == nil:
 		return errors.New("not explored (cancelled)")
 	case !r.Result.Complete:
-		return errors.New(r.Result.Summary())
+		return errors.New(r.Spec.Unknown(r.Result))
 	}
 	return nil
 }
 
 // Unsound reports whether the run reached an outcome the scenario's
 // expected LKMM verdict "Never" forbids: smpscope would then allow what
-// the kernel's memory model does not.
+// the kernel's memory model does not. An outcome a search found is
+// reachable even when a limit stopped it later, so a partial run can be
+// unsound too.
 func (r Run) Unsound() bool {
-	return r.Failure() == nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
+	return r.Err == nil && r.Result != nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
+}
+
+// Unknown words what a search that a limit stopped found, claiming no
+// verdict (the outcomes not found yet could change it): "verdict unknown
+// (stopped after 45927 states: time limit); found so far: 3 outcomes, 1
+// satisfying the condition". Every front-end says it this way.
+func (s *Spec) Unknown(r *machine.Result) string {
+	return fmt.Sprintf("verdict unknown (%s); found so far: %s", r.Summary(), s.FoundSoFar(r))
+}
+
+// FoundSoFar counts what a search found, by the one counting rule: "3
+// outcomes, 1 satisfying the condition" ("3 outcomes" without a final
+// clause).
+func (s *Spec) FoundSoFar(r *machine.Result) string {
+	if s.Final == nil {
+		return plural(len(r.Outcomes), "outcome")
+	}
+	v := s.Verdict(r)
+	return fmt.Sprintf("%s, %d satisfying the condition", plural(v.Positive+v.Negative, "outcome"), v.Positive)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // Verdict is the run's verdict by the one counting rule ([Spec.Verdict]).
@@ -171,16 +199,21 @@ type CompareCell struct {
 
 // Text is the cell as a table shows it: the observation and the final
 // states satisfying the condition out of all final states ("Sometimes
-// 1/4"), prefixed by "? " when the search did not finish and followed by
-// " *" when it reached deadlocks; "error" when the variant could not run.
+// 1/4"), followed by " *" when it reached deadlocks; "error" when the
+// variant could not run. A search a limit stopped has no observation:
+// "? 1/3 so far", the counts it found ("? not explored" when it never
+// ran).
 func (c CompareCell) Text() string {
 	if c.Err != nil {
 		return "error"
 	}
 	total := c.Verdict.Positive + c.Verdict.Negative
 	s := fmt.Sprintf("%s %d/%d", c.Verdict.Observation, c.Verdict.Positive, total)
-	if !c.Complete {
-		s = "? " + s
+	switch {
+	case !c.Complete && c.States == 0:
+		s = "? not explored"
+	case !c.Complete:
+		s = fmt.Sprintf("? %d/%d so far", c.Verdict.Positive, total)
 	}
 	if c.Deadlock {
 		s += " *"

@@ -54,7 +54,7 @@ type NoWitnessError struct {
 
 func (e *NoWitnessError) Error() string {
 	if !e.Result.Complete {
-		return fmt.Sprintf("%s: no witness found before the search %s", e.Spec.Name, e.Result.Summary())
+		return fmt.Sprintf("%s: no witness found in %s mode before the search %s, so whether %s is reachable is unknown", e.Spec.Name, e.Mode.Title(), e.Result.Summary(), e.Spec.AskedWords())
 	}
 	return fmt.Sprintf("%s: %s is unreachable in %s mode (explored %d states)", e.Spec.Name, e.Spec.AskedWords(), e.Mode.Title(), e.Result.States)
 }

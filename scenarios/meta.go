@@ -1,10 +1,7 @@
 package scenarios
 
 import (
-	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // metaKeys are the metadata keys recognised in the leading comment.
@@ -146,28 +143,8 @@ func parseMeta(header []Comment) Metadata {
 }
 
 // cleanText makes comment text safe to print in a terminal: a tab becomes
-// a space, and control characters, other unprintable characters and
-// invalid UTF-8 bytes are written as Go-style escapes (\x1b), so that a
-// file cannot send escape sequences through its metadata.
+// a space, and the rest is made Printable, so that a file cannot send
+// escape sequences through its metadata.
 func cleanText(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case r == '\t':
-			b.WriteByte(' ')
-		case !unicode.IsPrint(r) && r != ' ':
-			if r < 0x100 {
-				fmt.Fprintf(&b, "\\x%02x", r)
-			} else {
-				fmt.Fprintf(&b, "\\u%04x", r)
-			}
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return Printable(strings.ReplaceAll(s, "\t", " "))
 }

@@ -347,7 +347,7 @@ func parseInt(text string) (int64, error) {
 	switch suffix {
 	case "", "u", "l", "ul", "lu", "ll", "ull", "llu":
 	default:
-		return 0, fmt.Errorf("invalid integer literal %q", text)
+		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
 	}
 	base := 10
 	switch {
@@ -359,17 +359,17 @@ func parseInt(text string) (int64, error) {
 		base, digits = 8, digits[1:]
 	}
 	if digits == "" || strings.ContainsAny(digits, "_+-") {
-		return 0, fmt.Errorf("invalid integer literal %q", text)
+		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, fmt.Errorf("integer literal %q is too large", text)
+			return 0, fmt.Errorf("integer literal %q is too large", quoteShort(text))
 		}
-		return 0, fmt.Errorf("invalid integer literal %q", text)
+		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
 	}
 	if v > 1<<63-1 {
-		return 0, fmt.Errorf("integer literal %q is too large", text)
+		return 0, fmt.Errorf("integer literal %q is too large", quoteShort(text))
 	}
 	return int64(v), nil
 }
@@ -531,7 +531,7 @@ func (p *parser) parseThread(index int) *Thread {
 	want := fmt.Sprintf("P%d", index)
 	if name.text != want {
 		if isThreadName(name.text) {
-			p.fail(name.pos, "expected thread %s, found %s (threads must be P0, P1, ... in order)", want, name.text)
+			p.fail(name.pos, "expected thread %s, found %s (threads must be P0, P1, ... in order)", want, quoteShort(name.text))
 		}
 		p.fail(name.pos, "expected thread %s, found %q", want, name.text)
 	}

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +60,7 @@ func compileSpec(s *Scenario, file string) (*Spec, error) {
 // returns the file it was read from ("" for stdin and built-ins).
 func resolveScenario(arg string, stdin io.Reader) (*Scenario, string, error) {
 	if arg == StdinName {
-		src, err := readInput(arg, stdin)
+		src, err := readInput(arg, stdin, MaxSourceSize, "a scenario")
 		if err != nil {
 			return nil, "", err
 		}
@@ -69,7 +68,7 @@ func resolveScenario(arg string, stdin io.Reader) (*Scenario, string, error) {
 		return s, "", err
 	}
 	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-		src, err := readInput(arg, stdin)
+		src, err := readInput(arg, stdin, MaxSourceSize, "a scenario")
 		if err != nil {
 			return nil, "", err
 		}
@@ -87,18 +86,6 @@ func resolveScenario(arg string, stdin io.Reader) (*Scenario, string, error) {
 	return nil, "", fmt.Errorf("%s: no such file, and no built-in scenario has that name (see smpscope list)", arg)
 }
 
-// readInput is where every scenario and trace file is read: a path, or
-// standard input for "-".
-func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == StdinName {
-		if stdin == nil {
-			return nil, errors.New("no standard input to read")
-		}
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
-}
-
 // ReplayTraceFile reads the trace file at path ("-": standard input),
 // resolves the scenario it runs and replays it. The scenario is arg when
 // given (see Resolve), else the trace's source (a .litmus path is
@@ -106,7 +93,7 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 // built-in scenario its header names, with the edits the trace records
 // applied. The mode is the trace's unless mode is given.
 func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Execution, error) {
-	src, err := readInput(path, stdin)
+	src, err := readInput(path, stdin, MaxTraceSize, "a trace")
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func (t tok) describe() string {
 	case tEOF:
 		return "end of file"
 	case tIdent, tInt:
-		return fmt.Sprintf("%q", t.text)
+		return fmt.Sprintf("%q", quoteShort(t.text))
 	}
 	return fmt.Sprintf("%q", t.kind.String())
 }

@@ -149,7 +149,9 @@ func (t *Trace) Format() string {
 	}
 	fmt.Fprintf(&b, "smpscope trace %d\n", v)
 	fmt.Fprintf(&b, "scenario: %s\n", oneLine(t.Scenario))
-	if t.Source != "" && t.Source != t.Scenario {
+	// A source equal to the scenario name is written all the same: it
+	// means a file of that name (the name rule), not the built-in.
+	if t.Source != "" {
 		fmt.Fprintf(&b, "source: %s\n", oneLine(t.Source))
 	}
 	if t.Variant != "" {
@@ -246,21 +248,34 @@ var traceHeaders = map[string]func(t *Trace, value string) error{
 	},
 }
 
+// maxHeaderValue bounds a header value (a name or a path).
+const maxHeaderValue = 4096
+
+// MaxTraceSteps is the most steps a trace may hold: far more than any
+// execution of a program within the machine's limits takes, and few
+// enough that a hostile trace cannot fill memory.
+const MaxTraceSteps = 1 << 16
+
 // ParseTrace reads a trace file. name is used in positions only. Every
-// error is an [Error] carrying file:line:col.
+// error is an [Error] carrying file:line:col. A trace is plain text:
+// control characters (other than tabs and line ends), other unprintable
+// characters and invalid UTF-8 are errors, so that nothing read from a
+// trace can reach a terminal as an escape sequence.
 func ParseTrace(name string, src []byte) (*Trace, error) {
 	t := &Trace{File: name, header: map[string]Position{}}
 	pos := func(line, col int) Position { return Position{File: name, Line: line, Col: col} }
 	if len(src) > MaxTraceSize {
 		return nil, errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
 	}
-	if !utf8.Valid(src) {
-		return nil, errorf(pos(1, 1), "trace is not valid UTF-8 text")
+	if err := plainText(name, src); err != nil {
+		return nil, err
 	}
 	magic := false
-	lines := strings.Split(string(src), "\n")
-	for i, line := range lines {
-		ln := i + 1
+	ln := 0
+	for rest := string(src); rest != "" || ln == 0; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		ln++
 		line = strings.TrimSuffix(line, "\r")
 		code, comment, hasComment := splitComment(line)
 		fs := fieldsOf(code)
@@ -300,15 +315,25 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 			if value == "" {
 				return nil, errorf(p, "%q needs a value", key+":")
 			}
+			if strings.HasSuffix(value, "#") {
+				// It could not be written back: "#" ending a line starts a comment.
+				return nil, errorf(pos(ln, fs[1].col), "the %q value cannot end in \"#\"", key+":")
+			}
+			if len(value) > maxHeaderValue {
+				return nil, errorf(pos(ln, fs[1].col), "the %q value is %d bytes long; at most %d are accepted", key+":", len(value), maxHeaderValue)
+			}
 			set, known := traceHeaders[key]
 			if !known {
 				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
 			}
 			if err := set(t, value); err != nil {
-				return nil, errorf(pos(ln, fs[1].col), "%v", err)
+				return nil, errorf(pos(ln, fs[1].col), "unknown mode %q (want tso or arm)", value)
 			}
 			t.header[key] = p
 			continue
+		}
+		if len(t.Steps) == MaxTraceSteps {
+			return nil, errorf(pos(ln, fs[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
 		}
 		words := make([]string, len(fs))
 		cols := make([]int, len(fs))
@@ -326,10 +351,31 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 	}
 	for _, key := range []string{"scenario", "mode"} {
 		if _, ok := t.header[key]; !ok {
-			return nil, errorf(pos(len(lines), 1), "missing %q line in the header", key+":")
+			return nil, errorf(pos(strings.Count(string(src), "\n")+1, 1), "missing %q line in the header", key+":")
 		}
 	}
 	return t, nil
+}
+
+// plainText checks that src is text a terminal can show as it is (see
+// Printable), and names the first character that is not.
+func plainText(name string, src []byte) error {
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\r' && i+1 < len(src) && src[i+1] == '\n':
+		case r == utf8.RuneError && n <= 1:
+			return errorf(Position{name, line, col}, "the trace is not valid UTF-8 (byte 0x%02x; a trace is plain text)", src[i])
+		case !printableRune(r) || r == '\r':
+			return errorf(Position{name, line, col}, "the trace contains the control or unprintable character %U (a trace is plain text)", r)
+		}
+		i += n
+		col++
+	}
+	return nil
 }
 
 // byteOffset converts a 1-based rune column of s into a byte offset.
@@ -428,9 +474,17 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 	case len(words) > 2+nargs:
 		return machine.Step{}, errorf(at(2+nargs), "unexpected %q after the step %q (a comment starts with \"# \")", words[2+nargs], words[0]+" "+words[1])
 	case len(words) < 2+nargs && kind == machine.StepInvalidate:
-		return machine.Step{}, errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", words[0])
+		return machine.Step{}, errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", quoteShort(words[0]))
 	case len(words) < 2+nargs:
-		return machine.Step{}, errorf(at(1), "%q needs an instruction number, e.g. \"%s %s #3\"", words[1], words[0], words[1])
+		return machine.Step{}, errorf(at(1), "%q needs an instruction number, e.g. \"%s %s #3\"", words[1], quoteShort(words[0]), words[1])
+	}
+	// "#" only begins an instruction number: a name ending in one could
+	// not be written back (a "#" ending a line starts a comment).
+	if strings.Contains(words[0], "#") {
+		return machine.Step{}, errorf(at(0), "want a CPU name like P0, not %q", words[0])
+	}
+	if kind == machine.StepInvalidate && strings.Contains(words[2], "#") {
+		return machine.Step{}, errorf(at(2), "want a location name like x, not %q", words[2])
 	}
 	st := machine.Step{Kind: kind}
 	if kind == machine.StepEarly || kind == machine.StepCommit {
@@ -445,13 +499,13 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 	}
 	cpu := slices.IndexFunc(p.Threads, func(t machine.Thread) bool { return t.Name == words[0] })
 	if cpu < 0 {
-		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, words[0])
+		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, quoteShort(words[0]))
 	}
 	st.CPU = uint8(cpu)
 	if kind == machine.StepInvalidate {
 		l := slices.Index(p.Locs, words[2])
 		if l < 0 {
-			return machine.Step{}, errorf(at(2), "step %q: no location named %s", ts.ID, words[2])
+			return machine.Step{}, errorf(at(2), "step %q: no location named %s", ts.ID, quoteShort(words[2]))
 		}
 		st.Arg = uint8(l)
 	}
@@ -517,7 +571,22 @@ func fileSafe(name string) string {
 // "mp+once-arm-2.trace", "-3", …: it never overwrites a file. It returns
 // the path written.
 func WriteNewTrace(dir string, t *Trace) (string, error) {
-	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(t.Format()))
+	text, err := t.Text()
+	if err != nil {
+		return "", err
+	}
+	return createUnique(dir, TraceFileName(t.Scenario, t.Mode), ".trace", []byte(text))
+}
+
+// Text is Format, checked to read back: a trace is plain text, so one
+// whose source path holds a control character (a file named so) cannot
+// be written.
+func (t *Trace) Text() (string, error) {
+	text := t.Format()
+	if err := plainText("the trace", []byte(text)); err != nil {
+		return "", fmt.Errorf("cannot write a trace of %s: its source path %q would not read back (rename the file)", t.Scenario, t.Source)
+	}
+	return text, nil
 }
 
 // createUnique writes data to dir/base+ext, or, when that exists,

@@ -230,7 +230,15 @@ func TestParseTraceErrors(t *testing.T) {
 		{head + "P0 early #99\n", "t:4:10: want an instruction number like #3"},
 		{head + "P1 inv\n", "t:4:4: \"inv\" needs the location"},
 		{head + "P1 qs x\n", "t:4:7: unexpected \"x\""},
-		{"smpscope trace 1\n\xff\n", "t:1:1: trace is not valid UTF-8"},
+		{"smpscope trace 1\n\xff\n", "t:2:1: the trace is not valid UTF-8 (byte 0xff"},
+		// Nothing that could reach a terminal as an escape sequence (issue
+		// 11, item 2), wherever it is: header, step, comment, note.
+		{head + "variant: o\x1b]2;PWNED\a\n", "t:4:11: the trace contains the control or unprintable character U+001B"},
+		{head + "# a \x1b[31m note\n", "t:4:5: the trace contains the control or unprintable character U+001B"},
+		{head + "P0 exec # \u202e reversed\n", "t:4:11: the trace contains the control or unprintable character U+202E"},
+		{head + "P0 exec\rP1 exec\n", "t:4:8: the trace contains the control or unprintable character U+000D"},
+		{head + "P0\x00 exec\n", "t:4:3: the trace contains the control or unprintable character U+0000"},
+		{head + "P0 exec\u009b2J\n", "t:4:8: the trace contains the control or unprintable character U+009B"},
 	} {
 		_, err := ParseTrace("t", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

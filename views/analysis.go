@@ -181,7 +181,7 @@ func compareNotes(t scenarios.CompareTable) []string {
 		notes = append(notes, "*: the search also reached deadlocked states.")
 	}
 	if t.Incomplete() {
-		notes = append(notes, "?: a limit stopped the search; counts are partial.")
+		notes = append(notes, "?: a limit stopped the search, so the verdict is unknown; the counts are what it found so far.")
 	}
 	return notes
 }

@@ -123,7 +123,7 @@ func renderBox(b boxSpec, st Styles, w, h int) string {
 		bottom = strings.TrimSpace("▼ more " + bottom)
 	}
 	bot := bs.Render(bc.bl)
-	if bottom != "" && ansi.StringWidth(bottom)+4 <= w {
+	if bottom != "" && ansi.StringWidth(bottom)+5 <= w {
 		bot += bs.Render(bc.h) + st.ScrollMark.Render(" "+bottom+" ")
 		bot += bs.Render(strings.Repeat(bc.h, w-5-ansi.StringWidth(bottom)))
 	} else {

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"smpscope/scenarios"
+
 	"strings"
 )
 
@@ -19,7 +21,7 @@ type Offsets struct {
 // at their offsets (Draw); mouse hit-tests use the same Regions.
 type Frame struct {
 	in ScenarioInput
-	st Styles
+	st *Styles // a pointer: the model copies its frame with every key
 	w  int
 	h  int
 	ok bool
@@ -44,7 +46,9 @@ type Frame struct {
 // NewFrame lays out the scenario screen at w×h and renders the content of
 // each part.
 func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
-	f := Frame{in: in, st: st, w: w, h: h}
+	// Notices quote paths and errors: they reach the screen Printable.
+	in.Notice = scenarios.Printable(in.Notice)
+	f := Frame{in: in, st: &st, w: w, h: h}
 	if w < MinWidth || h < MinHeight || in.Mach == nil {
 		return f
 	}
@@ -135,7 +139,10 @@ func (f Frame) StoryLines() ([]string, int) { return f.story, max(f.Present.Stor
 
 // Draw draws the frame at the given offsets.
 func (f Frame) Draw(off Offsets) string {
-	in, st, w, h := f.in, f.st, f.w, f.h
+	if f.st == nil {
+		return "" // a Frame not made by NewFrame
+	}
+	in, st, w, h := f.in, *f.st, f.w, f.h
 	if !f.ok {
 		return TooSmall(st, w, h, MinWidth, MinHeight)
 	}
@@ -190,13 +197,13 @@ func (f Frame) Draw(off Offsets) string {
 
 // drawPresent draws presentation mode.
 func (f Frame) drawPresent(off Offsets) string {
-	in, st, w, h := f.in, f.st, f.w, f.h
+	in, st, w, h := f.in, *f.st, f.w, f.h
 	r := f.Present
 	panes := in
 	panes.Focus = NumPanes // no pane has the focus
 	ind := PresentIndicator(in)
 	indStyle := st.Running
-	if in.Present.Paused || in.Cursor >= len(in.Steps) {
+	if in.Present.Paused || in.Cursor >= len(in.Steps) && !in.Present.Searching {
 		indStyle = st.Notice
 	}
 	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")

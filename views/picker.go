@@ -1,6 +1,8 @@
 package views
 
 import (
+	"smpscope/scenarios"
+
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -65,7 +67,7 @@ func RenderPicker(list, notice, helpBar string, st Styles, w, h int) string {
 	}
 	note := ""
 	if notice != "" {
-		note = st.Notice.Render("» " + notice)
+		note = st.Notice.Render("» " + scenarios.Printable(notice))
 	}
 	return place(w, h, []placed{
 		{Rect{0, 0, w, h - 2}, list},

@@ -14,6 +14,14 @@ import (
 type PresentInput struct {
 	Paused bool
 	Every  time.Duration // the pace
+	// Searching is set while the witness to present is being searched
+	// for (the screen shows at once; the steps come when it is found);
+	// Spinner is the spinner's frame.
+	Searching bool
+	Spinner   string
+	// What names what is presented when it is not the witness or trace
+	// asked for ("a random run, seed 1").
+	What string
 }
 
 // PresentRegions is where presentation mode puts each part of the screen.
@@ -75,10 +83,14 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 
 // PresentIndicator is the state of the presentation in words:
 // "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9 · space
-// resumes", or "■ the end · step 9/9 · space replays".
+// resumes", "■ the end · step 9/9 · space replays", or, before the
+// witness is found, "⠋ searching for the witness to present…".
 func PresentIndicator(in ScenarioInput) string {
 	if in.Present == nil {
 		return ""
+	}
+	if in.Present.Searching {
+		return in.Present.Spinner + " searching for the witness to present… · esc: the normal screen"
 	}
 	pos := fmt.Sprintf("step %d/%d", in.Cursor, len(in.Steps))
 	switch {
@@ -87,7 +99,11 @@ func PresentIndicator(in ScenarioInput) string {
 	case in.Present.Paused:
 		return "⏸ paused · " + pos + " · space resumes"
 	}
-	return "▶ presenting · " + pos + " · every " + formatPace(in.Present.Every)
+	what := "presenting"
+	if in.Present.What != "" {
+		what += " " + in.Present.What
+	}
+	return "▶ " + what + " · " + pos + " · every " + formatPace(in.Present.Every)
 }
 
 // formatPace writes a duration the way people say it: "3s", "1.5s",

@@ -144,13 +144,15 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func renderHeader(in ScenarioInput, st Styles, w int) string {
 	sep := st.HeaderDim.Render(" │ ")
-	name := in.Spec.Name
+	// The parser rejects unprintable names; programs built elsewhere are
+	// made safe here all the same.
+	name := scenarios.Printable(in.Spec.Name)
 	if name == "" {
-		name = in.Spec.Title
+		name = scenarios.Printable(in.Spec.Title)
 	}
 	variant := ""
 	if in.Spec.Variant != "" {
-		variant = in.Spec.Variant
+		variant = scenarios.Printable(in.Spec.Variant)
 		for i, x := range in.Variants {
 			if x == in.Spec.Variant && len(in.Variants) > 1 {
 				variant += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
@@ -410,14 +412,20 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 		lines = append(lines, st.Dim.Render("not explored yet"))
 	default:
 		var core string
-		if in.Spec.Final == nil {
+		switch {
+		case !o.Result.Complete:
+			// A limit stopped the search: what it found, and no verdict
+			// (the bottom border says where it stopped).
+			core = st.Error.Render("verdict unknown") + fmt.Sprintf(" · %d outcomes so far", len(o.Result.Outcomes))
+			if in.Spec.Final != nil {
+				v := in.Spec.Verdict(o.Result)
+				core = st.Error.Render("verdict unknown") + fmt.Sprintf(" · %d so far, %d ✓", v.Positive+v.Negative, v.Positive)
+			}
+		case in.Spec.Final == nil:
 			core = itoa(len(o.Result.Outcomes)) + " outcomes"
-		} else {
+		default:
 			v := in.Spec.Verdict(o.Result)
 			core = st.Verdict.Render(string(v.Observation)) + fmt.Sprintf(" %d/%d", v.Positive, v.Positive+v.Negative)
-		}
-		if !o.Result.Complete {
-			core += st.Error.Render(" incomplete")
 		}
 		if in.Spec.Expected != "" {
 			core += st.Dim.Render(" (LKMM " + string(in.Spec.Expected) + ")")
@@ -485,7 +493,11 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 		if o.Result.Complete {
 			bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
-			bottom = o.Result.StopReason
+			// Where the search stopped, as much as the border holds.
+			bottom = o.Result.Summary()
+			if ansi.StringWidth(bottom)+3 > w {
+				bottom = "stopped: " + o.Result.StopReason
+			}
 		}
 	}
 	n := in.OutcomeHeadLines()

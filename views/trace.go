@@ -126,8 +126,10 @@ func (t *tracer) text(s string) string {
 	return s
 }
 
-// plain is text without markdown escapes, for code spans.
+// plain is text without markdown escapes, for code spans. It is
+// Printable: a trace in colour goes to the terminal as it is.
 func (t *tracer) plain(s string) string {
+	s = scenarios.Printable(s)
 	if t.opts.ASCII {
 		s = asciiOnly(s)
 	}

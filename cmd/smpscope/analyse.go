@@ -5,7 +5,6 @@ package main
 
 import (
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,9 +17,9 @@ var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {
 	var markdown bool
-	var timeout time.Duration
+	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "compare FAMILY [--markdown]",
+		Use:   "compare FAMILY [--markdown] [--timeout D] [--max-states N] [--max-memory SIZE]",
 		Short: "Explore every variant of a built-in family in both modes, as one table",
 		Long: `compare explores every variant of a built-in family (see smpscope list)
 in TSO and ARM-like mode and prints one table: a row per variant, a column
@@ -29,34 +28,39 @@ per mode. Each cell is herd7's word for how often the final condition holds
 out of all final states; the LKMM column is the verdict the scenario file
 records. FAMILY may also be the name of one of the family's scenarios.
 
-Exit status: 0 when every exploration finished; 2 for an unknown family or
-an exploration stopped by a limit (its cell shows "?").`,
+Exit status: 0 when every exploration finished; 2 for an unknown family,
+a write error, or an exploration stopped by a limit (its cell shows "?"
+and the counts found so far, without a verdict).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompare(args[0], markdown, timeout, stdout)
+			opts, err := limits.options("compare", cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runCompare(args[0], markdown, opts, stdout)
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a markdown table")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop exploring one variant in one mode after this long (e.g. 10s)")
+	limits.add(cmd.Flags(), "exploring one variant in one mode")
 	return cmd
 }
 
-func runCompare(name string, markdown bool, timeout time.Duration, w io.Writer) error {
+func runCompare(name string, markdown bool, opts machine.Options, w io.Writer) error {
 	fam, err := scenarios.FindFamily(name)
 	if err != nil {
 		return &exitError{2, "smpscope compare: " + err.Error()}
 	}
-	t, err := scenarios.CompareFamily(fam, bothModes, machine.Options{Timeout: timeout})
+	t, err := scenarios.CompareFamily(fam, bothModes, opts)
 	if err != nil {
 		return &exitError{2, "smpscope compare: " + err.Error()}
 	}
-	return writeReport(w, views.CompareReport(t, markdown), t.Incomplete(), "smpscope compare: some explorations did not finish (cells marked ?)")
+	return writeReport("compare", w, views.CompareReport(t, markdown), t.Incomplete(), "smpscope compare: some explorations stopped at a limit: their cells (marked ?) have no verdict")
 }
 
 // writeReport writes an analysis report; partial (a search stopped at a
 // limit) is exit status 2 with why.
-func writeReport(w io.Writer, report string, partial bool, why string) error {
-	if _, err := io.WriteString(w, report); err != nil {
+func writeReport(who string, w io.Writer, report string, partial bool, why string) error {
+	if err := writeOut(who, w, report); err != nil {
 		return err
 	}
 	if partial {
@@ -67,9 +71,9 @@ func writeReport(w io.Writer, report string, partial bool, why string) error {
 
 func newWhyCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var mode string
-	var timeout time.Duration
+	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "why SCENARIO [--mode tso|arm|both]",
+		Use:   "why SCENARIO [--mode tso|arm|both] [--timeout D] [--max-states N] [--max-memory SIZE]",
 		Short: "Find which barriers, acquires, releases and ordered RMWs are needed",
 		Long: `why answers "is this barrier needed, and what breaks without it?". For
 each ordering annotation of the scenario (every barrier, acquire load,
@@ -81,30 +85,35 @@ explores again, and reports per mode whether the outcome the final clause
 asks about becomes reachable, with the shortest witness that appears.
 Weakening all of them at once shows annotations that back each other up.
 
-Exit status: 0 when every exploration finished; 2 for usage, parse or
-limit errors.`,
+Exit status: 0 when every exploration finished; 2 for usage, parse,
+limit or write errors (an answer a limit cut short is said to be
+unknown, never needed or not needed).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			modes, err := parseModes(mode)
 			if err != nil {
 				return &exitError{2, "smpscope why: " + err.Error()}
 			}
-			return runWhy(args[0], modes, timeout, stdin, stdout)
+			opts, err := limits.options("why", cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runWhy(args[0], modes, opts, stdin, stdout)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop each exploration after this long (e.g. 10s)")
+	limits.add(cmd.Flags(), "each exploration")
 	return cmd
 }
 
-func runWhy(arg string, modes []machine.Mode, timeout time.Duration, stdin io.Reader, w io.Writer) error {
+func runWhy(arg string, modes []machine.Mode, opts machine.Options, stdin io.Reader, w io.Writer) error {
 	spec, err := scenarios.Resolve(arg, stdin)
 	if err != nil {
 		return &exitError{2, "smpscope why: " + err.Error()}
 	}
-	r, err := scenarios.Necessity(spec, modes, machine.Options{Timeout: timeout})
+	r, err := scenarios.Necessity(spec, modes, opts)
 	if err != nil {
 		return &exitError{2, "smpscope why: " + err.Error()}
 	}
-	return writeReport(w, views.WhyReport(r, arg), r.Unknown(), "smpscope why: some explorations stopped at a limit; their answers are marked unknown")
+	return writeReport("why", w, views.WhyReport(r, arg), r.Unknown(), "smpscope why: some explorations stopped at a limit; their answers are marked unknown")
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -16,11 +15,10 @@ import (
 )
 
 type checkOptions struct {
-	modes     []machine.Mode
-	asJSON    bool
-	timeout   time.Duration
-	maxStates int
-	edits     []string
+	modes  []machine.Mode
+	asJSON bool
+	limits machine.Options
+	edits  []string
 }
 
 func parseModes(s string) ([]machine.Mode, error) {
@@ -37,8 +35,9 @@ func parseModes(s string) ([]machine.Mode, error) {
 func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var opts checkOptions
 	var mode string
+	var limits limitFlags
 	cmd := &cobra.Command{
-		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] [--edit E ...] FILE|NAME ...",
+		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] [--max-memory SIZE] [--edit E ...] FILE|NAME ...",
 		Short: "Explore scenarios exhaustively and print herd7-style verdicts",
 		Long: `check explores every reachable state of each scenario (a .litmus file, a
 built-in name, or - for standard input) and prints, per scenario and mode,
@@ -49,20 +48,24 @@ P0:1+mb inserts smp_mb() after P0's first; P0:2-wmb removes a barrier).
 
 Exit status: 0 when everything parsed and explored; 1 when a mode reaches an
 outcome the file's "Result: Never" forbids (a soundness failure, which takes
-precedence); 2 for usage, parse or limit errors.`,
+precedence, also when a limit stopped the search after that outcome was
+found); 2 for usage, parse, limit or write errors. A search a limit stops
+has no verdict: it is reported on stderr with what it found so far.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if opts.modes, err = parseModes(mode); err != nil {
 				return &exitError{2, "smpscope check: " + err.Error()}
 			}
+			if opts.limits, err = limits.options("check", cmd.Flags()); err != nil {
+				return err
+			}
 			return runCheck(args, opts, stdin, stdout, stderr)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "one JSON object per line, per scenario and mode")
-	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "stop exploring one scenario in one mode after this long (e.g. 10s)")
-	cmd.Flags().IntVar(&opts.maxStates, "max-states", 0, "stop exploring one scenario in one mode after this many states (default 20000000)")
+	limits.add(cmd.Flags(), "exploring one scenario in one mode")
 	addEditFlag(cmd.Flags(), &opts.edits)
 	return cmd
 }
@@ -104,7 +107,9 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 		}
 	}
 	bar := progressTo(stderr, len(jobs))
-	runs := scenarios.ExploreAll(jobs, machine.Options{Timeout: opts.timeout, MaxStates: opts.maxStates, NoWitnesses: true}, func(done, _ int) { bar(done) })
+	eo := opts.limits
+	eo.NoWitnesses = true
+	runs := scenarios.ExploreAll(jobs, eo, func(done, _ int) { bar(done) })
 	bar(-1)
 	for k, r := range runs {
 		all[at[k]].run = r
@@ -115,29 +120,31 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 		r := c.run
 		if err := r.Failure(); err != nil {
 			if r.Spec != nil {
-				fmt.Fprintf(stderr, "smpscope check: %s (%s mode): %v\n", c.arg, r.Mode, err)
+				message(stderr, "smpscope check: %s (%s mode): %v", c.arg, r.Mode, err)
 			} else {
-				fmt.Fprintf(stderr, "smpscope check: %v\n", err)
+				message(stderr, "smpscope check: %v", err)
 			}
 			if code == 0 {
 				code = 2
 			}
 		}
 		if r.Unsound() {
-			fmt.Fprintf(stderr, "smpscope check: %s: SOUNDNESS: the file says \"Result: Never\" but %s mode reaches the outcome (%d final states)\n", r.Spec.Name, r.Mode.Title(), r.Verdict().Positive)
+			message(stderr, "smpscope check: %s: SOUNDNESS: the file says \"Result: Never\" but %s mode reaches the outcome (%d final states)", r.Spec.Name, r.Mode.Title(), r.Verdict().Positive)
 			code = 1
 		}
 		switch {
 		case opts.asJSON:
 			line, err := views.CheckJSON(c.arg, r)
-			if err == nil {
-				_, err = stdout.Write(line)
-			}
 			if err != nil {
 				return err
 			}
+			if err := writeOut("check", stdout, string(line)); err != nil {
+				return err
+			}
 		case r.Failure() == nil:
-			io.WriteString(stdout, views.CheckText(r))
+			if err := writeOut("check", stdout, views.CheckText(r)); err != nil {
+				return err
+			}
 		}
 	}
 	if code != 0 {

@@ -19,6 +19,7 @@ type execSource struct {
 	witness bool
 	replay  string
 	random  uint64
+	limits  limitFlags
 	edits   []string
 }
 
@@ -29,6 +30,7 @@ func (o *execSource) addFlags(f *pflag.FlagSet, verb string) {
 	f.BoolVar(&o.witness, "witness", false, verb+" the shortest witness of the final clause's outcome (default)")
 	f.StringVar(&o.replay, "replay", "", verb+" the execution of a trace `FILE` (- for standard input)")
 	f.Uint64Var(&o.random, "random", 0, verb+" random enabled steps chosen by `SEED`, to a final state (the UI's --seed SEED, then g)")
+	o.limits.add(f, "the search for the witness")
 	addEditFlag(f, &o.edits)
 }
 
@@ -78,6 +80,10 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 	if err != nil {
 		return nil, "", usageErr("%s: --mode: %v", who, err)
 	}
+	limits, err := o.limits.options(who, f)
+	if err != nil {
+		return nil, "", err
+	}
 	arg := ""
 	if len(args) == 1 {
 		arg = args[0]
@@ -113,7 +119,7 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 	if f.Changed("random") {
 		ex, err = scenarios.RandomExecution(spec, mode, o.random)
 	} else {
-		ex, err = witness(who, verb, spec, mode, machine.Options{})
+		ex, err = witness(who, verb, spec, mode, limits)
 	}
 	if err != nil {
 		return nil, "", err

@@ -17,14 +17,14 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 		Short: "List the built-in scenarios",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return writeList(stdout, asJSON)
+			return writeList("list", stdout, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per line with name, family, variant, title")
 	return cmd
 }
 
-func writeList(w io.Writer, asJSON bool) error {
+func writeList(who string, w io.Writer, asJSON bool) error {
 	lib, err := scenarios.Library()
 	if err != nil {
 		return &exitError{2, err.Error()}
@@ -35,8 +35,7 @@ func writeList(w io.Writer, asJSON bool) error {
 			return err
 		}
 	}
-	_, err = io.WriteString(w, text)
-	return err
+	return writeOut(who, w, text)
 }
 
 func newShowCmd(stdout io.Writer) *cobra.Command {
@@ -49,8 +48,7 @@ func newShowCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return &exitError{2, fmt.Sprintf("smpscope: %v (see smpscope list)", err)}
 			}
-			_, err = io.WriteString(stdout, e.Source)
-			return err
+			return writeOut("show", stdout, e.Source)
 		},
 	}
 }

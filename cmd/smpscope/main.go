@@ -19,6 +19,7 @@ import (
 	"os"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 func main() {
@@ -52,10 +53,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, ee.msg)
+			message(stderr, "%s", ee.msg)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "smpscope:", err)
+	message(stderr, "smpscope: %v", err)
 	return 2
+}
+
+// message prints a line for the user on stderr. Messages quote file
+// names, arguments and what files hold, so they are made Printable: no
+// input reaches the terminal as an escape sequence.
+func message(stderr io.Writer, format string, args ...any) {
+	fmt.Fprintln(stderr, scenarios.Printable(fmt.Sprintf(format, args...)))
+}
+
+// writeOut writes a report to stdout, made Printable (reports carry no
+// escape codes of their own, but quote paths and arguments). A failed
+// write (a full disk, a closed file) is the command's failure: exit
+// status 2, with a message.
+func writeOut(who string, w io.Writer, s string) error {
+	return writeRaw(who, w, scenarios.Printable(s))
+}
+
+// writeRaw is writeOut for text that carries its own escape codes (a
+// trace in colour) and is made safe where it was rendered.
+func writeRaw(who string, w io.Writer, s string) error {
+	if _, err := io.WriteString(w, s); err != nil {
+		prefix := "smpscope"
+		if who != "" {
+			prefix += " " + who
+		}
+		return &exitError{2, fmt.Sprintf("%s: cannot write the output: %v", prefix, err)}
+	}
+	return nil
 }

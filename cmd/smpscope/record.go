@@ -1,9 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -20,12 +20,13 @@ type recordOptions struct {
 	size    string
 	noColor bool
 	tape    string
+	force   bool
 }
 
 func newRecordCmd(stdin io.Reader, stderr io.Writer) *cobra.Command {
 	var o recordOptions
 	cmd := &cobra.Command{
-		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape]",
+		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape] [--force]",
 		Short: "Record the UI stepping through an execution as an asciicast v2 file",
 		Long: `record renders the real UI frames of an execution, one per step,
 deterministically and without a terminal, into an asciicast v2 file that
@@ -41,8 +42,11 @@ with the keystrokes that produce the same run in the real UI: it types the
 command that opens the scenario, then each step's number in the list of
 enabled steps, --delay apart, and q.
 
+Every output path is checked before anything is written, and an existing
+file is never overwritten without --force (like the UI's e).
+
 Exit status: 0 written; 1 no witness (the outcome is unreachable); 2 usage,
-parse, replay or write errors.`,
+parse, replay, limit or write errors.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecord(cmd, args, o, stdin, stderr)
@@ -51,17 +55,34 @@ parse, replay or write errors.`,
 	f := cmd.Flags()
 	o.addFlags(f, "record")
 	f.StringVar(&o.out, "out", "", "the asciicast `FILE` to write (required)")
-	f.DurationVar(&o.delay, "delay", 1500*time.Millisecond, "time between frames")
-	f.StringVar(&o.size, "size", "100x30", "terminal size COLSxROWS")
+	f.DurationVar(&o.delay, "delay", 1500*time.Millisecond, "time between frames (at least 100ms)")
+	f.StringVar(&o.size, "size", "100x30", "terminal size COLSxROWS, from 60x20 (the UI's smallest) to 1000x500")
 	f.BoolVar(&o.noColor, "no-color", false, "record without colours")
 	f.StringVar(&o.tape, "tape", "", "also write a VHS tape `FILE` with the keystrokes of the same run")
+	f.BoolVar(&o.force, "force", false, forceHelp("the --out and --tape files"))
 	return cmd
 }
 
-// parseSize reads "COLSxROWS".
+// The range of --size: the UI's smallest screen (smaller, every frame
+// would say "terminal too small") up to what a player shows.
+const (
+	maxRecordWidth  = 1000
+	maxRecordHeight = 500
+)
+
+// minDelay is the shortest --delay: frames closer than this are not a
+// demo a person can follow (and times are whole milliseconds).
+const minDelay = 100 * time.Millisecond
+
+// parseSize reads "COLSxROWS" within the range above.
 func parseSize(s string) (w, h int, err error) {
-	if _, err := fmt.Sscanf(strings.ToLower(s), "%dx%d", &w, &h); err != nil || w < 20 || h < 5 || w > 1000 || h > 500 {
+	var rest string
+	n, _ := fmt.Sscanf(strings.ToLower(s), "%dx%d%s", &w, &h, &rest)
+	if n != 2 {
 		return 0, 0, fmt.Errorf("--size %q: want COLSxROWS, e.g. 100x30", s)
+	}
+	if w < views.MinWidth || h < views.MinHeight || w > maxRecordWidth || h > maxRecordHeight {
+		return 0, 0, fmt.Errorf("--size %s: want %dx%d to %dx%d (the UI needs at least %dx%d)", s, views.MinWidth, views.MinHeight, maxRecordWidth, maxRecordHeight, views.MinWidth, views.MinHeight)
 	}
 	return w, h, nil
 }
@@ -74,33 +95,35 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 	if err != nil {
 		return usageErr("record: %v", err)
 	}
-	if o.delay <= 0 {
-		return usageErr("record: --delay must be positive")
+	if o.delay < minDelay {
+		return usageErr("record: --delay %v: at least %v between frames", o.delay, minDelay)
+	}
+	// Every output is checked before anything is computed or written.
+	if err := checkOutputs("record", o.force, o.out, o.tape); err != nil {
+		return err
 	}
 	ex, arg, err := o.execution("record", "record", cmd.Flags(), args, stdin)
 	if err != nil {
 		return err
 	}
 	frames := model.Frames(ex, w, h, !o.noColor)
-
-	file, err := os.Create(o.out)
-	if err != nil {
+	var cast bytes.Buffer
+	title := fmt.Sprintf("smpscope %s (%s mode)", ex.Spec.Name, ex.Mach.Mode.Title())
+	if err := model.WriteCast(&cast, w, h, title, frames, o.delay); err != nil {
 		return usageErr("record: %v", err)
 	}
-	title := fmt.Sprintf("smpscope %s (%s mode)", ex.Spec.Name, ex.Mach.Mode.Title())
-	werr := model.WriteCast(file, w, h, title, frames, o.delay)
-	if cerr := file.Close(); werr == nil {
-		werr = cerr
+	if err := writeOutput("record", o.out, cast.Bytes(), o.force); err != nil {
+		return err
 	}
-	if werr != nil {
-		return usageErr("record: %s: %v", o.out, werr)
-	}
-	fmt.Fprintf(stderr, "smpscope record: wrote %s (%d frames, %dx%d); play it with: asciinema play %s\n", o.out, len(frames), w, h, views.ShellQuote(o.out))
 	if o.tape != "" {
-		if err := os.WriteFile(o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay)), 0o644); err != nil {
-			return usageErr("record: %v", err)
+		if err := writeOutput("record", o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay)), o.force); err != nil {
+			removeOutputs(o.out)
+			return err
 		}
-		fmt.Fprintf(stderr, "smpscope record: wrote %s (%d steps); record it with: vhs %s\n", o.tape, len(ex.Steps), views.ShellQuote(o.tape))
+	}
+	message(stderr, "smpscope record: wrote %s (%d frames, %dx%d); play it with: asciinema play %s", o.out, len(frames), w, h, views.ShellQuote(o.out))
+	if o.tape != "" {
+		message(stderr, "smpscope record: wrote %s (%d steps); record it with: vhs %s", o.tape, len(ex.Steps), views.ShellQuote(o.tape))
 	}
 	return nil
 }

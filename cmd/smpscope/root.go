@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -54,12 +55,16 @@ which the UI can undo (u); check and trace take the same flags.`,
 // printNonInteractive is what smpscope prints instead of starting the UI
 // when stdout is not a terminal: a short help and the scenario list.
 func printNonInteractive(cmd *cobra.Command, w io.Writer) error {
-	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n\nCommands:\n", cmd.Short, cmd.UseLine())
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\nUsage:\n  %s\n\nCommands:\n", cmd.Short, cmd.UseLine())
 	for _, c := range cmd.Commands() {
 		if c.IsAvailableCommand() {
-			fmt.Fprintf(w, "  %-8s %s\n", c.Name(), c.Short)
+			fmt.Fprintf(&b, "  %-8s %s\n", c.Name(), c.Short)
 		}
 	}
-	fmt.Fprintf(w, "\n(stdout is not a terminal, so the interactive UI was not started.)\n\nBuilt-in scenarios:\n")
-	return writeList(w, false)
+	fmt.Fprintf(&b, "\n(stdout is not a terminal, so the interactive UI was not started.)\n\nBuilt-in scenarios:\n")
+	if err := writeOut("", w, b.String()); err != nil {
+		return err
+	}
+	return writeList("", w, false)
 }

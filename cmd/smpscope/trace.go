@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"smpscope/scenarios"
 	"smpscope/views"
 )
 
@@ -19,12 +19,13 @@ type traceOptions struct {
 	width  int
 	out    string
 	save   string
+	force  bool
 }
 
 func newTraceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o traceOptions
 	cmd := &cobra.Command{
-		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE]",
+		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE] [--force]",
 		Short: "Print one execution step by step, ready for a mail",
 		Long: `trace prints one execution of a scenario step by step: what each step
 did, how each read is classified (a stale read is marked "!! STALE"), the
@@ -43,11 +44,13 @@ annotation changed first (P1:2=acquire, P0:1+mb, P0:2-wmb; see README).
 
 The text fits 72 columns (--width) and carries no escape codes unless it
 goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the
-execution as a replayable trace file (see README, "Trace files").
+execution as a replayable trace file (see README, "Trace files"). An
+existing --out or --save file is never overwritten without --force.
 
 Exit status: 0 printed; 1 the outcome the final clause asks about is
-unreachable, so there is no witness; 2 usage, parse, replay or limit
-errors.`,
+unreachable, so there is no witness; 2 usage, parse, replay, write or
+limit errors (a search a limit stopped before finding a witness cannot
+say whether the outcome is reachable).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTrace(cmd, args, o, stdin, stdout, stderr)
@@ -60,6 +63,7 @@ errors.`,
 	f.IntVar(&o.width, "width", views.DefaultTraceWidth, "widest line in columns (at least 40)")
 	f.StringVar(&o.out, "out", "", "write the rendered execution to `FILE` instead of stdout")
 	f.StringVar(&o.save, "save", "", "also write the execution as a replayable trace `FILE`")
+	f.BoolVar(&o.force, "force", false, forceHelp("the --out and --save files"))
 	return cmd
 }
 
@@ -71,36 +75,43 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 	if o.width < 40 {
 		return usageErr("trace: --width %d is too narrow (at least 40)", o.width)
 	}
+	out := o.out
+	if out == "-" {
+		out = ""
+	}
+	if err := checkOutputs("trace", o.force, out, o.save); err != nil {
+		return err
+	}
 	ex, _, err := o.execution("trace", "show", cmd.Flags(), args, stdin)
 	if err != nil {
 		return err
 	}
-	w := stdout
-	var file *os.File
-	if o.out != "" && o.out != "-" {
-		if file, err = os.Create(o.out); err != nil {
-			return usageErr("trace: %v", err)
-		}
-		defer file.Close()
-		w = file
-	}
 	color := false
-	if fl, ok := w.(*os.File); ok && format == views.TraceText && term.IsTerminal(fl.Fd()) {
+	if f, ok := stdout.(*os.File); ok && out == "" && format == views.TraceText && term.IsTerminal(f.Fd()) {
 		color = true
 	}
-	if _, err := io.WriteString(w, views.RenderTrace(ex, views.TraceOptions{Format: format, Width: o.width, ASCII: o.ascii, Color: color})); err != nil {
+	text := views.RenderTrace(ex, views.TraceOptions{Format: format, Width: o.width, ASCII: o.ascii, Color: color})
+	if out != "" {
+		err = writeOutput("trace", out, []byte(scenarios.Printable(text)), o.force)
+	} else if color {
+		err = writeRaw("trace", stdout, text) // made safe piece by piece in views
+	} else {
+		err = writeOut("trace", stdout, text)
+	}
+	if err != nil {
 		return err
 	}
-	if file != nil {
-		if err := file.Close(); err != nil {
-			return usageErr("trace: %v", err)
-		}
-	}
 	if o.save != "" {
-		if err := os.WriteFile(o.save, []byte(ex.Trace(filepath.Dir(o.save)).Format()), 0o644); err != nil {
+		text, err := ex.Trace(filepath.Dir(o.save)).Text()
+		if err != nil {
+			removeOutputs(out)
 			return usageErr("trace: %v", err)
 		}
-		fmt.Fprintf(stderr, "smpscope trace: wrote %s (%d steps); replay it with: smpscope trace --replay %s\n", o.save, len(ex.Steps), views.ShellQuote(o.save))
+		if err := writeOutput("trace", o.save, []byte(text), o.force); err != nil {
+			removeOutputs(out)
+			return err
+		}
+		message(stderr, "smpscope trace: wrote %s (%d steps); replay it with: smpscope trace --replay %s", o.save, len(ex.Steps), views.ShellQuote(o.save))
 	}
 	return nil
 }

@@ -81,15 +81,10 @@ func uiModelOptions(args []string, o uiOptions, stdin io.Reader) (model.Options,
 		if spec, err = editSpec("", spec, o.edits); err != nil {
 			return opts, err
 		}
+		// With --present and no trace, the UI shows at once and presents
+		// the witness its background exploration finds (or says why there
+		// is none, and presents a random run).
 		opts.Scenario = spec
-		if o.present {
-			// Present the witness of the outcome the final clause asks about.
-			ex, err := witness("", "present (try --mode, or --replay a trace)", spec, mode, model.DefaultExploreOptions)
-			if err != nil {
-				return opts, err
-			}
-			opts.History = ex.Steps
-		}
 	}
 	return opts, nil
 }

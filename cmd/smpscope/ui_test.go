@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,27 +23,42 @@ func TestUIPresentOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !opts.Present || opts.Every != 2*time.Second || opts.Mode != machine.ARM || len(opts.History) == 0 {
+	// Nothing is searched before the UI shows (issue 11, item 9): the
+	// model presents the witness its background exploration finds.
+	if !opts.Present || opts.Every != 2*time.Second || opts.Mode != machine.ARM || len(opts.History) != 0 {
 		t.Fatalf("present %v every %v mode %v history %d", opts.Present, opts.Every, opts.Mode, len(opts.History))
 	}
-	// The history is the witness: it ends in the outcome the clause asks about.
-	ex, err := scenarios.NewExecution(opts.Scenario, machine.ARM, opts.History, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if last := ex.Last(); !ex.Mach.Final(last) || !opts.Scenario.Asked(ex.Mach.Outcome(last)) {
-		t.Error("the presented history is not a witness")
-	}
-	// The model opens at step 0 with the witness ahead.
-	mm := model.New(opts)
+	mm := model.Start(opts, 140, 45)
 	if len(mm.History()) != 0 {
 		t.Errorf("presentation opens at step %d", len(mm.History()))
 	}
+	for range 50 {
+		mm = model.Drive(mm, tea.KeyMsg{Type: tea.KeyRight})
+	}
+	// The history is the witness: it ends in the outcome the clause asks about.
+	ex, err := scenarios.NewExecution(opts.Scenario, machine.ARM, mm.History(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := ex.Last(); len(ex.Steps) == 0 || !ex.Mach.Final(last) || !opts.Scenario.Asked(ex.Mach.Outcome(last)) {
+		t.Error("the presented history is not a witness")
+	}
 
-	// Unreachable: exit 1, with a reason.
-	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
-	if ee, ok := err.(*exitError); !ok || ee.code != 1 || !strings.Contains(ee.msg, "no witness to present") {
-		t.Errorf("unreachable: %v", err)
+	// Unreachable: the UI says so and presents a random run instead.
+	opts, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
+	if err != nil {
+		t.Fatalf("unreachable: %v", err)
+	}
+	mm = model.Start(opts, 140, 45)
+	if v := mm.View(); !strings.Contains(v, "no witness (unreachable in ARM-like mode): a random") {
+		t.Errorf("unreachable:\n%s", v)
+	}
+	for range 50 {
+		mm = model.Drive(mm, tea.KeyMsg{Type: tea.KeyRight})
+	}
+	random, _ := scenarios.RandomExecution(opts.Scenario, machine.ARM, 1)
+	if got := mm.History(); len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(random.Steps) {
+		t.Errorf("presented %v, want the random run %v", got, random.Steps)
 	}
 	// No scenario, or a bad pace: usage errors.
 	if _, err := uiModelOptions(nil, o, nil); err == nil || err.(*exitError).code != 2 {
@@ -80,8 +97,12 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 	if opts, err = uiModelOptions([]string{"sb+once"}, o, nil); err != nil || opts.Scenario.File != "" || opts.Present {
 		t.Errorf("built-in: File %q, present %v, %v", opts.Scenario.File, opts.Present, err)
 	}
-	// Not a terminal: the root command still checks --present.
-	if _, errs, code := runCmd(t, "mp+wmb-rmb", "--present", "--mode", "arm"); code != 1 || !strings.Contains(errs, "no witness") {
+	// Not a terminal: the root command still checks the scenario and
+	// --present (the witness is the UI's to search for).
+	if _, errs, code := runCmd(t, "mp+wmb-rmb", "--present", "--mode", "arm"); code != 0 {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := runCmd(t, "no-such", "--present"); code != 2 || !strings.Contains(errs, "no such file") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	if _, errs, code := runCmd(t, "--every", "2s"); code != 2 || !strings.Contains(errs, "--present needs a scenario") {
@@ -98,7 +119,7 @@ func TestRandomIsTheUISeed(t *testing.T) {
 		for _, mode := range []string{"tso", "arm"} {
 			for _, seed := range []string{"1", "7", "42"} {
 				file := filepath.Join(dir, name+mode+seed+".trace")
-				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt")); code != 0 {
+				if _, errs, code := runCmd(t, "trace", name, "--mode", mode, "--random", seed, "--save", file, "--out", filepath.Join(dir, "out.txt"), "--force"); code != 0 {
 					t.Fatalf("trace --random: %s", errs)
 				}
 				want, err := scenarios.ReplayTraceFile(file, "", nil, nil)

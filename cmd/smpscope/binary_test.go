@@ -1,0 +1,188 @@
+//go:build unix
+
+package main
+
+// The real binary on hostile input (issue 11, items 1 and 3): built once
+// per test run, run on /dev/zero, a FIFO, a 2 GB sparse file and a full
+// disk, under a memory limit, each within a time bound.
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildOut  []byte
+)
+
+// binary builds smpscope once for the package's tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "smpscope-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "smpscope")
+		buildOut, buildErr = exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
+	}
+	return binPath
+}
+
+// result is what a run of the binary did.
+type result struct {
+	stdout, stderr string
+	code           int
+	elapsed        time.Duration
+	maxRSS         int64 // bytes
+}
+
+// runBinary runs the binary with args (stdin from stdin, or stdout to
+// stdout when they are given) under a soft memory limit, killing it after
+// timeout.
+func runBinary(t *testing.T, timeout time.Duration, stdin, stdout *os.File, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), args...)
+	cmd.Env = append(os.Environ(), "GOMEMLIMIT=64MiB")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	if stdout != nil {
+		cmd.Stdout = stdout
+	}
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("%v: still running after %v (killed)", args, timeout)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSS = int64(ru.Maxrss)
+		if runtime.GOOS == "linux" {
+			r.maxRSS *= 1024 // kilobytes there, bytes on the BSDs
+		}
+	}
+	return r
+}
+
+// maxRSS bounds the memory of a run that refuses its input: the runtime
+// and the program, not the input.
+const maxRSS = 100 << 20
+
+func TestBinaryHostileInput(t *testing.T) {
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "big.litmus")
+	if f, err := os.Create(sparse); err == nil {
+		f.Close()
+	}
+	if err := os.Truncate(sparse, 2<<30); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.litmus")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "zero.trace")
+	os.WriteFile(src, []byte("smpscope trace 1\nscenario: zero\nsource: /dev/zero\nmode: tso\n"), 0o644)
+	srcFifo := filepath.Join(dir, "fifo.trace")
+	os.WriteFile(srcFifo, []byte("smpscope trace 1\nscenario: f\nsource: fifo.litmus\nmode: tso\n"), 0o644)
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+
+	for _, tc := range []struct {
+		args  []string
+		stdin *os.File
+		want  string
+	}{
+		{[]string{"check", "/dev/zero"}, nil, "/dev/zero: not a regular file (a character device)"},
+		{[]string{"trace", "--replay", "/dev/zero"}, nil, "/dev/zero: not a regular file"},
+		{[]string{"trace", "--replay", src}, nil, "/dev/zero: not a regular file"},
+		{[]string{"why", "/dev/zero"}, nil, "not a regular file"},
+		{[]string{"record", "/dev/zero", "--out", filepath.Join(dir, "x.cast")}, nil, "not a regular file"},
+		{[]string{"/dev/zero"}, nil, "not a regular file"},
+		{[]string{"check", "-"}, zero, "<stdin>: more than 1048576 bytes; a scenario is at most 1 MiB"},
+		{[]string{"trace", "--replay", "-"}, zero, "<stdin>: more than 16777216 bytes; a trace is at most 16 MiB"},
+		{[]string{"check", sparse}, nil, "the file is 2147483648 bytes; a scenario is at most 1 MiB"},
+		{[]string{"trace", "--replay", sparse}, nil, "a trace is at most 16 MiB"},
+		{[]string{"check", fifo}, nil, "a named pipe with nothing written to it"},
+		{[]string{"trace", "--replay", fifo}, nil, "a named pipe with nothing written to it"},
+		{[]string{"trace", "--replay", srcFifo}, nil, "a named pipe with nothing written to it"},
+	} {
+		r := runBinary(t, 10*time.Second, tc.stdin, nil, tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "goroutine") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+		if r.maxRSS > maxRSS || r.elapsed > 5*time.Second {
+			t.Errorf("%v: %d MiB, %v", tc.args, r.maxRSS>>20, r.elapsed.Round(time.Millisecond))
+		}
+		t.Logf("%v: exit %d in %v, max RSS %d MiB", tc.args, r.code, r.elapsed.Round(time.Millisecond), r.maxRSS>>20)
+	}
+}
+
+// TestBinaryFullDisk checks item 3 from the real binary: output to
+// /dev/full fails with a message and a non-zero status.
+func TestBinaryFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full")
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"check", "mp+once", "sb+once"},
+		{"check", "--json", "mp+once"},
+		{"list"},
+		{"show", "mp+once"},
+		{"trace", "mp+once"},
+		{"compare", "mp"},
+		{"why", "mp+wmb-rmb"},
+		{},
+	} {
+		r := runBinary(t, 20*time.Second, nil, full, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "cannot write the output: write /dev/stdout: no space left on device") {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	// Files named on the command line too.
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"trace", "mp+once", "--out", "/dev/full"},
+		{"trace", "mp+once", "--save", "/dev/full", "--out", filepath.Join(dir, "t.txt")},
+		{"record", "mp+once", "--out", "/dev/full"},
+	} {
+		r := runBinary(t, 20*time.Second, nil, nil, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
