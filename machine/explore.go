@@ -96,10 +96,14 @@ type Result struct {
 // Summary is a one-line description of the search, e.g. "explored 1234
 // states in 3ms" or "stopped after 20000000 states: state limit".
 func (r *Result) Summary() string {
-	if !r.Complete {
-		return fmt.Sprintf("stopped after %d states: %s", r.States, r.StopReason)
+	states := fmt.Sprintf("%d states", r.States)
+	if r.States == 1 {
+		states = "1 state"
 	}
-	return fmt.Sprintf("explored %d states in %v", r.States, r.Elapsed.Round(time.Microsecond))
+	if !r.Complete {
+		return fmt.Sprintf("stopped after %s: %s", states, r.StopReason)
+	}
+	return fmt.Sprintf("explored %s in %v", states, r.Elapsed.Round(time.Microsecond))
 }
 
 // macro is a step of the reduced search: optionally applying queued
@@ -290,10 +294,13 @@ func Explore(m *Machine, opts Options) *Result {
 				gens[i] = nil
 			}
 			if err := ctx.Err(); err != nil {
-				if err == context.DeadlineExceeded {
-					stopped = "time limit"
-				} else {
+				switch {
+				case err != context.DeadlineExceeded:
 					stopped = "cancelled"
+				case opts.Timeout > 0:
+					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
+				default:
+					stopped = "time limit"
 				}
 			}
 			if !e.charge() {

@@ -54,10 +54,21 @@ func (l limitFlags) options(who string, f *pflag.FlagSet) (machine.Options, erro
 		if err != nil {
 			return o, usageErr("%s: --max-memory %q: %v", who, l.maxMemory, err)
 		}
-		o.MaxMemory = n
+		if setProcessLimit != nil {
+			// The real binary: the limit bounds the whole process, and
+			// every search shares it.
+			setProcessLimit(n)
+		} else {
+			o.MaxMemory = n
+		}
 	}
 	return o, nil
 }
+
+// setProcessLimit makes a --max-memory the bound of the whole process
+// (machine.SetProcessMemoryLimit). main sets it; tests, which run
+// commands in their own process, leave it nil and get a search bound.
+var setProcessLimit func(int64)
 
 // byteUnits are the suffixes parseBytes knows; all are powers of two, as
 // the explorer's accounting is.

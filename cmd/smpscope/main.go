@@ -26,6 +26,7 @@ func main() {
 	// One memory budget for the whole process: every exploration a
 	// command runs shares it, and the runtime keeps the heap under it.
 	machine.SetProcessMemoryLimit(defaultMaxMemory)
+	setProcessLimit = machine.SetProcessMemoryLimit
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
