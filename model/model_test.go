@@ -608,3 +608,69 @@ func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]string {
 	}
 	return s.exploreKeys
 }
+
+// libraryPicker opens the picker on the built-in library.
+func libraryPicker(t *testing.T, w, h int) Model {
+	t.Helper()
+	opts, err := LibraryOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Explore = machine.Options{MaxStates: 20000}
+	return Start(opts, w, h)
+}
+
+// TestPickerLibraryOrder: the picker opens on MP, the classic shapes
+// come first and each family's row opens on its broken baseline.
+func TestPickerLibraryOrder(t *testing.T) {
+	m := libraryPicker(t, 80, 24)
+	var fams []string
+	for _, it := range m.picker.list.Items() {
+		f := it.(familyItem)
+		fams = append(fams, f.family)
+		if f.chosen().Family == "ext4-last-group" && f.chosen().Variant != "rel-acq" {
+			t.Errorf("ext4-last-group opens on %s, want rel-acq", f.chosen().Variant)
+		}
+	}
+	if got := strings.Join(fams[:5], " "); got != "mp sb lb iriw ext4-last-group" {
+		t.Errorf("picker starts with %s", got)
+	}
+	if e, _ := m.picker.selected(); e.Name != "mp+once" {
+		t.Errorf("the picker opens on %s, want mp+once", e.Name)
+	}
+	if !strings.Contains(m.View(), "[once]") {
+		t.Errorf("the first row does not show [once]:\n%s", m.View())
+	}
+}
+
+// TestPickerVariantUnderFilter: ←/→ under a filter keep the cursor on
+// the row, and they work while the filter is being typed.
+func TestPickerVariantUnderFilter(t *testing.T) {
+	m := libraryPicker(t, 80, 24)
+	m = Drive(m, keys("/", "o", "n", "c", "e", "enter", "down", "down")...)
+	before, _ := m.picker.selected()
+	idx := m.picker.list.Index()
+	m = Drive(m, keys("right")...)
+	after, _ := m.picker.selected()
+	if m.picker.list.Index() != idx || after.Family != before.Family || after.Name == before.Name {
+		t.Errorf("→ under a filter: row %d %s → row %d %s, want the next variant on row %d", idx, before.Name, m.picker.list.Index(), after.Name, idx)
+	}
+	m = Drive(m, keys("left")...)
+	if back, _ := m.picker.selected(); back.Name != before.Name {
+		t.Errorf("← did not come back to %s: %s", before.Name, back.Name)
+	}
+
+	// While typing: the filter keeps the keyboard, → changes the top row's
+	// variant, and enter then opens what is shown.
+	m = libraryPicker(t, 80, 24)
+	m = Drive(m, keys("/", "e", "x", "t", "4", "right")...)
+	if !m.picker.filtering() {
+		t.Fatal("→ ended the filter")
+	}
+	if e, _ := m.picker.selected(); e.Name != "ext4-last-group+rel-acq-flag" {
+		t.Errorf("→ while typing selects %s, want ext4-last-group+rel-acq-flag", e.Name)
+	}
+	if v := m.View(); !strings.Contains(v, "[rel-acq-flag]") || !strings.Contains(v, "ext4") {
+		t.Errorf("the row does not show the new variant:\n%s", v)
+	}
+}
