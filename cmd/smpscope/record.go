@@ -26,7 +26,7 @@ func newRecordCmd(stdin io.Reader, stderr io.Writer) *cobra.Command {
 	var o recordOptions
 	cmd := &cobra.Command{
 		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape]",
-		Short: "Record the UI stepping through an execution as an asciicast v2 file",
+		Short: "Record the UI stepping through an execution (asciicast v2)",
 		Long: `record renders the real UI frames of an execution, one per step,
 deterministically and without a terminal, into an asciicast v2 file that
 asciinema plays ("asciinema play demo.cast") and converts (svg-term, agg).

@@ -53,10 +53,16 @@ clause's outcome, on its own, for teaching.`,
 // when stdout is not a terminal: a short help and the scenario list.
 func printNonInteractive(cmd *cobra.Command, w io.Writer) error {
 	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n\nCommands:\n", cmd.Short, cmd.UseLine())
+	var shown []*cobra.Command
+	width := 0 // the longest name, so that every description lines up
 	for _, c := range cmd.Commands() {
 		if c.IsAvailableCommand() {
-			fmt.Fprintf(w, "  %-8s %s\n", c.Name(), c.Short)
+			shown = append(shown, c)
+			width = max(width, len(c.Name()))
 		}
+	}
+	for _, c := range shown {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name(), c.Short)
 	}
 	fmt.Fprintf(w, "\n(stdout is not a terminal, so the interactive UI was not started.)\n\nBuilt-in scenarios:\n")
 	return writeList(w, false)
