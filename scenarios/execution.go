@@ -138,3 +138,11 @@ func (r *Random) Run(m *machine.Machine, s *machine.State) []machine.Step {
 	}
 	return steps
 }
+
+// DefaultMode is the mode every single-mode front-end starts in unless
+// told otherwise: the UI, trace and record. ARM-like mode is where the
+// library's stories happen (store buffers that commit out of order,
+// invalidation queues), and it allows every outcome TSO mode allows, so
+// the outcome a scenario is about is reachable in it whenever the machine
+// can reach it at all; m switches to TSO to show what x86 forbids.
+const DefaultMode = machine.ARM

@@ -24,7 +24,7 @@ type execSource struct {
 // addFlags registers --mode, --witness, --replay and --random; verb says
 // what the command does with the execution ("show", "record").
 func (o *execSource) addFlags(f *pflag.FlagSet, verb string) {
-	f.StringVar(&o.mode, "mode", "arm", "tso or arm (with --replay: the trace's mode)")
+	f.StringVar(&o.mode, "mode", scenarios.DefaultMode.String(), "tso or arm (with --replay: the trace's mode)")
 	f.BoolVar(&o.witness, "witness", false, verb+" the shortest witness of the final clause's outcome (default)")
 	f.StringVar(&o.replay, "replay", "", verb+" the execution of a trace `FILE` (- for standard input)")
 	f.Uint64Var(&o.random, "random", 0, verb+" random enabled steps chosen by `SEED`, to a final state (the UI's --seed SEED, then g)")

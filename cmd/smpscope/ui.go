@@ -26,7 +26,7 @@ type uiOptions struct {
 
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.mode, "mode", "tso", "start in tso or arm mode (m switches)")
+	f.StringVar(&o.mode, "mode", scenarios.DefaultMode.String(), "start in tso or arm mode (m switches)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for the random steps of space and g, so sessions replay alike (g from the start: smpscope trace --random SEED)")
 	f.StringVar(&o.replay, "replay", "", "open at the end of the trace `FILE`, with its whole history to step back through")
 	f.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection) instead of clicks and wheel")

@@ -124,3 +124,25 @@ func TestRandomIsTheUISeed(t *testing.T) {
 		}
 	}
 }
+
+// TestOneDefaultMode: the UI, trace and record start in the same mode
+// when --mode is not given: scenarios.DefaultMode, ARM-like.
+func TestOneDefaultMode(t *testing.T) {
+	if scenarios.DefaultMode != machine.ARM {
+		t.Fatalf("DefaultMode is %v", scenarios.DefaultMode)
+	}
+	root := newRootCmd(nil, nil, nil)
+	for _, c := range [][]string{{}, {"trace"}, {"record"}} {
+		cmd, _, err := root.Find(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := cmd.Flags().Lookup("mode"); f == nil || f.DefValue != "arm" {
+			t.Errorf("smpscope %v: --mode defaults to %v, want arm", c, f)
+		}
+	}
+	out, _, code := runCmd(t, "trace", "mp+once")
+	if code != 0 || !strings.Contains(out, "mp+once (once), ARM-like mode") {
+		t.Errorf("trace without --mode: exit %d\n%s", code, out)
+	}
+}
