@@ -169,7 +169,7 @@ var fullHelpNotes = map[string]string{
 	"down":                "move down in the focused pane (in presentation mode: scroll the story)",
 	"CPUs left":           "scroll the CPU columns left when they do not all fit",
 	"CPUs right":          "scroll the CPU columns right",
-	"TSO⇄ARM":             "switch between TSO and ARM-like mode (the history is replayed when it is valid there)",
+	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut)",
 	"next variant":        "open the next variant of the family, in the same mode",
 	"story":               "show the scenario's story",
 	"help":                "show every key and the legend of marks",

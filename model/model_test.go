@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -262,14 +263,45 @@ func TestModeSwitch(t *testing.T) {
 		t.Error("switching mode did not explore the new mode")
 	}
 	m = Drive(m, keys("m")...)
-	// An ARM-only step (out-of-order commit) cannot replay in TSO: reset.
-	m = take(t, m, "P0 exec", "P0 commit #1")
+	// An ARM-only step (out-of-order commit) cannot replay in TSO: the
+	// steps before it are kept, and a second m restores the ARM-like
+	// history as it was.
+	m = take(t, m, "P0 exec", "P0 commit #1", "P1 exec")
+	orig := m.History()
 	m = Drive(m, keys("m")...)
-	if m.Mode() != machine.TSO || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) != 0 {
-		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.scen.sess.cursor)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != 3 {
+		t.Fatalf("m with an ARM-only step: mode %v, cursor %d of %d; want the 3 steps before it", m.Mode(), m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
-	if !strings.Contains(m.scen.notice, "not possible here; reset") {
-		t.Errorf("notice %q", m.scen.notice)
+	if want := "TSO mode: kept 3 of 5 steps: step 4 is not possible here (m restores the ARM-like history)"; m.scen.notice != want {
+		t.Errorf("notice %q, want %q", m.scen.notice, want)
+	}
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || !slices.Equal(m.History(), orig) || !strings.Contains(m.scen.notice, "ARM-like mode: its whole history is back (5 steps)") {
+		t.Fatalf("second m: mode %v, history %v (want %v), notice %q", m.Mode(), m.History(), orig, m.scen.notice)
+	}
+
+	// Once a step is taken after the switch, the cut history is gone:
+	// m replays what there is now.
+	m = Drive(m, keys("m")...)
+	m = Drive(m, keys("left")...)
+	m = take(t, m, "P1 exec")
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || len(m.History()) != 3 || !strings.Contains(m.scen.notice, "history replayed (3 steps)") {
+		t.Fatalf("m after a new step: mode %v, %d steps, notice %q", m.Mode(), len(m.History()), m.scen.notice)
+	}
+
+	// Steps ahead of the cursor that are not possible are cut, the
+	// cursor stays, and m restores them.
+	m = Drive(m, keys("r")...)
+	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P0 commit #0")
+	m = Drive(m, keys("left", "left", "left")...)
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 2 || !strings.Contains(m.scen.notice, "the steps ahead from step 3 on are not possible here") {
+		t.Fatalf("m with ARM-only steps ahead: cursor %d of %d, notice %q", m.scen.sess.cursor, len(m.scen.sess.steps), m.scen.notice)
+	}
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 4 {
+		t.Fatalf("m back: cursor %d of %d", m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
 }
 

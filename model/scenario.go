@@ -291,13 +291,7 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 	case key.Matches(msg, k.Witness):
 		s = s.loadWitness(c)
 	case key.Matches(msg, k.Mode):
-		from := ss.mode
-		kept, at := ss.switchMode()
-		if kept {
-			s.notice = fmt.Sprintf("%s mode: history replayed (%d steps)", ss.mode.Title(), ss.cursor)
-		} else {
-			s.notice = fmt.Sprintf("%s mode: step %d of the %s history is not possible here; reset", ss.mode.Title(), at+1, from.Title())
-		}
+		s.notice = ss.switchMode().notice()
 		return s, s.explore(c), nil
 	case key.Matches(msg, k.Variant):
 		return s, nil, nextVariant{}
