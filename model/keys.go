@@ -125,11 +125,12 @@ func (k KeyMap) panelHelp() []key.Binding {
 	return []key.Binding{scroll, closeKey, brief(k.Compare, "compare"), brief(k.Necessity, "needed?"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
-// presentHelp is the short help of presentation mode.
-func (k KeyMap) presentHelp() []key.Binding {
+// presentHelp is the short help of presentation mode; space says what
+// it does now ("pause", "resume" or "replay").
+func (k KeyMap) presentHelp(space string) []key.Binding {
 	story := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "story"))
 	leave := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave"))
-	return []key.Binding{brief(k.Pause, "pause"), brief(k.BackFwd, "step"), story, leave,
+	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), story, leave,
 		brief(k.Necessity, "needed?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
@@ -231,7 +232,7 @@ func (k KeyMap) helpSections() []views.HelpSection {
 			if b.Enabled() {
 				sec.Keys = append(sec.Keys, [2]string{b.Help().Key, b.Help().Desc})
 			}
-			if b.Help().Key == k.Step.Help().Key {
+			if b.Help().Key == k.Step.Help().Key && b.Enabled() {
 				sec.Keys = append(sec.Keys, [2]string{"", "(10+ steps: type 1 2, then"}, [2]string{"", " pause or enter)"})
 			}
 		}

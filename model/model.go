@@ -545,7 +545,14 @@ func (m *Model) render() string {
 	case in.Present != nil && in.Page == views.PagePanes:
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
-		in.HelpBar = m.helpBar(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+		space := "pause"
+		switch {
+		case in.Cursor >= len(in.Steps):
+			space = "replay"
+		case in.Present.Paused:
+			space = "resume"
+		}
+		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
 	default:
 		in.HelpBar = m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd(), m.width)
 	}

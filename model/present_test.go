@@ -76,7 +76,7 @@ func TestPresent(t *testing.T) {
 	m, _ = tick(t, m)
 	// Space pauses: timers are ignored.
 	m, cmd := press(m, " ")
-	if !m.scen.present.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d · space resumes", n)) {
+	if !m.scen.present.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d  space resume", n)) || strings.Contains(m.View(), "space pause") {
 		t.Fatalf("space: paused %v\n%s", m.scen.present.paused, m.View())
 	}
 	if m2, _ := tick(t, m); m2.scen.sess.cursor != 2 {
@@ -182,5 +182,20 @@ func TestPresentStoryScroll(t *testing.T) {
 	m = Drive(m, tea.MouseMsg{X: r.Event.X + 3, Y: r.Event.Y + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if m.scen.sess.cursor != 0 {
 		t.Error("a click took a step")
+	}
+}
+
+// TestPresentHelpPage: the help page of presentation mode leaves out the
+// keys it switches off, the note on typing step numbers included.
+func TestPresentHelpPage(t *testing.T) {
+	m := Start(presentOptions(t), 100, 30)
+	m = Drive(m, keys("?")...)
+	v := m.View()
+	if strings.Contains(v, "10+ steps") || strings.Contains(v, "1-9") {
+		t.Errorf("the presentation help lists the step keys:\n%s", v)
+	}
+	m = Drive(m, keys("?", "esc", "?")...)
+	if v := m.View(); !strings.Contains(v, "10+ steps") {
+		t.Errorf("the normal help lacks the note on step numbers:\n%s", v)
 	}
 }

@@ -125,8 +125,8 @@ func TestPresentIndicator(t *testing.T) {
 		want   string
 	}{
 		{false, 3, "▶ presenting · step 3/9 · every 1.5s"},
-		{true, 3, "⏸ paused · step 3/9 · space resumes"},
-		{false, 9, "■ the end · step 9/9 · space replays"},
+		{true, 3, "⏸ paused · step 3/9"},
+		{false, 9, "■ the end · step 9/9"},
 	} {
 		in.Present.Paused, in.Cursor = c.paused, c.cursor
 		if got := PresentIndicator(in); got != c.want {

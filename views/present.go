@@ -74,8 +74,8 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 }
 
 // PresentIndicator is the state of the presentation in words:
-// "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9 · space
-// resumes", or "■ the end · step 9/9 · space replays".
+// "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9" or "■ the
+// end · step 9/9". What space does next is the help line's to say.
 func PresentIndicator(in ScenarioInput) string {
 	if in.Present == nil {
 		return ""
@@ -83,9 +83,9 @@ func PresentIndicator(in ScenarioInput) string {
 	pos := fmt.Sprintf("step %d/%d", in.Cursor, len(in.Steps))
 	switch {
 	case in.Cursor >= len(in.Steps):
-		return "■ the end · " + pos + " · space replays"
+		return "■ the end · " + pos
 	case in.Present.Paused:
-		return "⏸ paused · " + pos + " · space resumes"
+		return "⏸ paused · " + pos
 	}
 	return "▶ presenting · " + pos + " · every " + formatPace(in.Present.Every)
 }
