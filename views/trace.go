@@ -56,9 +56,9 @@ type TraceOptions struct {
 	Color bool
 }
 
-// staleMarker starts every line about a stale read, so that it stands out
-// without colour.
-const staleMarker = "!! STALE"
+// staleMarker starts the description of a stale read, so that it stands
+// out without colour; the description itself says STALE (once).
+const staleMarker = "!!"
 
 // traceStyles are the few styles a coloured trace uses.
 type traceStyles struct {
@@ -215,7 +215,7 @@ func (t *tracer) initial(s *machine.State) {
 		t.line("")
 		if !warm {
 			for c := 0; c < s.NumCPUs(); c++ {
-				t.para("- ", "  ", mdCode(t.plain(cacheText(m, s, c))))
+				t.para("- ", "  ", mdCode(t.plain(cacheText(m, s, c, nil))))
 			}
 			t.line("")
 		}
@@ -224,7 +224,7 @@ func (t *tracer) initial(s *machine.State) {
 	t.para("", "", t.text(text))
 	if !warm {
 		for c := 0; c < s.NumCPUs(); c++ {
-			t.para("  ", "    ", t.text(cacheText(m, s, c)))
+			t.para("  ", "    ", t.text(cacheText(m, s, c, nil)))
 		}
 	}
 	t.line("")
@@ -268,7 +268,8 @@ func (t *tracer) step(i int) {
 		if t.color {
 			mark = t.st.stale.Render(mark)
 		}
-		t.para(mark+" ", ind, t.text(ev.Text))
+		// The marker stands in the margin; the text keeps its column.
+		t.para(mark+strings.Repeat(" ", max(len(ind)-len(staleMarker), 1)), ind, t.text(ev.Text))
 	} else {
 		t.para(ind, ind, t.text(ev.Text))
 	}
@@ -299,15 +300,16 @@ func changes(m *machine.Machine, before, after *machine.State, arrow string) []s
 		if !sameQueue(before.InvalQueue(c), after.InvalQueue(c)) {
 			out = append(out, cpu+" inval queue: "+invalQueueText(p, after.InvalQueue(c)))
 		}
-		changed := false
+		// Only the lines that changed: the others were said before.
+		var lines []machine.Loc
 		for l := range p.Locs {
 			a, b := before.Cache(c, machine.Loc(l)), after.Cache(c, machine.Loc(l))
 			if a.State != b.State || a.Val != b.Val || before.Stale(c, machine.Loc(l)) != after.Stale(c, machine.Loc(l)) {
-				changed = true
+				lines = append(lines, machine.Loc(l))
 			}
 		}
-		if changed {
-			out = append(out, cacheText(m, after, c))
+		if len(lines) > 0 {
+			out = append(out, cacheText(m, after, c, lines))
 		}
 		sb, sa := m.Status(before, c), m.Status(after, c)
 		switch {
@@ -376,11 +378,15 @@ func invalQueueText(p *machine.Program, iq []machine.IQEntry) string {
 	return strings.Join(parts, ", ")
 }
 
-// cacheText renders CPU c's cache, e.g. "P1 cache: x=0 S stale, y=1 S".
-func cacheText(m *machine.Machine, s *machine.State, c int) string {
+// cacheText renders the given lines of CPU c's cache (nil: all of
+// them), e.g. "P1 cache: x=0 S stale, y=1 S".
+func cacheText(m *machine.Machine, s *machine.State, c int, only []machine.Loc) string {
 	p := m.Prog
 	var parts []string
 	for l := range p.Locs {
+		if only != nil && !slices.Contains(only, machine.Loc(l)) {
+			continue
+		}
 		ln := s.Cache(c, machine.Loc(l))
 		if ln.State == machine.Invalid {
 			parts = append(parts, p.Locs[l]+" I")

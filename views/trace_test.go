@@ -66,8 +66,9 @@ func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!! STALE P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
+		"!!   P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
 		"P1 inval queue: x",
+		"P1 cache: x=0 S stale\n", // the lines that changed, not the whole cache
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
 	} {
 		if !strings.Contains(out, want) {
@@ -75,6 +76,14 @@ func TestTraceStaleText(t *testing.T) {
 		}
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
+	// Each fact once: the classification is the machine's, and no
+	// snapshot repeats a cache line that did not change.
+	if n := strings.Count(out, "STALE"); n != 1 {
+		t.Errorf("STALE said %d times:\n%s", n, out)
+	}
+	if strings.Contains(out, "y=0 S, ") || strings.Contains(out, ", y=0 S\n") {
+		t.Errorf("a snapshot repeats an unchanged cache line:\n%s", out)
+	}
 }
 
 func TestTraceStaleASCII(t *testing.T) {
@@ -86,7 +95,7 @@ func TestTraceStaleASCII(t *testing.T) {
 func TestTraceStaleMarkdown(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{Format: TraceMarkdown})
 	golden.RequireEqual(t, out)
-	if !strings.Contains(out, "7. **P1 exec**: **!! STALE** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
+	if !strings.Contains(out, "7. **P1 exec**: **!!** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
 		t.Errorf("markdown:\n%s", out)
 	}
 	// Instruction text stays unescaped where markdown would not misread it,

@@ -27,9 +27,10 @@ func newTraceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE]",
 		Short: "Print one execution step by step, ready for a mail",
 		Long: `trace prints one execution of a scenario step by step: what each step
-did, how each read is classified (a stale read is marked "!! STALE"), the
-store buffers, invalidation queues, caches and memory each step changed,
-and at the end the outcome and whether the final clause holds.
+did, how each read is classified (a stale read is marked "!!" in the
+margin), the store buffers, invalidation queues, cache lines and memory
+each step changed, and at the end the outcome and whether the final clause
+holds.
 
 The execution is one of:
   --witness        the shortest execution reaching the outcome the final
