@@ -21,6 +21,9 @@ type Execution struct {
 	// Origin says where the steps come from, in words ("Shortest witness
 	// of exists (…)", "Random execution, seed 7", "Replayed from f.trace").
 	Origin string
+	// Attempt is set when the execution is the closest attempt at an
+	// outcome that is unreachable (see WitnessOrAttempt).
+	Attempt *Attempt
 }
 
 // NewExecution replays steps on spec's program in mode.

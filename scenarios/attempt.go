@@ -1,0 +1,365 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"smpscope/machine"
+)
+
+// A scenario whose outcome is forbidden (a Never verdict, the fixed
+// variant of a family) has no witness to present, but a teacher still
+// wants to show why the fix works: an execution that goes as far toward
+// the outcome as the machine allows and shows what stops it. That is the
+// closest attempt, chosen by one rule from the exploration's results:
+//
+//  1. Among the final outcomes the search reached (those the filter
+//     keeps), take the ones that have the most parts of the outcome the
+//     final clause asks about (Spec.Parts: for exists, its conjuncts; in
+//     mp+wmb-rmb, 1:r0=1 but not 1:r1=0). Without any final outcome,
+//     take the nearest deadlock.
+//  2. Make each one's shortest witness late: every commit, invalidation
+//     and quiescent-state report moves as late as it can without
+//     changing the outcome, so a CPU that needs one of them waits for it
+//     in plain view (smp_rmb waiting for a queued invalidation, smp_mb
+//     for its store buffer, synchronize_rcu for a quiescent state).
+//  3. Prefer an execution in which some CPU had to wait so (Blocks),
+//     then the shortest, then the first in the explorer's order.
+//
+// Why the outcome is unreachable comes from the necessity analysis in the
+// same mode: the annotations without which it becomes reachable, or the
+// mode's own rules when no annotation is needed.
+
+// Attempt says what makes an execution a closest attempt: how near it
+// came and what stood in the way.
+type Attempt struct {
+	Mode machine.Mode
+	// Parts are the parts of the outcome asked about; Held says which of
+	// them the execution's end has (all false when it ends in a deadlock).
+	Parts []Clause
+	Held  []bool
+	// Blocks are the points where a CPU had to wait on the way.
+	Blocks []Block
+	// Because completes "the outcome is unreachable because …"; empty
+	// when the analysis could not tell (a limit stopped it).
+	Because string
+	// States is how many states the search explored.
+	States int
+}
+
+// Block is a CPU waiting in an execution: in States[At] (after At steps)
+// the CPU cannot execute its next instruction, for Reason (the machine's
+// words, e.g. "smp_rmb waits for 1 queued invalidation").
+type Block struct {
+	At     int
+	CPU    int
+	Reason string
+}
+
+// WitnessOrAttempt is the execution to show for the outcome spec's final
+// clause asks about, in mode: its shortest witness, or, when the search
+// was complete and found none, the closest attempt (Execution.Attempt is
+// then set). A search stopped at a limit before finding a witness gives
+// a *NoWitnessError.
+func WitnessOrAttempt(spec *Spec, mode machine.Mode, opts machine.Options) (*Execution, error) {
+	m, err := spec.Machine(mode)
+	if err != nil {
+		return nil, err
+	}
+	res := machine.Explore(m, opts)
+	if steps, ok := spec.ShortestWitness(res); ok {
+		return executionOn(spec, m, steps, "Shortest witness of "+spec.Condition())
+	}
+	if !res.Complete || spec.Final == nil {
+		return nil, &NoWitnessError{Spec: spec, Mode: mode, Result: res}
+	}
+	return closestAttempt(spec, m, res, opts)
+}
+
+// maxAttemptCandidates bounds how many outcomes are made late and
+// compared; they are all equally close.
+const maxAttemptCandidates = 16
+
+func closestAttempt(spec *Spec, m *machine.Machine, res *machine.Result, opts machine.Options) (*Execution, error) {
+	parts := spec.Parts
+	if len(parts) == 0 {
+		parts = []Clause{{Cond: spec.AskedWords(), Holds: spec.Asked}}
+	}
+	type candidate struct {
+		steps []machine.Step
+		held  []bool
+	}
+	var cands []candidate
+	most := -1
+	for _, o := range res.Outcomes {
+		if !spec.Kept(o.Outcome) {
+			continue
+		}
+		held := make([]bool, len(parts))
+		n := 0
+		for i, p := range parts {
+			if held[i] = p.Holds(o.Outcome); held[i] {
+				n++
+			}
+		}
+		if n > most {
+			most, cands = n, nil
+		}
+		if n == most && len(cands) < maxAttemptCandidates {
+			cands = append(cands, candidate{o.Witness, held})
+		}
+	}
+	if len(cands) == 0 && len(res.Deadlocks) > 0 {
+		cands = append(cands, candidate{res.Deadlocks[0].Witness, make([]bool, len(parts))})
+	}
+	if len(cands) == 0 {
+		return nil, &NoWitnessError{Spec: spec, Mode: m.Mode, Result: res}
+	}
+	var best *Execution
+	var bestBlocks []Block
+	var bestHeld []bool
+	for _, c := range cands {
+		ex, err := executionOn(spec, m, lateSteps(m, c.steps), "")
+		if err != nil {
+			return nil, err
+		}
+		blocks := ex.blocks()
+		better := best == nil
+		if !better {
+			waits, bestWaits := len(blocks) > 0, len(bestBlocks) > 0
+			better = waits && !bestWaits || waits == bestWaits && len(ex.Steps) < len(best.Steps)
+		}
+		if better {
+			best, bestBlocks, bestHeld = ex, blocks, c.held
+		}
+	}
+	best.Origin = fmt.Sprintf("Closest attempt at %s, which is unreachable in %s mode", spec.Condition(), m.Mode.Title())
+	best.Attempt = &Attempt{Mode: m.Mode, Parts: parts, Held: bestHeld, Blocks: bestBlocks, States: res.States,
+		Because: unreachableBecause(spec, m.Mode, opts)}
+	return best, nil
+}
+
+// maxLateSteps bounds the executions lateSteps rearranges (each move is
+// checked by replaying the rest).
+const maxLateSteps = 80
+
+// lateSteps moves every commit, invalidation and quiescent-state report
+// of steps after the instructions it can go after while the execution
+// still replays and ends where it did (the same outcome, or the same
+// deadlocked state).
+func lateSteps(m *machine.Machine, steps []machine.Step) []machine.Step {
+	if len(steps) > maxLateSteps {
+		return steps
+	}
+	end := func(st []machine.Step) (string, bool) {
+		s := m.Initial()
+		for _, x := range st {
+			if !m.IsEnabled(s, x) {
+				return "", false
+			}
+			var err error
+			if s, _, err = m.Apply(s, x); err != nil {
+				return "", false
+			}
+		}
+		if m.Final(s) {
+			return "final " + m.Outcome(s).Key(), true
+		}
+		return "state " + m.Key(s), true
+	}
+	want, ok := end(steps)
+	if !ok {
+		return steps
+	}
+	out := append([]machine.Step(nil), steps...)
+	// Passes until nothing moves: a deferred step moves past the CPUs'
+	// instructions only (never past another deferred step, which could
+	// then move back), so this ends.
+	for moved := true; moved; {
+		moved = false
+		for i := len(out) - 2; i >= 0; i-- {
+			if !deferred(out[i].Kind) {
+				continue
+			}
+			for j := i; j+1 < len(out) && !deferred(out[j+1].Kind); j++ {
+				out[j], out[j+1] = out[j+1], out[j]
+				if got, ok := end(out); !ok || got != want {
+					out[j], out[j+1] = out[j+1], out[j]
+					break
+				}
+				moved = true
+			}
+		}
+	}
+	return out
+}
+
+// deferred reports the steps lateSteps makes late: what the memory
+// system does (commits, invalidations) and quiescent-state reports, as
+// opposed to the CPUs executing instructions.
+func deferred(k machine.StepKind) bool {
+	return k == machine.StepCommit || k == machine.StepInvalidate || k == machine.StepReportQS
+}
+
+// blocks lists where a CPU has to wait along the execution: each time one
+// becomes blocked, or its reason changes.
+func (e *Execution) blocks() []Block {
+	var out []Block
+	prev := map[int]string{}
+	for i, s := range e.States {
+		for c := 0; c < s.NumCPUs(); c++ {
+			st := e.Mach.Status(s, c)
+			if !st.Blocked {
+				delete(prev, c)
+				continue
+			}
+			if prev[c] != st.Reason {
+				out = append(out, Block{At: i, CPU: c, Reason: st.Reason})
+			}
+			prev[c] = st.Reason
+		}
+	}
+	return out
+}
+
+// unreachableBecause says why the outcome spec asks about is unreachable
+// in mode, after "the outcome is unreachable because": the annotations
+// the necessity analysis finds needed, or the mode's own rules when none
+// is; "" when the analysis could not tell.
+func unreachableBecause(spec *Spec, mode machine.Mode, opts machine.Options) string {
+	rep, err := Necessity(spec, []machine.Mode{mode}, opts)
+	if err != nil || !rep.Open(0) || rep.Unknown() {
+		return ""
+	}
+	var needed []string
+	for i, a := range rep.Annotations {
+		if rep.Need(i, 0) == Needed {
+			needed = append(needed, a.Weakening.String())
+		}
+	}
+	in := mode.Title() + " mode reaches it"
+	switch {
+	case len(needed) == 1:
+		return "of " + needed[0] + ": without it, " + in
+	case len(needed) == 2:
+		return "of " + joinAnd(needed) + ": without either of them, " + in
+	case len(needed) > 2:
+		return "of " + joinAnd(needed) + ": without any one of them, " + in
+	case rep.Together(0) == TogetherNeeded:
+		var all []string
+		for _, a := range rep.Annotations {
+			all = append(all, a.Weakening.String())
+		}
+		return "of " + joinAnd(all) + " together: any one of them could go, but without all of them " + in
+	}
+	// No barrier, acquire or release is needed: what is left is what the
+	// necessity analysis never weakens, or the mode's own order.
+	none := "no barrier, acquire or release is needed for that"
+	if len(rep.Annotations) > 0 {
+		none += " (with all of them weakened it stays unreachable)"
+	}
+	if rests := synchronization(spec.Program); len(rests) > 0 {
+		return "of " + joinAnd(rests) + ": " + none
+	}
+	if mode == machine.TSO {
+		return "TSO mode keeps these accesses in order: store buffers commit in program order, loads run in order and invalidations apply at once; " + none
+	}
+	return "of ARM-like mode's own rules, such as coherence (every CPU sees a location's stores in one order) and dependencies: " + none
+}
+
+// synchronization names what a program synchronizes with besides its
+// barriers, acquires and releases: spin locks, RCU grace periods, atomic
+// read-modify-writes.
+func synchronization(p *machine.Program) []string {
+	var lock, gp, rmw bool
+	for _, th := range p.Threads {
+		for _, in := range th.Code {
+			switch in.Op {
+			case machine.OpLock, machine.OpTryLock:
+				lock = true
+			case machine.OpSyncRCU, machine.OpSyncSRCU:
+				gp = true
+			case machine.OpRMW:
+				rmw = true
+			}
+		}
+	}
+	var out []string
+	if lock {
+		out = append(out, "the spin lock")
+	}
+	if gp {
+		out = append(out, "the RCU grace period")
+	}
+	if rmw {
+		out = append(out, "the atomicity of its read-modify-writes")
+	}
+	return out
+}
+
+// joinAnd joins words as a list: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// Reached says which parts of the outcome the attempt reaches: "It
+// reaches 1:r0=1 of the outcome asked for, but not 1:r1=0." ("" with a
+// single part, which it never reaches).
+func (a *Attempt) Reached() string {
+	if len(a.Parts) < 2 {
+		return ""
+	}
+	var yes, no []string
+	for i, p := range a.Parts {
+		if a.Held[i] {
+			yes = append(yes, p.Cond)
+		} else {
+			no = append(no, p.Cond)
+		}
+	}
+	if len(yes) == 0 {
+		return "It reaches none of the outcome asked for (" + joinAnd(no) + ")."
+	}
+	return "It reaches " + joinAnd(yes) + " of the outcome asked for, but not " + joinAnd(no) + "."
+}
+
+// Waits says where CPUs had to wait, one sentence per block (at most
+// three): "After step 6, P1 waits: smp_rmb waits for 1 queued
+// invalidation."
+func (a *Attempt) Waits(m *machine.Machine) []string {
+	var out []string
+	for _, b := range a.Blocks[:min(len(a.Blocks), 3)] {
+		when := fmt.Sprintf("After step %d", b.At)
+		if b.At == 0 {
+			when = "From the start"
+		}
+		out = append(out, fmt.Sprintf("%s, %s waits: %s.", when, m.Prog.Threads[b.CPU].Name, b.Reason))
+	}
+	return out
+}
+
+// Conclusion is the attempt's last word: "This is as far as it gets: the
+// outcome is unreachable because …".
+func (a *Attempt) Conclusion() string {
+	if a.Because == "" {
+		return fmt.Sprintf("This is as far as it gets: the outcome is unreachable in %s mode (every one of its %d states was explored).", a.Mode.Title(), a.States)
+	}
+	return "This is as far as it gets: the outcome is unreachable because " + a.Because + "."
+}
+
+// Sentences are what a report says at the end of a closest attempt, in
+// order: what it reached, where CPUs waited, the conclusion.
+func (a *Attempt) Sentences(m *machine.Machine) []string {
+	var out []string
+	if r := a.Reached(); r != "" {
+		out = append(out, r)
+	}
+	out = append(out, a.Waits(m)...)
+	return append(out, a.Conclusion())
+}
