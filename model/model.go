@@ -35,6 +35,10 @@ type Options struct {
 	// History, if set, is replayed on the initial scenario and the UI opens
 	// at its last step, with all of it available to step back through.
 	History []machine.Step
+	// Attempt, when set, says that History is the closest attempt at an
+	// outcome that is unreachable (scenarios.WitnessOrAttempt): the screen
+	// says so, and how far it got, while that history is shown.
+	Attempt *scenarios.Attempt
 	// Explore bounds the background exploration (Context is set by the
 	// model). The zero value uses DefaultExploreOptions.
 	Explore machine.Options
@@ -167,8 +171,11 @@ func New(opts Options) Model {
 		case len(opts.History) > 0:
 			if err := s.sess.load(opts.History); err != nil {
 				s.notice = "history does not replay: " + err.Error()
-			} else if !opts.Present {
-				s.sess.travel(len(opts.History))
+			} else {
+				s.showAttempt(opts.Attempt)
+				if !opts.Present {
+					s.sess.travel(len(opts.History))
+				}
 			}
 		}
 		m.picker = m.picker.selectName(opts.Scenario.Name)

@@ -199,3 +199,46 @@ func TestPresentHelpPage(t *testing.T) {
 		t.Errorf("the normal help lacks the note on step numbers:\n%s", v)
 	}
 }
+
+// TestPresentAttempt: presenting the closest attempt at an outcome that
+// is unreachable (MP with smp_wmb/smp_rmb in ARM-like mode): it starts by
+// saying so, marks the step where P1 must wait at smp_rmb, and ends with
+// why it gets no further; leaving the history behind drops the attempt.
+func TestPresentAttempt(t *testing.T) {
+	sc := mpScenario("wmb+rmb")
+	ex, err := scenarios.WitnessOrAttempt(sc, machine.ARM, machine.Options{})
+	if err != nil || ex.Attempt == nil {
+		t.Fatalf("no attempt: %v", err)
+	}
+	opts := testOptions(sc, machine.ARM)
+	opts.History, opts.Attempt = ex.Steps, ex.Attempt
+	opts.Present, opts.Every, opts.tick = true, 3*time.Second, instantTick
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(opts, w, h)
+		flat := func() string { return strings.Join(strings.Fields(m.View()), " ") }
+		if !strings.Contains(flat(), "Closest attempt: the outcome") {
+			t.Errorf("the start does not say it is an attempt:\n%s", m.View())
+		}
+		waited := false
+		for range ex.Steps {
+			m, _ = tick(t, m)
+			if strings.Contains(flat(), "⏸ P1 must wait") {
+				waited = true
+			}
+		}
+		if !waited {
+			t.Error("no step marks P1 waiting at smp_rmb")
+		}
+		checkSize(t, m.View(), w, h)
+		if !strings.Contains(m.View(), "■ as far as it gets · step 9/9") || !strings.Contains(flat(), "This is as far as it gets: the outcome") {
+			t.Errorf("the end:\n%s", m.View())
+		}
+		golden.RequireEqual(t, []byte(m.View()))
+		// A step of one's own leaves the attempt: no conclusion any more.
+		m = Drive(m, keys("esc", "left", "r")...)
+		m = take(t, m, "P0 exec")
+		if strings.Contains(flat(), "as far as it gets") || m.scen.currentAttempt() != nil {
+			t.Errorf("the attempt outlived its history:\n%s", m.View())
+		}
+	})
+}

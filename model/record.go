@@ -40,7 +40,7 @@ func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
 	if err != nil {
 		opts = Options{}
 	}
-	opts.Scenario, opts.Mode, opts.History, opts.Seed = ex.Spec, ex.Mach.Mode, ex.Steps, 1
+	opts.Scenario, opts.Mode, opts.History, opts.Attempt, opts.Seed = ex.Spec, ex.Mach.Mode, ex.Steps, ex.Attempt, 1
 	m := Start(opts, w, h)
 	for range ex.Steps {
 		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})

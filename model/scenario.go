@@ -46,6 +46,23 @@ type scenarioModel struct {
 	// exploreKeys are the cache keys of the explorations of the program
 	// in each mode (by its content; computed once).
 	exploreKeys [2]string
+	// attempt is the closest attempt the history holds, shown while the
+	// session's history is still that one (attemptAt: its edits then).
+	attempt   *scenarios.Attempt
+	attemptAt int
+}
+
+// showAttempt says that the history just loaded is the closest attempt a.
+func (s *scenarioModel) showAttempt(a *scenarios.Attempt) {
+	s.attempt, s.attemptAt = a, s.sess.edits
+}
+
+// currentAttempt is the closest attempt the history is, if it still is.
+func (s *scenarioModel) currentAttempt() *scenarios.Attempt {
+	if s.attempt == nil || s.attemptAt != s.sess.edits || s.attempt.Mode != s.sess.mode {
+		return nil
+	}
+	return s.attempt
 }
 
 // What the scenario screen asks of the root (its messages up).
@@ -557,6 +574,7 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		Outcome:  s.outcomes(c),
 		Page:     s.page,
 		Present:  s.present.input(),
+		Attempt:  s.currentAttempt(),
 	}
 }
 

@@ -193,7 +193,6 @@ func (s *session) switchMode() modeSwitch {
 	sw.kept = len(states) - 1 // steps replayed successfully
 	s.before = nil
 	if sw.kept < len(s.steps) {
-		s.edits++
 		s.before = &modeHistory{mode: s.mode, states: s.states, events: s.events, steps: s.steps, cursor: s.cursor, loaded: s.loaded, edits: s.edits}
 	}
 	s.mode = other

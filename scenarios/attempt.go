@@ -23,8 +23,11 @@ import (
 //     changing the outcome, so a CPU that needs one of them waits for it
 //     in plain view (smp_rmb waiting for a queued invalidation, smp_mb
 //     for its store buffer, synchronize_rcu for a quiescent state).
-//  3. Prefer an execution in which some CPU had to wait so (Blocks),
-//     then the shortest, then the first in the explorer's order.
+//  3. Prefer an execution in which some CPU had to wait so (Blocks);
+//     then one that has the parts the clause names first (it usually
+//     names the premise first, "the reader saw the flag", and then what
+//     goes wrong); then the shortest; then the first in the explorer's
+//     order.
 //
 // Why the outcome is unreachable comes from the necessity analysis in the
 // same mode: the annotations without which it becomes reachable, or the
@@ -127,7 +130,9 @@ func closestAttempt(spec *Spec, m *machine.Machine, res *machine.Result, opts ma
 		better := best == nil
 		if !better {
 			waits, bestWaits := len(blocks) > 0, len(bestBlocks) > 0
-			better = waits && !bestWaits || waits == bestWaits && len(ex.Steps) < len(best.Steps)
+			first := earlierParts(c.held, bestHeld)
+			better = waits && !bestWaits ||
+				waits == bestWaits && (first < 0 || first == 0 && len(ex.Steps) < len(best.Steps))
 		}
 		if better {
 			best, bestBlocks, bestHeld = ex, blocks, c.held
@@ -137,6 +142,22 @@ func closestAttempt(spec *Spec, m *machine.Machine, res *machine.Result, opts ma
 	best.Attempt = &Attempt{Mode: m.Mode, Parts: parts, Held: bestHeld, Blocks: bestBlocks, States: res.States,
 		Because: unreachableBecause(spec, m.Mode, opts)}
 	return best, nil
+}
+
+// earlierParts compares which parts two outcomes hold, in the order the
+// clause names them: -1 when a holds the first part where they differ
+// (a clause usually names what the reader sees first, the flag, then
+// what goes wrong), +1 when b does, 0 when they hold the same.
+func earlierParts(a, b []bool) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // maxLateSteps bounds the executions lateSteps rearranges (each move is
@@ -354,12 +375,12 @@ func (a *Attempt) Conclusion() string {
 }
 
 // Sentences are what a report says at the end of a closest attempt, in
-// order: what it reached, where CPUs waited, the conclusion.
-func (a *Attempt) Sentences(m *machine.Machine) []string {
+// order: what it reached and the conclusion. (Where CPUs waited, the
+// steps themselves show.)
+func (a *Attempt) Sentences() []string {
 	var out []string
 	if r := a.Reached(); r != "" {
 		out = append(out, r)
 	}
-	out = append(out, a.Waits(m)...)
 	return append(out, a.Conclusion())
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/scenarios"
 )
 
 // PresentInput is what presentation mode adds to the scenario screen: the
@@ -82,6 +84,8 @@ func PresentIndicator(in ScenarioInput) string {
 	}
 	pos := fmt.Sprintf("step %d/%d", in.Cursor, len(in.Steps))
 	switch {
+	case in.Cursor >= len(in.Steps) && in.Attempt != nil:
+		return "■ as far as it gets · " + pos
 	case in.Cursor >= len(in.Steps):
 		return "■ the end · " + pos
 	case in.Present.Paused:
@@ -109,6 +113,10 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 	var lines []string
 	title := "initial state"
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
+		if in.Attempt != nil {
+			lines = append(lines, wrapIndented(" ", st.Bold.Render(attemptStart(in.Attempt)), tw)...)
+			lines = append(lines, "")
+		}
 		lines = append(lines, wrapIndented(" ", st.Bold.Render("Every CPU holds every location in S (warm caches); store buffers and queues are empty."), tw)...)
 	} else {
 		ev := in.Events[in.Cursor-1]
@@ -118,6 +126,9 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			lines = append(lines, " "+render("["+label+"]"))
 		}
 		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
+	}
+	for _, w := range attemptWaits(in) {
+		lines = append(lines, wrapIndented(" "+st.CPUBlocked.Render("⏸ "), st.CPUBlocked.Render(w), tw)...)
 	}
 	if in.Mach.Final(in.State) {
 		lines = append(lines, "")
@@ -130,6 +141,9 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " The condition does not hold."
 		}
 		lines = append(lines, wrapIndented(" ", out, tw)...)
+		for _, l := range attemptEnd(in) {
+			lines = append(lines, wrapIndented(" ", st.Bold.Render(l), tw)...)
+		}
 	}
 	if in.Cursor < len(in.Steps) {
 		next := in.Steps[in.Cursor]
@@ -182,4 +196,34 @@ func presentStoryLines(in ScenarioInput, st Styles, w int) []string {
 		}
 	}
 	return lines
+}
+
+// attemptStart is what the initial state of a closest attempt says.
+func attemptStart(a *scenarios.Attempt) string {
+	return fmt.Sprintf("Closest attempt: the outcome asked about is unreachable in %s mode; this execution comes as near to it as the machine allows.", a.Mode.Title())
+}
+
+// attemptWaits are the CPUs that start waiting at the step shown of a
+// closest attempt, in words: "P1 must wait: smp_rmb waits for 1 queued
+// invalidation".
+func attemptWaits(in ScenarioInput) []string {
+	if in.Attempt == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range in.Attempt.Blocks {
+		if b.At == in.Cursor {
+			out = append(out, in.Mach.Prog.Threads[b.CPU].Name+" must wait: "+b.Reason)
+		}
+	}
+	return out
+}
+
+// attemptEnd is what the last step of a closest attempt says after the
+// outcome: how near it came, and why it gets no nearer.
+func attemptEnd(in ScenarioInput) []string {
+	if in.Attempt == nil || in.Cursor != len(in.Steps) {
+		return nil
+	}
+	return in.Attempt.Sentences()
 }

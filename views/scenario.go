@@ -44,6 +44,10 @@ type ScenarioInput struct {
 	// Present, when set, draws presentation mode instead of the panes
 	// (pages still show over it).
 	Present *PresentInput
+	// Attempt, when set, says that Steps are the closest attempt at an
+	// outcome that is unreachable; the end of it says how far it got and
+	// why.
+	Attempt *scenarios.Attempt
 }
 
 // Page is what the body of the scenario screen shows.
@@ -300,6 +304,9 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
 		title = "initial state"
 		text = "Every CPU holds every location in S (warm caches); store buffers and queues are empty. Press a step's number to take it, space for a random step, w to load the witness of the condition."
+		if in.Attempt != nil {
+			text = attemptStart(in.Attempt) + " → steps through it. Every CPU holds every location in S (warm caches); store buffers and queues are empty."
+		}
 	} else {
 		ev := in.Events[in.Cursor-1]
 		title = fmt.Sprintf("step %d · %s", in.Cursor, in.Mach.ID(ev.Step))
@@ -318,6 +325,12 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
+		for _, l := range attemptEnd(in) {
+			text += " " + l
+		}
+	}
+	for _, w := range attemptWaits(in) {
+		text += " " + st.CPUBlocked.Render("⏸ "+w+".")
 	}
 	lines := wrap(text, inner.W)
 	b := boxSpec{title: title, lines: lines}

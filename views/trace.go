@@ -175,6 +175,10 @@ func (t *tracer) header() {
 			t.para("", "", "Condition: "+mdCode(t.plain(cond)))
 			t.line("")
 		}
+		if a := ex.Attempt; a != nil {
+			t.para("", "", t.text(attemptIntro(a)))
+			t.line("")
+		}
 	} else {
 		t.para("", "", t.text(head))
 		if sp.Title != "" {
@@ -182,6 +186,9 @@ func (t *tracer) header() {
 		}
 		if cond != "" {
 			t.para("", "  ", "Condition: "+t.text(cond))
+		}
+		if a := ex.Attempt; a != nil {
+			t.para("", "", t.text(attemptIntro(a)))
 		}
 		t.line(strings.Repeat(t.sym("─", "-"), t.width))
 	}
@@ -455,6 +462,11 @@ func (t *tracer) final() {
 		if !sp.Kept(o) {
 			out = append(out, t.sentence(span{"The filter clause leaves this outcome out of the verdict.", plainSpan}))
 		}
+		if a := ex.Attempt; a != nil {
+			for _, l := range a.Sentences() {
+				out = append(out, t.sentence(span{l, plainSpan}))
+			}
+		}
 	case m.Deadlocked(s):
 		out = append(out, t.sentence(span{fmt.Sprintf("Deadlock after %d %s: no CPU can make progress.", n, steps), strongSpan}))
 		for c := 0; c < s.NumCPUs(); c++ {
@@ -488,6 +500,11 @@ func (t *tracer) final() {
 	for _, l := range out {
 		t.para("", "  ", l)
 	}
+}
+
+// attemptIntro says, before the steps, what a closest attempt is.
+func attemptIntro(a *scenarios.Attempt) string {
+	return fmt.Sprintf("Closest attempt: this outcome is unreachable in %s mode, so here is the execution that comes nearest to it.", a.Mode.Title())
 }
 
 // clauseVerdict says what one outcome means for a final clause of kind k

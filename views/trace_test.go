@@ -247,3 +247,34 @@ func TestTraceHelpers(t *testing.T) {
 		t.Errorf("html accepted")
 	}
 }
+
+// TestTraceAttempt: the trace of a closest attempt says what it is at the
+// top, shows the CPU waiting at the barrier, and ends with how near it
+// came and why it gets no nearer, within 72 columns.
+func TestTraceAttempt(t *testing.T) {
+	sp, err := scenarios.BuiltinSpec("mp+wmb-rmb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := scenarios.WitnessOrAttempt(sp, machine.ARM, machine.Options{})
+	if err != nil || ex.Attempt == nil {
+		t.Fatalf("no attempt: %v", err)
+	}
+	out := RenderTrace(ex, TraceOptions{})
+	golden.RequireEqual(t, out)
+	checkTraceText(t, out, DefaultTraceWidth, false)
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{
+		"Closest attempt: this outcome is unreachable in ARM-like mode",
+		"P1 is blocked: smp_rmb",
+		"exists (1:r0=1 /\\ 1:r1=0): not satisfied by this outcome. It reaches 1:r0=1 of the outcome asked for, but not 1:r1=0. This is as far as it gets",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	md := RenderTrace(ex, TraceOptions{Format: TraceMarkdown})
+	if !strings.Contains(md, "This is as far as it gets") || !strings.Contains(md, "Closest attempt:") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}

@@ -41,7 +41,10 @@ with the keystrokes that produce the same run in the real UI: it types the
 command that opens the scenario, then each step's number in the list of
 enabled steps, --delay apart, and q.
 
-Exit status: 0 written; 1 no witness (the outcome is unreachable); 2 usage,
+When the outcome is unreachable, --witness records the closest attempt
+at it (see README, "The closest attempt").
+
+Exit status: 0 written; 1 no outcome to show (no final clause); 2 usage,
 parse, replay or write errors.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -81,6 +84,7 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 	if err != nil {
 		return err
 	}
+	noteAttempt(stderr, "record", ex)
 	frames := model.Frames(ex, w, h, !o.noColor)
 
 	file, err := os.Create(o.out)

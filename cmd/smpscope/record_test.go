@@ -139,8 +139,14 @@ func TestRecordReplayAndErrors(t *testing.T) {
 	if header["width"] != float64(90) || header["height"] != float64(28) || !strings.Contains(ansi.Strip(data[len(data)-2]), "TSO") {
 		t.Errorf("header %v", header)
 	}
-	if _, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--out", filepath.Join(dir, "x.cast")); code != 1 || !strings.Contains(errs, "unreachable") {
+	// An unreachable outcome: the closest attempt is recorded, and its
+	// last frame says why it gets no further.
+	if _, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--out", filepath.Join(dir, "x.cast"), "--no-color"); code != 0 || !strings.Contains(errs, "showing the closest attempt") {
 		t.Errorf("unreachable: exit %d, stderr %q", code, errs)
+	}
+	_, _, data = readCast(t, filepath.Join(dir, "x.cast"))
+	if last := strings.Join(strings.Fields(ansi.Strip(data[len(data)-2])), " "); !strings.Contains(last, "This is as far as it gets") {
+		t.Errorf("the last frame of the attempt:\n%s", ansi.Strip(data[len(data)-2]))
 	}
 	for _, args := range [][]string{
 		{"record", "mp+once"},

@@ -34,7 +34,8 @@ holds.
 
 The execution is one of:
   --witness        the shortest execution reaching the outcome the final
-                   clause asks about (the default)
+                   clause asks about (the default); when it is
+                   unreachable, the closest attempt at it
   --replay FILE    a saved trace file (SCENARIO may then be left out)
   --random SEED    random enabled steps, chosen by SEED, to a final state:
                    the same steps as the UI's --seed SEED, then g
@@ -43,9 +44,9 @@ The text fits 72 columns (--width) and carries no escape codes unless it
 goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the
 execution as a replayable trace file (see README, "Trace files").
 
-Exit status: 0 printed; 1 the outcome the final clause asks about is
-unreachable, so there is no witness; 2 usage, parse, replay or limit
-errors.`,
+Exit status: 0 printed (a witness or the closest attempt); 1 no outcome
+to show (the scenario has no final clause); 2 usage, parse, replay or
+limit errors.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTrace(cmd, args, o, stdin, stdout, stderr)
@@ -73,6 +74,7 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 	if err != nil {
 		return err
 	}
+	noteAttempt(stderr, "trace", ex)
 	w := stdout
 	var file *os.File
 	if o.out != "" && o.out != "-" {

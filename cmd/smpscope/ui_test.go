@@ -38,10 +38,18 @@ func TestUIPresentOptions(t *testing.T) {
 		t.Errorf("presentation opens at step %d", len(mm.History()))
 	}
 
-	// Unreachable: exit 1, with a reason.
-	_, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
-	if ee, ok := err.(*exitError); !ok || ee.code != 1 || !strings.Contains(ee.msg, "no witness to present") {
-		t.Errorf("unreachable: %v", err)
+	// Unreachable: the closest attempt is presented, and the model says
+	// how far it got at its end.
+	opts, err = uiModelOptions([]string{"mp+wmb-rmb"}, o, nil)
+	if err != nil || opts.Attempt == nil || len(opts.History) == 0 {
+		t.Fatalf("unreachable: %v, attempt %v", err, opts.Attempt)
+	}
+	mm = model.Start(opts, 100, 30)
+	for range opts.History {
+		mm = model.Drive(mm, tea.KeyMsg{Type: tea.KeyRight})
+	}
+	if v := mm.View(); !strings.Contains(v, "as far as it gets") || !strings.Contains(strings.Join(strings.Fields(v), " "), "This is as far as it") {
+		t.Errorf("the end of the attempt:\n%s", v)
 	}
 	// No scenario, or a bad pace: usage errors.
 	if _, err := uiModelOptions(nil, o, nil); err == nil || err.(*exitError).code != 2 {
@@ -81,7 +89,7 @@ func TestUIPresentReplayAndFile(t *testing.T) {
 		t.Errorf("built-in: File %q, present %v, %v", opts.Scenario.File, opts.Present, err)
 	}
 	// Not a terminal: the root command still checks --present.
-	if _, errs, code := runCmd(t, "mp+wmb-rmb", "--present", "--mode", "arm"); code != 1 || !strings.Contains(errs, "no witness") {
+	if _, errs, code := runCmd(t, "no-such+scenario", "--present"); code != 2 || !strings.Contains(errs, "no built-in scenario") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	if _, errs, code := runCmd(t, "--every", "2s"); code != 2 || !strings.Contains(errs, "--present needs a scenario") {
