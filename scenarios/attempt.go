@@ -350,21 +350,6 @@ func (a *Attempt) Reached() string {
 	return "It reaches " + joinAnd(yes) + " of the outcome asked for, but not " + joinAnd(no) + "."
 }
 
-// Waits says where CPUs had to wait, one sentence per block (at most
-// three): "After step 6, P1 waits: smp_rmb waits for 1 queued
-// invalidation."
-func (a *Attempt) Waits(m *machine.Machine) []string {
-	var out []string
-	for _, b := range a.Blocks[:min(len(a.Blocks), 3)] {
-		when := fmt.Sprintf("After step %d", b.At)
-		if b.At == 0 {
-			when = "From the start"
-		}
-		out = append(out, fmt.Sprintf("%s, %s waits: %s.", when, m.Prog.Threads[b.CPU].Name, b.Reason))
-	}
-	return out
-}
-
 // Conclusion is the attempt's last word: "This is as far as it gets: the
 // outcome is unreachable because …".
 func (a *Attempt) Conclusion() string {
