@@ -406,7 +406,7 @@ func TestMouse(t *testing.T) {
 	// Click an outcome: its witness loads.
 	m = Drive(m, keys("r")...)
 	side := r.Panes[views.PaneOutcomes]
-	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + m.scen.frame.OutcomeHead(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.scen.sess.loaded != 0 || len(m.scen.sess.steps) == 0 {
 		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.scen.sess.loaded, len(m.scen.sess.steps))
 	}
@@ -704,5 +704,81 @@ func TestPickerVariantUnderFilter(t *testing.T) {
 	}
 	if v := m.View(); !strings.Contains(v, "[rel-acq-flag]") || !strings.Contains(v, "ext4") {
 		t.Errorf("the row does not show the new variant:\n%s", v)
+	}
+}
+
+// librarySpec opens a built-in scenario in mode at w×h.
+func libraryScreen(t *testing.T, name string, mode machine.Mode, w, h int) Model {
+	t.Helper()
+	opts, err := LibraryOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := LoadSpec(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Scenario, opts.Mode, opts.Seed = sp, mode, 1
+	return Start(opts, w, h)
+}
+
+// TestSmallScreens: at the smallest sizes the CPU columns show the
+// store buffers, queues and stale marks before the source lines, two
+// CPUs sit side by side, and outcomes and the verdict wrap rather than
+// being cut.
+func TestSmallScreens(t *testing.T) {
+	// sb-end-write at 80×24, two steps in: both store buffers show.
+	m := libraryScreen(t, "sb-end-write+mb-inside-if", machine.ARM, 80, 24)
+	m = take(t, m, "P0 exec", "P1 exec")
+	v := m.View()
+	checkSize(t, v, 80, 24)
+	for _, want := range []string{"sb    writers=0", "sb    wq=1", "P1 ⏸ blocked"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("80×24 sb-end-write lacks %q:\n%s", want, v)
+		}
+	}
+	// ... and a stale copy is marked, whole, once there is one.
+	m = take(t, m, "P1 commit #0")
+	if v := m.View(); !strings.Contains(v, "wq S=0 STALE") {
+		t.Errorf("80×24: no whole STALE mark:\n%s", v)
+	}
+
+	// 60×20: two CPUs side by side, and the program counter in view.
+	for _, name := range []string{"mp+once", "sb-end-write+mb-inside-if"} {
+		m := libraryScreen(t, name, machine.ARM, 60, 20)
+		v := m.View()
+		checkSize(t, v, 60, 20)
+		if !strings.Contains(v, "P0 ") || !strings.Contains(v, "P1 ") || strings.Contains(v, "of 2 · h/l") {
+			t.Errorf("60×20 %s does not show both CPUs:\n%s", name, v)
+		}
+		if !strings.Contains(v, "▶ ") {
+			t.Errorf("60×20 %s hides the program counter:\n%s", name, v)
+		}
+	}
+
+	// IRIW at 80×24: every outcome row shows all four registers, and the
+	// condition and verdict are not cut.
+	m = libraryScreen(t, "iriw+once", machine.ARM, 80, 24)
+	v = m.View()
+	if strings.Contains(v, "3:r1…") || strings.Contains(v, "Sometime…") || strings.Contains(v, "3…") {
+		t.Errorf("80×24 IRIW cuts the outcomes:\n%s", v)
+	}
+	flat := strings.Join(strings.Fields(v), " ")
+	for _, want := range []string{"3:r1=0", "Sometimes 1/16"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("80×24 IRIW lacks %q:\n%s", want, v)
+		}
+	}
+	// A click on the second line of a wrapped row loads that row.
+	m = Drive(m, keys("tab", "tab", "tab", "tab")...)
+	r, _ := m.layout()
+	box := r.Panes[views.PaneOutcomes]
+	first, last := m.scen.frame.OutcomeRowLines(1)
+	if last == first {
+		t.Fatalf("IRIW's rows do not wrap at 80×24; the test no longer covers it")
+	}
+	m = Drive(m, tea.MouseMsg{X: box.X + 6, Y: box.Y + 1 + m.scen.frame.OutcomeHead() + last - m.scen.panes[views.PaneOutcomes].offset(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.sess.loaded != 1 {
+		t.Errorf("a click on row 1's last line loaded row %d", m.scen.sess.loaded)
 	}
 }

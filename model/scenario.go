@@ -528,12 +528,20 @@ func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd
 	s.setFocus(p)
 	row := msg.Y - rect.Y - 1
 	if p == views.PaneOutcomes {
-		row -= views.OutcomeHeaderLines
+		row -= s.frame.OutcomeHead()
 	}
 	if row < 0 || row >= rect.H-2 {
 		return s, nil, nil
 	}
 	row += s.panes[p].offset()
+	if p == views.PaneOutcomes {
+		// Rows that wrap take several lines.
+		r, ok := s.frame.OutcomeRowAt(row)
+		if !ok {
+			return s, nil, nil
+		}
+		row = r
+	}
 	switch p {
 	case views.PaneSteps:
 		if row < len(s.sess.enabled) {
@@ -595,8 +603,15 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 	s.cpuOff = f.CPUOff
 	for p := views.Pane(0); p < views.NumPanes; p++ {
 		s.panes[p].set(f.Lines(p), f.Visible(p))
-		if s.reveal && (p == views.PaneSteps || p == views.PaneHistory || p == views.PaneOutcomes) && in.Page == views.PagePanes && !f.Presenting {
+		switch {
+		case !s.reveal || in.Page != views.PagePanes || f.Presenting:
+		case p == views.PaneSteps || p == views.PaneHistory:
 			s.panes[p].reveal(s.sel[p])
+		case p == views.PaneOutcomes:
+			// A row that wraps: show its last line, then its first.
+			first, last := f.OutcomeRowLines(s.sel[p])
+			s.panes[p].reveal(last)
+			s.panes[p].reveal(first)
 		}
 		off.Panes[p] = s.panes[p].offset()
 	}

@@ -139,3 +139,36 @@ func TestPresentIndicator(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeWindow: the source lines cut to a window keep the program
+// counter in view and say how many lines are left out, in at most room
+// lines.
+func TestCodeWindow(t *testing.T) {
+	lines := []string{"a", "b", "c", "d", "e", "f", "g"}
+	id := func(s ...string) string { return strings.Join(s, "") }
+	for _, c := range []struct {
+		pc, room int
+		want     string
+	}{
+		{0, 7, "a b c d e f g"},
+		{0, 3, "a b ⋮5"},
+		{3, 3, "⋮3 d ⋮3"},
+		{3, 4, "⋮2 c d ⋮3"},
+		{6, 3, "⋮5 f g"},
+		{7, 3, "⋮5 f g"}, // finished: the last lines
+		{3, 2, "d ⋮6"},
+		{3, 1, "d"},
+	} {
+		got := codeWindow(lines, c.pc, c.room, id)
+		var words []string
+		for _, l := range got {
+			words = append(words, strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(l), " more", ""), "⋮ ", "⋮"))
+		}
+		if len(got) > c.room {
+			t.Errorf("pc %d room %d: %d lines", c.pc, c.room, len(got))
+		}
+		if g := strings.Join(words, " "); g != c.want {
+			t.Errorf("pc %d room %d: %q, want %q", c.pc, c.room, g, c.want)
+		}
+	}
+}

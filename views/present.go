@@ -55,7 +55,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	r.Header = Rect{0, 0, w, 1}
 	r.Bar = Rect{0, h - 1, w, 1}
 	bodyY, bodyH := 1, h-2
-	memW := clamp(w*3/10, 26, 48)
+	memW := clamp(w*3/10, memoryMinWidth(w), 48)
 	cpuW := w - memW
 	const minBottom = 8 // six lines of the event and the story
 	cpus := newCPUBlock(in, st, cpuW-2, false)
@@ -66,6 +66,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	}
 	lines := max(cpus.height(), len(memoryLines(in, st, memW-2)))
 	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
+	cpus.fit(topH-2, st)
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
 	y, bh := bodyY+topH, bodyH-topH
