@@ -30,12 +30,12 @@ type Frame struct {
 	Present    PresentRegions
 	Presenting bool
 
-	cpus      cpuBlock
-	cpuRight  string // which CPU columns show, when not all fit
-	lines     [NumPanes][]string
-	outcomes  outcomeRows
-	page      []string
-	story     []string
+	cpus     cpuBlock
+	cpuRight string // which CPU columns show, when not all fit
+	lines    [NumPanes][]string
+	outcomes outcomeRows
+	page     []string
+	story    []string
 	// CPUOff is the first CPU column shown: the input's, clamped.
 	CPUOff int
 }
