@@ -64,7 +64,7 @@ func plural(n int, one, many string) string {
 
 // fullFenceReady is the condition of smp_mb: store buffer empty and, in
 // ARM-like mode, invalidation queue empty.
-func (m *Machine) fullFenceReady(cs *cpuState) (bool, string) {
+func (m *Machine) fullFenceReady(cs *cpuState, why bool) (bool, string) {
 	nsb := 0
 	for _, e := range cs.sb {
 		if e.Kind != EntryWmb {
@@ -77,28 +77,49 @@ func (m *Machine) fullFenceReady(cs *cpuState) (bool, string) {
 	}
 	switch {
 	case nsb > 0 && niq > 0:
-		return false, fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
+		return false, because(why, func() string {
+			return fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
+		})
 	case nsb > 0:
-		return false, "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries")
+		return false, because(why, func() string { return "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries") })
 	case niq > 0:
-		return false, "waits for " + plural(niq, "queued invalidation", "queued invalidations")
+		return false, because(why, func() string { return "waits for " + plural(niq, "queued invalidation", "queued invalidations") })
 	}
 	return true, ""
 }
 
 // canExec reports whether CPU c can perform its next instruction, and if
 // not, why, in words.
-func (m *Machine) canExec(s *State, c int) (bool, string) {
+func (m *Machine) canExec(s *State, c int) (bool, string) { return m.canExecWhy(s, c, true) }
+
+// enabledExec is canExec without the reason (no strings are built).
+func (m *Machine) enabledExec(s *State, c int) bool {
+	ok, _ := m.canExecWhy(s, c, false)
+	return ok
+}
+
+// because returns f() when a reason is wanted; f is not called otherwise,
+// so the search, which only asks whether, builds no strings.
+func because(why bool, f func() string) string {
+	if why {
+		return f()
+	}
+	return ""
+}
+
+func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 	if m.finished(s, c) {
 		return false, "finished"
 	}
 	cs := &s.cpus[c]
 	if cs.fault {
-		return false, "stopped: " + m.faultText(s, c)
+		return false, because(why, func() string { return "stopped: " + m.faultText(s, c) })
 	}
 	in := &m.code(c)[cs.pc]
 	if cs.acqWait && len(cs.iq) > 0 {
-		return false, "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+		return false, because(why, func() string {
+			return "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+		})
 	}
 	if in.Addr != nil {
 		if _, ok := m.addr(in, cs.regs); !ok {
@@ -117,12 +138,14 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 	case OpFence:
 		switch m.fenceKind(in.Fence) {
 		case fenceFull:
-			if ok, why := m.fullFenceReady(cs); !ok {
-				return false, in.Fence.String() + " " + why
+			if ok, what := m.fullFenceReady(cs, why); !ok {
+				return false, because(why, func() string { return in.Fence.String() + " " + what })
 			}
 		case fenceRead:
 			if len(cs.iq) > 0 {
-				return false, "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+				return false, because(why, func() string {
+					return "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
+				})
 			}
 		}
 		return true, ""
@@ -139,14 +162,16 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 						names = append(names, m.Prog.Threads[d].Name)
 					}
 				}
-				return false, name + " waits for a quiescent state from " + strings.Join(names, ", ")
+				return false, because(why, func() string { return name + " waits for a quiescent state from " + strings.Join(names, ", ") })
 			}
 			if open := cs.gpSecs & s.srcuOpen; open != 0 {
-				return false, name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
+				return false, because(why, func() string {
+					return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
+				})
 			}
 		}
-		if ok, why := m.fullFenceReady(cs); !ok {
-			return false, name + " " + why
+		if ok, what := m.fullFenceReady(cs, why); !ok {
+			return false, because(why, func() string { return name + " " + what })
 		}
 		return true, ""
 	}
@@ -156,55 +181,61 @@ func (m *Machine) canExec(s *State, c int) (bool, string) {
 	if !arm {
 		// x86: every locked instruction drains the store buffer first.
 		if hasStores(cs.sb) {
-			return false, "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+			return false, because(why, func() string {
+				return "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+			})
 		}
 		if in.Op == OpLock && s.Latest(l) != 0 {
-			return false, "spin_lock waits: " + name + " is held"
+			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
 		}
 		return true, ""
 	}
 	switch in.Op {
 	case OpLock:
 		if s.Latest(l) != 0 {
-			return false, "spin_lock waits: " + name + " is held"
+			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
 		}
 		if d := s.reservedBy(c, l); d >= 0 {
-			return false, fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+			return false, because(why, func() string {
+				return fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+			})
 		}
-		return m.exclusiveReady(s, c, l, true)
+		return m.exclusiveReady(s, c, l, true, why)
 	case OpTryLock:
 		if m.trylockFails(s, c, in, l) {
 			return true, "" // a plain load that saw the lock held
 		}
-		return m.exclusiveReady(s, c, l, true)
+		return m.exclusiveReady(s, c, l, true, why)
 	case OpRMW:
 		if m.rmwFailsNow(s, c, in, l) {
 			// A failed conditional RMW is a plain load (an acquire load
 			// for _acquire), with no barrier.
 			if in.Order == OrderAcquire && hasRelease(cs.sb) {
-				return false, in.rmwName() + " waits for its earlier release stores to commit"
+				return false, because(why, func() string { return in.rmwName() + " waits for its earlier release stores to commit" })
 			}
 			return true, ""
 		}
 		switch in.Order {
 		case OrderFull:
-			if ok, why := m.fullFenceReady(cs); !ok {
-				return false, "fully ordered RMW " + why
+			if ok, what := m.fullFenceReady(cs, why); !ok {
+				return false, because(why, func() string { return "fully ordered RMW " + what })
 			}
 			if d := s.reservedBy(c, l); d >= 0 {
-				return false, fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name)
+				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
 			}
 			return true, ""
 		case OrderRelease:
 			if hasStores(cs.sb) {
-				return false, "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+				return false, because(why, func() string {
+					return "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
+				})
 			}
 			if d := s.reservedBy(c, l); d >= 0 {
-				return false, fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name)
+				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
 			}
 			return true, ""
 		default:
-			return m.exclusiveReady(s, c, l, in.Order == OrderAcquire)
+			return m.exclusiveReady(s, c, l, in.Order == OrderAcquire, why)
 		}
 	}
 	return false, "unknown instruction"
@@ -255,20 +286,22 @@ func (m *Machine) trylockFails(s *State, c int, in *Instr, l Loc) bool {
 // exclusiveReady is the condition of an exclusive RMW (ARM-like): no own
 // entry for the line or wmb marker in the store buffer, the line not
 // reserved by another CPU, and for an acquire RMW no own pending release.
-func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire bool) (bool, string) {
+func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire, why bool) (bool, string) {
 	cs := &s.cpus[c]
 	name := m.Prog.LocName(l)
 	if acquire && hasRelease(cs.sb) {
 		return false, "acquire RMW waits for its earlier release stores to commit"
 	}
 	if hasEntryFor(cs.sb, l) {
-		return false, "exclusive RMW waits for its own pending store to " + name
+		return false, because(why, func() string { return "exclusive RMW waits for its own pending store to " + name })
 	}
 	if hasMarker(cs.sb) {
 		return false, "exclusive RMW waits for the stores before its smp_wmb to commit"
 	}
 	if d := s.reservedBy(c, l); d >= 0 {
-		return false, fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+		return false, because(why, func() string {
+			return fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
+		})
 	}
 	return true, ""
 }
@@ -327,7 +360,7 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 		case fenceRead:
 			return len(cs.iq) == 0
 		case fenceFull:
-			ok, _ := m.fullFenceReady(cs)
+			ok, _ := m.fullFenceReady(cs, false)
 			return ok
 		}
 	}

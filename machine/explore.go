@@ -15,9 +15,14 @@ type Options struct {
 	// MaxStates stops the search after this many distinct states
 	// (default 20 million).
 	MaxStates int
-	// MaxMemory stops the search when the explorer's own estimate of the
-	// memory it holds exceeds this many bytes (default 2 GiB).
+	// MaxMemory stops the search before the memory it holds would exceed
+	// this many bytes. Ignored when Budget is set; with neither, the
+	// search shares the process's budget (2 GiB unless
+	// SetProcessMemoryLimit says otherwise).
 	MaxMemory int64
+	// Budget, when set, is a memory allowance this search shares with
+	// others running at the same time (see NewBudget).
+	Budget *Budget
 	// Timeout stops the search after this long (default: none).
 	Timeout time.Duration
 	// Context cancels the search (default: none).
@@ -80,8 +85,11 @@ type Result struct {
 	Complete   bool
 	StopReason string // why the search stopped early, in words
 	Elapsed    time.Duration
-	// PeakBytes is the explorer's own estimate of the memory it held.
-	PeakBytes int64
+	// PeakBytes is the most memory the explorer's store held (counted
+	// exactly: its pages and tables), and BytesPerState that divided by
+	// States.
+	PeakBytes     int64
+	BytesPerState float64
 }
 
 // Summary is a one-line description of the search, e.g. "explored 1234
@@ -109,29 +117,41 @@ const (
 	preAll
 )
 
-// node is one visited state.
-type node struct {
-	parent int32
-	dist   int32 // number of ordinary steps from the initial state
-	via    macro
-	done   bool
+// node data of the visited states, indexed like the tuple set: parent
+// index (-1 for the initial state), the move from the parent (packed), and
+// the distance in ordinary steps with the expanded flag in the top bit.
+type nodes struct {
+	parent, via, dist paged32
 }
+
+const doneBit = 1 << 31
+
+func packMacro(mv macro) uint32 {
+	return uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16
+}
+
+func unpackMacro(v uint32) macro {
+	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16)}
+}
+
+func (n *nodes) bytes() int64 { return n.parent.bytes() + n.via.bytes() + n.dist.bytes() }
 
 type explorer struct {
-	m       *Machine
-	opts    Options
-	nodes   []node
-	index   map[string]int32
-	buckets [][]pending
-	keyBuf  []byte
-	bytes   int64
-	res     *Result
-	outs    map[string]*outcomeAcc
-}
-
-type pending struct {
-	idx   int32
-	state *State
+	m      *Machine
+	opts   Options
+	budget *Budget
+	mem    interner   // shared blocks
+	cpus   []interner // per CPU blocks
+	states tupleSet
+	nodes  nodes
+	// buckets[d] holds the states queued at distance d, by index.
+	buckets [][]uint32
+	charged int64 // bytes taken from the budget
+	// addBlocks and addTuple are add's buffers.
+	addBlocks [][]byte
+	addTuple  []uint32
+	res       *Result
+	outs      map[string]*outcomeAcc
 }
 
 type outcomeAcc struct {
@@ -141,28 +161,38 @@ type outcomeAcc struct {
 }
 
 // Explore visits every state reachable from m's initial state and reports
-// the final outcomes, deadlocks and how many states it visited.
+// the final outcomes, deadlocks, faults and how many states it visited.
 //
-// Reductions keep the search small without losing any outcome (tests
-// compare every one of them with the unreduced search):
-//   - queued invalidations are applied only where they make a difference,
-//     just before a step of their CPU that reads the line or needs an empty
-//     queue, and an invalidation of a line its CPU never reads again is left
-//     out of the state key;
-//   - a step no other CPU can observe, disable or influence (a store into
-//     the CPU's own store buffer, a load of a location no other CPU writes
-//     again — with both its stale and its fresh reading when the line's
-//     invalidation is queued — or a commit to a location no other CPU
-//     touches again) is taken alone, without interleaving the others first
-//     (a persistent set);
-//   - successors are generated on all cores, in chunks, and merged in a
-//     fixed order, so results do not depend on scheduling.
+// The search is breadth first by ordinary steps, so every witness is a
+// shortest one within the explored graph. It stores states in compact form
+// (store.go, encode.go) and expands them from there, and its reductions —
+// each documented next to its code with the argument for why it keeps
+// every outcome, deadlock and fault, and all checked against the
+// reference explorer of the tests — are:
+//   - lazy invalidations (macros): queued invalidations are applied only
+//     just before a step of their CPU that observes its queue, which is
+//     offered both ways; those of lines nobody will load again at once
+//     (perform);
+//   - eager quiescent-state reports (perform), and grace periods started
+//     and ended at the first moment they can (gracePeriodStep);
+//   - persistent sets: a step no other CPU can observe, disable or
+//     influence is taken alone (privateStep), as are all the moves of a CPU
+//     that nothing another CPU may still do interferes with (persistentCPU);
+//   - the state key leaves out what no future step can observe (Key).
+//
+// Successors are generated on all cores in chunks and merged in a fixed
+// order, so results do not depend on scheduling.
 func Explore(m *Machine, opts Options) *Result {
 	if opts.MaxStates <= 0 {
 		opts.MaxStates = defaultMaxStates
 	}
-	if opts.MaxMemory <= 0 {
-		opts.MaxMemory = defaultMaxMemory
+	budget := opts.Budget
+	switch {
+	case budget != nil:
+	case opts.MaxMemory > 0:
+		budget = NewBudget(opts.MaxMemory)
+	default:
+		budget = processBudget.Load()
 	}
 	ctx := opts.Context
 	if ctx == nil {
@@ -174,18 +204,19 @@ func Explore(m *Machine, opts Options) *Result {
 		defer cancel()
 	}
 	start := time.Now()
-	e := &explorer{m: m, opts: opts, index: make(map[string]int32), res: &Result{}, outs: make(map[string]*outcomeAcc)}
-	init := m.Initial()
-	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
-	e.keyBuf = m.appendKey(e.keyBuf[:0], init, true)
-	e.visit(string(e.keyBuf), init, -1, macro{}, 0)
+	e := &explorer{m: m, opts: opts, budget: budget, res: &Result{}, outs: make(map[string]*outcomeAcc),
+		cpus: make([]interner, len(m.Prog.Threads)), states: tupleSet{width: 1 + len(m.Prog.Threads)}}
+	defer e.release()
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	pool := make([]*worker, opts.Workers)
 	for i := range pool {
-		pool[i] = &worker{id: i}
+		pool[i] = &worker{id: i, tuple: make([]uint32, e.states.width)}
 	}
+	init := m.Initial()
+	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
+	e.add(e.encode(init, pool[0]), -1, macro{}, 0)
 	transitions := make([]int, len(pool))
 	stopped := ""
 	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
@@ -194,25 +225,35 @@ func Explore(m *Machine, opts Options) *Result {
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
 			// results do not depend on scheduling.
+			if e.res.States >= opts.MaxStates {
+				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+				break
+			}
 			b := e.buckets[d]
 			n := min(len(b), expandChunk)
-			var work []pending
-			for _, p := range b[len(b)-n:] {
-				nd := &e.nodes[p.idx]
-				if nd.done || int(nd.dist) != d {
+			var work []uint32
+			for _, idx := range b[len(b)-n:] {
+				dv := e.nodes.dist.at(int(idx))
+				if dv&doneBit != 0 || int(dv) != d || e.res.States+len(work) >= opts.MaxStates {
 					continue
 				}
-				nd.done = true
-				e.bytes -= stateBytes(p.state)
-				work = append(work, p)
+				e.nodes.dist.set(int(idx), dv|doneBit)
+				work = append(work, idx)
 			}
 			e.buckets[d] = b[:len(b)-n]
 			gens := make([][]successor, len(work))
 			terminal := make([]bool, len(work))
 			expand := func(w *worker, i int) {
-				gens[i] = e.successors(work[i].state, int32(d), w)
+				s := e.decode(int(work[i]), w)
+				gens[i] = e.successors(s, int32(d), w)
 				terminal[i] = w.transitions == 0
 				transitions[w.id] += w.transitions
+				if terminal[i] || m.Final(s) {
+					w.final = append(w.final, finalState{i: i, state: s.clone()})
+				}
+			}
+			for _, w := range pool {
+				w.final = w.final[:0]
 			}
 			if len(pool) > 1 && len(work) >= parallelMin {
 				var wg sync.WaitGroup
@@ -231,9 +272,20 @@ func Explore(m *Machine, opts Options) *Result {
 					expand(pool[0], i)
 				}
 			}
-			for i, p := range work {
+			finals := map[int]*State{}
+			for _, w := range pool {
+				for _, f := range w.final {
+					finals[f.i] = f.state
+				}
+			}
+			for i, idx := range work {
 				e.res.States++
-				e.merge(p, gens[i], terminal[i])
+				if s, ok := finals[i]; ok {
+					e.terminal(int32(idx), s)
+				}
+				for _, sc := range gens[i] {
+					e.add(sc.enc, int32(idx), sc.via, int32(d)+sc.cost)
+				}
 				gens[i] = nil
 			}
 			if err := ctx.Err(); err != nil {
@@ -243,14 +295,14 @@ func Explore(m *Machine, opts Options) *Result {
 					stopped = "cancelled"
 				}
 			}
-			if e.res.States >= opts.MaxStates && e.pendingWork(d) {
-				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
-			}
-			if e.bytes > opts.MaxMemory {
-				stopped = fmt.Sprintf("memory limit (%d MiB)", opts.MaxMemory>>20)
+			if !e.charge() {
+				stopped = fmt.Sprintf("memory limit (%d MiB)", e.budget.Limit()>>20)
 			}
 		}
 		e.buckets[d] = nil
+	}
+	if stopped == "" && e.pendingWork() {
+		stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
 	}
 	for _, t := range transitions {
 		e.res.Transitions += t
@@ -264,67 +316,165 @@ func Explore(m *Machine, opts Options) *Result {
 		return e.res.Outcomes[i].Outcome.Key() < e.res.Outcomes[j].Outcome.Key()
 	})
 	e.res.Elapsed = time.Since(start)
+	if e.res.States > 0 {
+		e.res.BytesPerState = float64(e.res.PeakBytes) / float64(e.res.States)
+	}
 	return e.res
 }
 
-func (e *explorer) pendingWork(from int) bool {
-	for d := from; d < len(e.buckets); d++ {
-		if len(e.buckets[d]) > 0 {
-			return true
+// finalState is a final or stuck state of a chunk, kept whole for the
+// outcome and deadlock reports.
+type finalState struct {
+	i     int
+	state *State
+}
+
+func (e *explorer) pendingWork() bool {
+	for _, b := range e.buckets {
+		for _, idx := range b {
+			if e.nodes.dist.at(int(idx))&doneBit == 0 {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// stateBytes estimates the memory a queued state holds.
-func stateBytes(s *State) int64 {
-	n := int64(64 + 16*len(s.mem) + 24*len(s.coh))
-	for i := range s.cpus {
-		c := &s.cpus[i]
-		n += 96 + int64(8*len(c.regs)+16*len(c.cache)+16*len(c.sb)+24*len(c.iq))
+// bytes is what the explorer holds now.
+func (e *explorer) bytes() int64 {
+	n := e.mem.bytes() + e.states.bytes() + e.nodes.bytes()
+	for i := range e.cpus {
+		n += e.cpus[i].bytes()
+	}
+	for _, b := range e.buckets {
+		n += int64(cap(b)) * 4
 	}
 	return n
 }
 
-// visit records a state with the given key, reached from parent by mv at
-// distance dist.
-func (e *explorer) visit(key string, s *State, parent int32, mv macro, dist int32) {
-	if idx, ok := e.index[key]; ok {
-		n := &e.nodes[idx]
-		if !n.done && dist < n.dist {
-			n.dist, n.parent, n.via = dist, parent, mv
-			e.push(idx, s, dist)
-		}
-		return
+// headroom is what the next chunk may add at most, besides table
+// doublings: every state of a chunk expands into a few new ones.
+const headroom = 8 << 20
+
+// charge brings the explorer's share of the budget up to date and reports
+// whether the search may go on: whether what it holds, plus what the next
+// chunk and the next table doublings may add, still fits.
+func (e *explorer) charge() bool {
+	now := e.bytes()
+	e.budget.charge(now - e.charged)
+	e.charged = now
+	if now > e.res.PeakBytes {
+		e.res.PeakBytes = now
 	}
-	idx := int32(len(e.nodes))
-	e.index[key] = idx
-	e.nodes = append(e.nodes, node{parent: parent, dist: dist, via: mv})
-	e.bytes += int64(len(key)) + 48 + 24 // key, map entry, node
-	e.push(idx, s, dist)
+	next := int64(headroom) + tableGrowth(e.states.n+expandChunk*8, len(e.states.table)) + tableGrowth(e.mem.refs.n+expandChunk*8, len(e.mem.table))
+	for i := range e.cpus {
+		next += tableGrowth(e.cpus[i].refs.n+expandChunk*8, len(e.cpus[i].table))
+	}
+	return e.budget.fits(next)
 }
 
-func (e *explorer) push(idx int32, s *State, dist int32) {
+// release returns the explorer's share of the budget.
+func (e *explorer) release() {
+	e.budget.charge(-e.charged)
+	e.charged = 0
+}
+
+// encoding is a state's blocks, concatenated with their lengths: the
+// shared block, then one block per CPU.
+type encoding []byte
+
+// encode appends s's encoding to w.buf and returns it.
+func (e *explorer) encode(s *State, w *worker) encoding {
+	m := e.m
+	b := w.buf[:0]
+	mark := func() int { b = append(b, 0, 0); return len(b) }
+	finish := func(at int) {
+		n := len(b) - at
+		b[at-2], b[at-1] = byte(n), byte(n>>8)
+	}
+	at := mark()
+	b = m.appendMemBlock(b, s)
+	finish(at)
+	for c := range s.cpus {
+		live, reads := m.blockMasks(s, c, true)
+		at := mark()
+		b = m.appendCPUBlock(b, s, c, live, reads)
+		finish(at)
+	}
+	w.buf = b
+	return b
+}
+
+// blocks splits an encoding into its blocks.
+func (enc encoding) blocks(out [][]byte) [][]byte {
+	out = out[:0]
+	for len(enc) > 0 {
+		n := int(enc[0]) | int(enc[1])<<8
+		out = append(out, enc[2:2+n])
+		enc = enc[2+n:]
+	}
+	return out
+}
+
+// lookup finds the state of an encoding without changing anything: its
+// index, or ok false when a block or the tuple is new.
+func (e *explorer) lookup(enc encoding, w *worker) (int, bool) {
+	w.blocks = enc.blocks(w.blocks)
+	id, ok := e.mem.lookup(w.blocks[0])
+	if !ok {
+		return 0, false
+	}
+	w.tuple[0] = id
+	for c := range e.cpus {
+		if id, ok = e.cpus[c].lookup(w.blocks[1+c]); !ok {
+			return 0, false
+		}
+		w.tuple[1+c] = id
+	}
+	return e.states.lookup(w.tuple)
+}
+
+// add records a state reached from parent by mv at distance dist (or a
+// shorter way to a known state not yet expanded).
+func (e *explorer) add(enc encoding, parent int32, mv macro, dist int32) {
+	e.addBlocks = enc.blocks(e.addBlocks)
+	blocks := e.addBlocks
+	if len(e.addTuple) != e.states.width {
+		e.addTuple = make([]uint32, e.states.width)
+	}
+	t := e.addTuple
+	t[0] = e.mem.intern(blocks[0])
+	for c := range e.cpus {
+		t[1+c] = e.cpus[c].intern(blocks[1+c])
+	}
+	idx, isNew := e.states.add(t)
+	if isNew {
+		e.nodes.parent.append(uint32(parent))
+		e.nodes.via.append(packMacro(mv))
+		e.nodes.dist.append(uint32(dist))
+	} else {
+		dv := e.nodes.dist.at(idx)
+		if dv&doneBit != 0 || int32(dv) <= dist {
+			return
+		}
+		e.nodes.parent.set(idx, uint32(parent))
+		e.nodes.via.set(idx, packMacro(mv))
+		e.nodes.dist.set(idx, uint32(dist))
+	}
 	for int(dist) >= len(e.buckets) {
 		e.buckets = append(e.buckets, nil)
 	}
-	e.buckets[dist] = append(e.buckets[dist], pending{idx, s})
-	e.bytes += stateBytes(s)
-	if e.bytes > e.res.PeakBytes {
-		e.res.PeakBytes = e.bytes
-	}
+	e.buckets[dist] = append(e.buckets[dist], uint32(idx))
 }
 
-// merge records the successors of an expanded state, or the state itself
-// when it is terminal.
-func (e *explorer) merge(p pending, succ []successor, terminal bool) {
-	dist := e.nodes[p.idx].dist
-	if terminal || e.m.Final(p.state) {
-		e.terminal(p.idx, p.state)
+// decode rebuilds state idx in the worker's scratch state.
+func (e *explorer) decode(idx int, w *worker) *State {
+	e.states.get(idx, w.tuple)
+	w.blocks = w.blocks[:0]
+	for c := range e.cpus {
+		w.blocks = append(w.blocks, e.cpus[c].get(w.tuple[1+c]))
 	}
-	for _, sc := range succ {
-		e.visit(sc.key, sc.state, p.idx, sc.via, dist+sc.cost)
-	}
+	return e.m.decodeState(&w.decoded, e.mem.get(w.tuple[0]), w.blocks)
 }
 
 func (e *explorer) terminal(idx int32, s *State) {
@@ -356,7 +506,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 	if acc == nil {
 		acc = &outcomeAcc{outcome: o, node: idx}
 		e.outs[k] = acc
-	} else if e.nodes[idx].dist < e.nodes[acc.node].dist {
+	} else if e.nodes.dist.at(int(idx))&^doneBit < e.nodes.dist.at(int(acc.node))&^doneBit {
 		acc.node = idx
 	}
 	acc.states++
@@ -367,18 +517,25 @@ type worker struct {
 	id          int
 	sc          scratch
 	drained     scratch
+	decoded     scratch
 	steps       []Step
 	steps2      []Step
 	buf         []byte
+	arena       []byte // encodings of new successors (see successors)
+	blocks      [][]byte
+	tuple       []uint32
 	ev          Event
+	cpuMvs      [][]macro // per CPU moves of the state being expanded
+	reads       []uint64  // per CPU future loads (persistentCPU)
+	final       []finalState
 	transitions int
 }
 
+// successor is a new state (or a shorter way to one) to record.
 type successor struct {
-	state *State
-	key   string
-	via   macro
-	cost  int32
+	enc  encoding
+	via  macro
+	cost int32
 }
 
 const (
@@ -386,50 +543,123 @@ const (
 	parallelMin = 64   // smaller chunks are expanded on one goroutine
 )
 
-// successors returns the new states the search moves to from s (at
-// distance dist), with their keys. Each candidate is computed in the
-// worker's scratch state and copied to the heap only when its key is not
-// already known at a distance as short: most successors are states seen
-// before. The index is only read here, never written, so several
-// goroutines may call successors at once between merges.
+// successors returns the states the search moves to from s (at distance
+// dist) that are not already known at a distance as short. Each candidate
+// is computed in the worker's scratch state and encoded; the store is
+// only read here, never written, so several goroutines may call
+// successors at once between merges.
 func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 	var out []successor
 	w.transitions = 0
-	add := func(t *State, mv macro, cost int32) {
-		w.transitions++
-		w.buf = e.m.appendKey(w.buf[:0], t, true)
-		if idx, ok := e.index[string(w.buf)]; ok {
-			if n := &e.nodes[idx]; n.done || n.dist <= dist+cost {
-				return
-			}
-		}
-		out = append(out, successor{state: t.clone(), key: string(w.buf), via: mv, cost: cost})
-	}
 	for _, mv := range e.macros(s, w) {
 		t := w.sc.load(s)
-		add(t, mv, e.applyMacro(t, mv, nil))
+		cost := e.applyMacro(t, mv, nil)
+		w.transitions++
+		enc := e.encode(t, w)
+		if idx, ok := e.lookup(enc, w); ok {
+			if dv := e.nodes.dist.at(idx); dv&doneBit != 0 || int32(dv) <= dist+cost {
+				continue
+			}
+		}
+		// Encodings of a chunk's new states go into the worker's arena,
+		// kept until the chunk is merged.
+		if len(w.arena)+len(enc) > cap(w.arena) {
+			w.arena = make([]byte, 0, max(64<<10, 2*len(enc)))
+		}
+		start := len(w.arena)
+		w.arena = append(w.arena, enc...)
+		out = append(out, successor{enc: w.arena[start:len(w.arena):len(w.arena)], via: mv, cost: cost})
 	}
 	return out
 }
 
-// applyMacro performs a macro on t and returns its cost in ordinary steps.
+// applyMacro performs a macro on t and returns its cost: the number of
+// ordinary steps, with a load issued early counting as earlyLoadCost.
+// Breadth-first order by cost makes witnesses the shortest ones, and
+// among those the ones that keep loads in order: people find an
+// explanation by stale copies and store buffers easier to follow than one
+// by out-of-order loads, which the machine offers for the outcomes that
+// need them.
 func (e *explorer) applyMacro(t *State, mv macro, ev *Event) int32 {
+	cost := int32(0)
+	e.perform(t, mv, ev, func(st Step) {
+		cost++
+		if st.Kind == StepEarly {
+			if op := e.m.code(int(st.CPU))[st.Arg].Op; op != OpStore && op != OpFence {
+				cost += earlyLoadCost - 1
+			}
+		}
+	})
+	return cost
+}
+
+const earlyLoadCost = 3
+
+// perform carries out macro mv on t as ordinary steps, calling did after
+// each: the queued invalidations it applies first, its step (with ev), and
+// then every quiescent-state report that has become possible.
+//
+// Reports are taken eagerly. A report only clears a CPU's bit in the grace
+// periods waiting for it: it disables nothing and enables only the end of
+// a grace period, which its owner may still take as late as it likes. So
+// the state after a report simulates the state before it, and reporting
+// at the first moment it is possible (without applying any invalidation
+// for it: that would drop stale copies) loses no outcome, while the order
+// of reports no longer multiplies the states.
+func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 	m := e.m
-	cost := int32(1)
+	do := func(st Step, ev *Event) {
+		m.apply(t, st, ev)
+		did(st)
+	}
 	c := int(mv.step.CPU)
 	switch mv.pre {
 	case preOne:
-		m.apply(t, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
-		cost++
+		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
 	case preAll:
 		for len(t.cpus[c].iq) > 0 {
-			m.apply(t, Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
-			cost++
+			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
 		}
 	}
-	m.apply(t, mv.step, ev)
-	return cost
+	do(mv.step, ev)
+	if m.Mode == ARM {
+		// A queued invalidation of a line its CPU will never load again is
+		// applied at once when, besides, no other CPU will load the line
+		// or no CPU will write it again. Its stale copy can never be read;
+		// what else it does is make another CPU's miss get S rather than
+		// E, which matters only if a later commit then leaves that CPU a
+		// stale copy to read — impossible without a later reader and a
+		// later writer. So holding it or not leads to the same outcomes,
+		// and applying it now only keeps it from blocking barriers and
+		// reports.
+		reads, writes := e.liveReads(t), e.liveWrites(t)
+		for d := range t.cpus {
+			own := m.futureReads[d][t.cpus[d].pc]
+			for i := 0; i < len(t.cpus[d].iq); {
+				if l := t.cpus[d].iq[i].Loc; own&(1<<l) == 0 && (reads&(1<<l) == 0 || writes&(1<<l) == 0) {
+					do(Step{Kind: StepInvalidate, CPU: uint8(d), Arg: uint8(l)}, nil)
+					continue
+				}
+				i++
+			}
+		}
+	}
+	if !m.hasSync && !m.hasSyncSRCU {
+		return
+	}
+	for d := range t.cpus {
+		if m.canReportQS(t, d) {
+			do(Step{Kind: StepReportQS, CPU: uint8(d)}, nil)
+		}
+	}
 }
+
+// liveReads returns the locations some CPU may still load from.
+func (e *explorer) liveReads(s *State) uint64 { return e.m.liveReads(s) }
+
+// liveWrites returns the locations some CPU may still write: by an
+// instruction still to run or an entry still in its store buffer.
+func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 
 // macros returns the moves of the search from s.
 //
@@ -458,63 +688,83 @@ func (e *explorer) applyMacro(t *State, mv macro, ev *Event) int32 {
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
-	var out []macro
 	if _, _, f := m.Fault(s); f {
 		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
 		return mvs
 	}
+	// Every CPU's moves, computed once for the persistent-set search and
+	// for the full list.
+	for len(w.cpuMvs) < len(s.cpus) {
+		w.cpuMvs = append(w.cpuMvs, nil)
+	}
 	for c := range s.cpus {
-		w.steps = m.appendCPUSteps(w.steps[:0], s, c)
-		steps := w.steps
-		for _, st := range steps {
-			if st.Kind != StepInvalidate {
-				out = append(out, macro{step: st})
-			}
+		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
+	}
+	if c, ok := e.persistentCPU(s, w); ok {
+		return append([]macro(nil), w.cpuMvs[c]...)
+	}
+	var out []macro
+	for c := range s.cpus {
+		out = append(out, w.cpuMvs[c]...)
+	}
+	return out
+}
+
+// cpuMacros appends CPU c's moves from s: its enabled steps other than
+// invalidations, and the lazy-invalidation variants of the ones that
+// observe its queue.
+func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
+	m := e.m
+	w.steps = m.appendCPUSteps(w.steps[:0], s, c)
+	steps := w.steps
+	for _, st := range steps {
+		if st.Kind != StepInvalidate {
+			out = append(out, macro{step: st})
 		}
-		if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
+	}
+	if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
+		return out
+	}
+	if l, ok := e.staleRead(s, c); ok {
+		t := w.sc.load(s)
+		m.applyInval(t, c, t.iqIndex(c, l))
+		if m.enabledExec(t, c) {
+			out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
+		}
+	}
+	// The same for a load issued early.
+	for _, st := range steps {
+		if st.Kind != StepEarly {
 			continue
 		}
-		if l, ok := e.staleRead(s, c); ok {
-			t := w.sc.load(s)
-			m.applyInval(t, c, t.iqIndex(c, l))
-			if ok, _ := m.canExec(t, c); ok {
-				out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
-			}
+		l, isLoad := m.earlyLoc(s, c, int(st.Arg))
+		if !isLoad || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
+			continue
 		}
-		// The same for a load issued early.
-		for _, st := range steps {
-			if st.Kind != StepEarly {
-				continue
-			}
-			l, isLoad := m.earlyLoc(s, c, int(st.Arg))
-			if !isLoad || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
-				continue
-			}
-			t := w.sc.load(s)
-			m.applyInval(t, c, t.iqIndex(c, l))
-			if m.IsEnabled(t, st) {
-				out = append(out, macro{step: st, pre: preOne, preLoc: l})
-			}
+		t := w.sc.load(s)
+		m.applyInval(t, c, t.iqIndex(c, l))
+		if m.IsEnabled(t, st) {
+			out = append(out, macro{step: st, pre: preOne, preLoc: l})
 		}
-		sensitive := e.queueSensitive(s, c)
-		t := w.drained.load(s)
-		for _, e := range t.cpus[c].iq {
-			t.cpus[c].cache[e.Loc].State = Invalid
+	}
+	sensitive := e.queueSensitive(s, c)
+	t := w.drained.load(s)
+	for _, e := range t.cpus[c].iq {
+		t.cpus[c].cache[e.Loc].State = Invalid
+	}
+	t.cpus[c].iq = t.cpus[c].iq[:0]
+	t.cpus[c].acqWait = false
+	w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
+	for _, st := range w.steps2 {
+		if st.Kind == StepCommit || st.Kind == StepInvalidate {
+			continue
 		}
-		t.cpus[c].iq = t.cpus[c].iq[:0]
-		t.cpus[c].acqWait = false
-		w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
-		for _, st := range w.steps2 {
-			if st.Kind == StepCommit || st.Kind == StepInvalidate {
-				continue
-			}
-			if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) {
-				continue
-			}
-			out = append(out, macro{step: st, pre: preAll})
+		if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) {
+			continue
 		}
+		out = append(out, macro{step: st, pre: preAll})
 	}
 	return out
 }
@@ -586,6 +836,9 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 // whose condition depends on other CPUs.
 func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
+	if mvs, ok := e.gracePeriodStep(s); ok {
+		return mvs, true
+	}
 	for c := range s.cpus {
 		if m.finished(s, c) {
 			continue
@@ -612,7 +865,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		if !ok {
 			continue
 		}
-		if ok, _ := m.canExec(s, c); !ok {
+		if !m.enabledExec(s, c) {
 			continue
 		}
 		mvs := []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}
@@ -637,6 +890,40 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 				continue
 			}
 			return []macro{{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}}, true
+		}
+	}
+	return nil, false
+}
+
+// gracePeriodStep finds a CPU that can start an RCU grace period or end a
+// grace period now, without applying any invalidation, and takes that
+// alone. Why no outcome is lost by taking it before any other CPU's step:
+//   - ending a grace period affects no other CPU; the owner's later
+//     instructions can still wait as long as any order needs, and a step of
+//     another CPU that would disable the end (a commit queueing an
+//     invalidation here) only forces that invalidation to be applied,
+//     which drops a stale copy, never adds a behaviour;
+//   - starting an RCU grace period only makes every CPU owe a report; with
+//     reports taken eagerly, a CPU that can report at once does so, and a
+//     step another CPU takes first can only make it owe more (a store into
+//     its buffer, entering a reader) or change nothing (a commit after which
+//     it reports anyway, leaving a reader it reports on after): starting
+//     first waits for no more than starting later. (Not so for SRCU: a
+//     section closed just before the start is not waited for at all, one
+//     closed after it is, so SRCU starts stay interleaved.)
+func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
+	m := e.m
+	if !m.hasSync && !m.hasSyncSRCU {
+		return nil, false
+	}
+	for c := range s.cpus {
+		cs := &s.cpus[c]
+		if m.finished(s, c) || cs.fault {
+			continue
+		}
+		in := &m.code(c)[cs.pc]
+		if (in.Op == OpSyncRCU && !cs.syncWait || (in.Op == OpSyncRCU || in.Op == OpSyncSRCU) && cs.syncWait) && m.IsEnabled(s, Step{Kind: StepExec, CPU: uint8(c)}) {
+			return []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}, true
 		}
 	}
 	return nil, false
@@ -690,28 +977,55 @@ func (e *explorer) witness(idx int32) []Step {
 		return nil
 	}
 	var mvs []macro
-	for i := idx; e.nodes[i].parent >= 0; i = e.nodes[i].parent {
-		mvs = append(mvs, e.nodes[i].via)
+	for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {
+		mvs = append(mvs, unpackMacro(e.nodes.via.at(int(i))))
 	}
-	m := e.m
-	s := m.Initial()
+	s := e.m.Initial()
 	var steps []Step
-	do := func(st Step) {
-		m.apply(s, st, nil)
-		steps = append(steps, st)
-	}
 	for i := len(mvs) - 1; i >= 0; i-- {
-		mv := mvs[i]
-		c := int(mv.step.CPU)
-		switch mv.pre {
-		case preOne:
-			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)})
-		case preAll:
-			for len(s.cpus[c].iq) > 0 {
-				do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(s.cpus[c].iq[0].Loc)})
+		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+	}
+	return e.m.prune(steps)
+}
+
+// prune drops from a witness the invalidation and quiescent-state steps
+// the search took eagerly but the execution does not need: each is left
+// out when the steps without it still replay to a state with the same
+// outcome (or the same kind of end: a deadlock, a fault). People follow
+// witnesses step by step; a step that changes nothing they look at only
+// gets in the way.
+func (m *Machine) prune(steps []Step) []Step {
+	end := func(steps []Step) (string, bool) {
+		s := m.Initial()
+		for _, st := range steps {
+			if !m.IsEnabled(s, st) {
+				return "", false
 			}
+			m.apply(s, st, nil)
 		}
-		do(mv.step)
+		if _, _, f := m.Fault(s); f {
+			return "fault", true
+		}
+		switch {
+		case m.Final(s):
+			return "outcome " + m.Outcome(s).Key(), true
+		case m.Deadlocked(s):
+			return "deadlock", true
+		}
+		return "", false
+	}
+	want, ok := end(steps)
+	if !ok {
+		return steps
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if k := steps[i].Kind; k != StepInvalidate && k != StepReportQS {
+			continue
+		}
+		shorter := append(append([]Step(nil), steps[:i]...), steps[i+1:]...)
+		if got, ok := end(shorter); ok && got == want {
+			steps = shorter
+		}
 	}
 	return steps
 }

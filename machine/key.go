@@ -1,7 +1,5 @@
 package machine
 
-import "encoding/binary"
-
 // Key returns a canonical encoding of everything in s that can influence
 // any future step or outcome: two states with equal keys offer the same
 // steps, leading to states that again have equal keys, and reach the same
@@ -26,85 +24,46 @@ func (m *Machine) Key(s *State) string {
 	return string(m.appendKey(nil, s, false))
 }
 
-// appendKey appends s's key to b. With deadLines it also leaves out the
-// stale value of a copy whose CPU never loads that line again: nothing can
-// read it (a commit or an RMW by that CPU applies the invalidation first,
-// and a stale S copy is never written back), so only its presence — the
-// queued entry and the line's S state — can matter, and both stay in the
-// key. That argument needs the CPU's future loads, which only the search
-// has at hand, so the public Key keeps the value.
+// appendKey appends s's key to b: its search encoding (encode.go), the
+// blocks one after the other. With deadLines it also leaves out what only
+// the search may leave out: the stale value of a copy whose CPU never
+// loads that line again (nothing can read it: a commit or an RMW by that
+// CPU applies the invalidation first, and a stale S copy is never written
+// back), and line states where no CPU may still both load and write the
+// line (without a later commit an up-to-date copy stays up to date and a
+// miss reads the latest value whoever holds the line; without a later
+// load nobody reads a copy). Those arguments need the CPUs' futures, and
+// the search applies queued invalidations of lines nobody will load at
+// once (explorer.perform), so the public Key keeps everything.
 func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
-	for l := range s.mem {
-		b = binary.AppendVarint(b, int64(s.Latest(Loc(l))))
-	}
-	b = binary.AppendUvarint(b, uint64(s.srcuOpen))
-	arm := m.Mode == ARM
+	b = m.appendMemBlock(b, s)
 	for c := range s.cpus {
-		cs := &s.cpus[c]
-		flags := byte(0)
-		if cs.acqWait {
-			flags |= 1
-		}
-		if cs.syncWait {
-			flags |= 2
-		}
-		if cs.fault {
-			flags |= 4
-		}
-		b = append(b, cs.pc, flags, cs.rcuDepth, cs.gpDomain)
-		b = binary.AppendUvarint(b, cs.early)
-		b = binary.AppendUvarint(b, uint64(cs.gpWait))
-		b = binary.AppendUvarint(b, uint64(cs.gpSecs))
-		for _, v := range cs.regs {
-			b = binary.AppendVarint(b, int64(v))
-		}
-		b = append(b, byte(len(cs.sb)))
-		for _, e := range cs.sb {
-			b = append(b, byte(e.Loc), byte(e.Kind), e.Instr)
-			b = binary.AppendVarint(b, int64(e.Val))
-		}
-		if !arm {
-			continue
-		}
-		// Line states, two bits each: I, S, or owned (E or M).
-		var st uint64
-		for l := range cs.cache {
-			var code uint64
-			switch cs.cache[l].State {
-			case Shared:
-				code = 1
-			case Exclusive, Modified:
-				code = 2
-			}
-			st |= code << (2 * uint(l%32))
-			if l%32 == 31 || l == len(cs.cache)-1 {
-				b = binary.AppendUvarint(b, st)
-				st = 0
-			}
-		}
-		// Queued invalidations in location order: the order they arrived
-		// in does not matter, any of them may be applied at any time.
-		reads := ^uint64(0)
-		if deadLines {
-			reads = m.futureReads[c][cs.pc]
-		}
-		b = append(b, byte(len(cs.iq)))
-		for l := range s.mem {
-			i := s.iqIndex(c, Loc(l))
-			if i < 0 {
-				continue
-			}
-			e := cs.iq[i]
-			mark := byte(0)
-			if e.Marked {
-				mark = 1
-			}
-			b = append(b, byte(e.Loc), mark)
-			b = binary.AppendUvarint(b, uint64(e.Before&m.addrRegs[c]))
-			if reads&(1<<l) != 0 {
-				b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
-			}
-		}
+		live, reads := m.blockMasks(s, c, deadLines)
+		b = m.appendCPUBlock(b, s, c, live, reads)
 	}
 	return b
+}
+
+// liveReads returns the locations some CPU may still load from.
+func (m *Machine) liveReads(s *State) uint64 {
+	var live uint64
+	for c := range s.cpus {
+		live |= m.futureReads[c][s.cpus[c].pc]
+	}
+	return live
+}
+
+// liveWrites returns the locations some CPU may still write: by an
+// instruction still to run or an entry still in its store buffer.
+func (m *Machine) liveWrites(s *State) uint64 {
+	var live uint64
+	for c := range s.cpus {
+		live |= m.futureWrites[c][s.cpus[c].pc]
+		for _, e := range s.cpus[c].sb {
+			if e.Kind != EntryWmb {
+				live |= 1 << e.Loc
+			}
+		}
+	}
+	return live
 }

@@ -15,7 +15,9 @@ type Machine struct {
 	// have no effect beyond the index srcu_read_lock returns.
 	hasSyncSRCU bool
 	srcuSecs    []srcuSec // the section-opening instructions (srcu.go)
-	srcuSecOf   [][]int8  // [cpu][pc]: index into srcuSecs, or -1
+	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
+	hasSRCUUnlock bool
+	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
@@ -28,6 +30,8 @@ type Machine struct {
 	futureAccess [][]uint64
 	// futureWrites[c][pc]: the locations it may still write.
 	futureWrites [][]uint64
+	// futureSync[c][pc]: whether it may still start a grace period.
+	futureSync [][]bool
 }
 
 // New validates p and returns a machine running it in mode.
@@ -59,6 +63,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
+		m.futureSync = append(m.futureSync, futureSync(t.Code))
 	}
 	if err := m.initSRCU(); err != nil {
 		return nil, err
@@ -281,7 +286,7 @@ func (m *Machine) Enabled(s *State) []Step {
 
 func (m *Machine) appendCPUSteps(out []Step, s *State, c int) []Step {
 	cs := &s.cpus[c]
-	if ok, _ := m.canExec(s, c); ok {
+	if m.enabledExec(s, c) {
 		out = append(out, Step{Kind: StepExec, CPU: uint8(c)})
 	}
 	if m.Mode == ARM {
@@ -409,6 +414,24 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 		}
 	}
 	return locs
+}
+
+// futureSync computes, for every pc, whether an instruction at or after pc
+// starts a grace period.
+func futureSync(code []Instr) []bool {
+	out := make([]bool, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		switch in.Op {
+		case OpJump:
+			out[pc] = out[in.Target]
+		case OpBranch:
+			out[pc] = out[pc+1] || out[in.Target]
+		default:
+			out[pc] = in.Op == OpSyncRCU || in.Op == OpSyncSRCU || out[pc+1]
+		}
+	}
+	return out
 }
 
 // readsLine: instructions that may read a (possibly stale) cache line.

@@ -67,6 +67,8 @@ func (m *Machine) initSRCU() error {
 				return fmt.Errorf("%s instruction %d (%s): the srcu_struct must be a named location", t.Name, pc, in.Text)
 			}
 			switch in.Op {
+			case OpSRCUUnlock:
+				m.hasSRCUUnlock = true
 			case OpSyncSRCU:
 				m.hasSyncSRCU = true
 			case OpSRCULock:

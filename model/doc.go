@@ -22,9 +22,16 @@
 // value, a command, and a typed message for their parent (glow's ui/
 // shape); they never call their parent.
 //
+// The scenario screen's what-if (whatif.go) keeps the edits made to the
+// scenario as opened, with the spec each prefix of them gives, so that u
+// and U move through them as ← and → move through steps; each edit moves
+// the session to the edited program (session.retarget replays the
+// history as far as it goes).
+//
 // Background work is one kind of job (jobs): the exploration behind the
-// outcomes pane and a panel's analysis run in commands with cancellable
-// contexts; results are cached by content (scenarios.ProgramKey and
+// outcomes pane, the what-if's explorations of the original (and of both
+// programs in the other mode, on request) and a panel's analysis run in
+// commands with cancellable contexts; results are cached by content (scenarios.ProgramKey and
 // Spec.Key) in a bounded cache. Timers (the digit timeout, presentation
 // steps) go through Options.tick only.
 //

@@ -22,6 +22,7 @@ type jobKind uint8
 const (
 	exploreJob jobKind = iota // the current scenario in the current mode
 	panelJob                  // the open panel's analysis
+	whatIfJob                 // what an edited scenario is compared with (whatif.go)
 	numJobKinds
 )
 

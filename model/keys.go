@@ -45,6 +45,15 @@ type KeyMap struct {
 	Copy      key.Binding // y: copy the history as mail-ready text (OSC 52)
 	Pause     key.Binding // space while presenting: pause and resume
 
+	// What if (whatif.go).
+	EditOrder   key.Binding // o: the next ordering of the instruction under the edit cursor
+	EditBarrier key.Binding // b: the next barrier after it
+	EditRemove  key.Binding // x: remove the barrier under the cursor
+	UndoEdit    key.Binding
+	RedoEdit    key.Binding
+	Diff        key.Binding // d: the what-if page
+	SaveEdited  key.Binding // S: save the edited test as a new .litmus file
+
 	// Application.
 	Help      key.Binding
 	Picker    key.Binding // esc: back to the picker
@@ -92,6 +101,14 @@ func DefaultKeyMap() KeyMap {
 		Export:    b([]string{"e"}, "e", "save trace file"),
 		Copy:      b([]string{"y"}, "y", "copy trace text"),
 		Pause:     b([]string{" "}, "space", "pause/resume"),
+
+		EditOrder:   b([]string{"o"}, "o", "cycle ordering"),
+		EditBarrier: b([]string{"b"}, "b", "cycle barrier after"),
+		EditRemove:  b([]string{"x"}, "x", "remove barrier"),
+		UndoEdit:    b([]string{"u"}, "u", "undo edit"),
+		RedoEdit:    b([]string{"U"}, "U", "redo edit"),
+		Diff:        b([]string{"d"}, "d", "what-if diff"),
+		SaveEdited:  b([]string{"S"}, "S", "save edited .litmus"),
 
 		Help:      b([]string{"?"}, "?", "help"),
 		Picker:    b([]string{"esc"}, "esc", "back"),
@@ -146,11 +163,12 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.ScrollLeft, k.ScrollRight},
 		{k.Mode, k.Variant, k.Story, k.Help, k.Picker, k.Quit},
 		{k.Compare, k.Necessity, k.Export, k.Copy},
+		{k.EditOrder, k.EditBarrier, k.EditRemove, k.UndoEdit, k.RedoEdit, k.Diff, k.SaveEdited},
 	}
 }
 
 // fullHelpTitles names FullHelp's columns.
-var fullHelpTitles = []string{"Stepping", "Panes", "Scenario", "Analyse & share"}
+var fullHelpTitles = []string{"Stepping", "Panes", "Scenario", "Analyse & share", "What if"}
 
 // fullHelpNotes say more about a binding than its short help text, by
 // that text; the README's key table uses them.
@@ -179,6 +197,13 @@ var fullHelpNotes = map[string]string{
 	"needed barriers?":    "panel: which barriers, acquires, releases and ordered RMWs are needed in each mode, with the shortest witness without them",
 	"save trace file":     "write the history up to the current step to a trace file in the current directory, named after the scenario and mode (never overwriting)",
 	"copy trace text":     "copy the history up to the current step as mail-ready text (72 columns) to the clipboard over OSC 52",
+	"cycle ordering":      "what if: give the instruction under the edit cursor (CPUs pane: ↑/↓ and h/l move it, a click puts it) the next ordering that fits it: READ_ONCE → smp_load_acquire (→ rcu_dereference for a pointer), WRITE_ONCE → smp_store_release, an RMW through _relaxed, _acquire, _release and fully ordered, a barrier through smp_mb, smp_rmb, smp_wmb; the scenario is recompiled and explored again, and the outcomes pane shows the verdict before → after (the first press only moves the focus to the CPUs)",
+	"cycle barrier after": "what if: cycle the barrier after the instruction under the edit cursor: none → smp_mb → smp_rmb → smp_wmb → none",
+	"remove barrier":      "what if: remove the barrier under the edit cursor",
+	"undo edit":           "undo the last edit (without limit; the history replays as far as it still can)",
+	"redo edit":           "redo an undone edit",
+	"what-if diff":        "page: the edits (as --edit flags), the verdict before → after in both modes (the other mode explored on request), the outcomes that appeared or vanished, and the source against the original",
+	"save edited .litmus": "save the edited test as a new .litmus file in the current directory (NAME+edited.litmus; never overwriting)",
 }
 
 // MarkdownTable renders the full help as a markdown table, one row per
@@ -200,7 +225,7 @@ func (k KeyMap) MarkdownTable() string {
 		}
 	}
 	row("**Mouse**", "")
-	row("click", "take a step, go to a history entry, or load an outcome's witness")
+	row("click", "take a step, go to a history entry, load an outcome's witness, or put the edit cursor on an instruction")
 	row("wheel", "scroll the focused pane (in presentation mode: the story)")
 	return b.String()
 }
@@ -236,6 +261,9 @@ func (k KeyMap) helpSections() []views.HelpSection {
 				sec.Keys = append(sec.Keys, [2]string{"", "(10+ steps: type 1 2, then"}, [2]string{"", " pause or enter)"})
 			}
 		}
+		if len(sec.Keys) == 0 {
+			continue // every key of it is off (no what-if without litmus source)
+		}
 		out = append(out, sec)
 	}
 	sec := views.HelpSection{Title: "Mouse"}
@@ -267,5 +295,17 @@ var legend = [][2]string{
 	{"▶ / · history", "the state shown / steps ahead of it"},
 	{"✓ outcome", "the condition's proposition holds; ▶ its witness is loaded; ✗ deadlock"},
 	{"› row", "selected row; enter acts on it"},
+	{"› line", "the what-if edit cursor (CPUs pane focused): o, b and x edit that instruction"},
+	{"~ line", "an instruction a what-if edit changed or inserted (d: the diff against the original)"},
 	{"┏━┓ box", "the focused pane (tab moves focus)"},
+}
+
+// editHelp is the short help while the CPUs pane has the focus: the
+// edit cursor and the what-if keys.
+func (k KeyMap) editHelp() []key.Binding {
+	cursor := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "cursor"))
+	cpu := key.NewBinding(key.WithKeys("h", "l"), key.WithHelp("h/l", "CPU"))
+	undo := key.NewBinding(key.WithKeys("u", "U"), key.WithHelp("u/U", "undo/redo"))
+	return []key.Binding{cursor, cpu, brief(k.EditOrder, "ordering"), brief(k.EditBarrier, "barrier"), brief(k.EditRemove, "remove"),
+		undo, brief(k.Diff, "diff"), brief(k.SaveEdited, "save"), k.BackFwd, k.Focus}
 }

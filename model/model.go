@@ -312,6 +312,16 @@ func (m Model) after() Model {
 	k.Necessity.SetEnabled(cond && m.scen.weakenings > 0)
 	k.Export.SetEnabled(scen)
 	k.Copy.SetEnabled(scen)
+	// What if: edits need litmus source, and stay off while presenting.
+	edit := scen && !present && m.scen.edit.editable()
+	edited := edit && m.scen.edit.edited()
+	for _, b := range []*key.Binding{&k.EditOrder, &k.EditBarrier, &k.EditRemove} {
+		b.SetEnabled(edit)
+	}
+	k.UndoEdit.SetEnabled(edit && m.scen.edit.n > 0)
+	k.RedoEdit.SetEnabled(edit && m.scen.edit.n < len(m.scen.edit.edits))
+	k.Diff.SetEnabled(edit)
+	k.SaveEdited.SetEnabled(edited)
 	return m
 }
 
@@ -338,7 +348,16 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
-	case jobDoneMsg, exportedMsg, copiedMsg:
+	case jobDoneMsg:
+		m = m.background(msg)
+		if !m.open {
+			return m, nil
+		}
+		// The what-if's next exploration, and its announcement.
+		var cmd tea.Cmd
+		m.scen, cmd = m.scen.afterJob(m.common())
+		return m, cmd
+	case exportedMsg, copiedMsg:
 		return m.background(msg), nil
 	case loadedMsg:
 		return m.loaded(msg)
@@ -446,6 +465,11 @@ func (m Model) toScenario(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) fromChild(up tea.Msg, cmd tea.Cmd) (Model, tea.Cmd) {
 	switch up := up.(type) {
 	case nil:
+		return m, cmd
+	case startedJobs:
+		if m.jobs.any() {
+			return m, tea.Batch(cmd, m.spin.Tick)
+		}
 		return m, cmd
 	case quitMsg:
 		return m.quit()
@@ -560,6 +584,8 @@ func (m *Model) render() string {
 			space = "resume"
 		}
 		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
+	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
+		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:
 		in.HelpBar = m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd(), m.width)
 	}

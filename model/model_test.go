@@ -406,7 +406,7 @@ func TestMouse(t *testing.T) {
 	// Click an outcome: its witness loads.
 	m = Drive(m, keys("r")...)
 	side := r.Panes[views.PaneOutcomes]
-	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + m.scen.frame.OutcomeHead(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + m.scen.frame.OutcomeHeadLines(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.scen.sess.loaded != 0 || len(m.scen.sess.steps) == 0 {
 		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.scen.sess.loaded, len(m.scen.sess.steps))
 	}
@@ -777,7 +777,7 @@ func TestSmallScreens(t *testing.T) {
 	if last == first {
 		t.Fatalf("IRIW's rows do not wrap at 80×24; the test no longer covers it")
 	}
-	m = Drive(m, tea.MouseMsg{X: box.X + 6, Y: box.Y + 1 + m.scen.frame.OutcomeHead() + last - m.scen.panes[views.PaneOutcomes].offset(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m = Drive(m, tea.MouseMsg{X: box.X + 6, Y: box.Y + 1 + m.scen.frame.OutcomeHeadLines() + last - m.scen.panes[views.PaneOutcomes].offset(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.scen.sess.loaded != 1 {
 		t.Errorf("a click on row 1's last line loaded row %d", m.scen.sess.loaded)
 	}

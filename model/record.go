@@ -134,7 +134,11 @@ func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay t
 	fmt.Fprintf(&b, "Set Height %d\n", rows*20+40)
 	b.WriteString("Set Padding 20\n")
 	b.WriteString("Set TypingSpeed 100ms\n")
-	fmt.Fprintf(&b, "Type %s\n", vhsString("smpscope "+views.ShellQuote(arg)+" --mode "+m.Mode.String()))
+	open := "smpscope " + views.ShellQuote(arg) + " --mode " + m.Mode.String()
+	if len(ex.Spec.Edits) > 0 {
+		open += " " + scenarios.EditFlags(ex.Spec.Edits)
+	}
+	fmt.Fprintf(&b, "Type %s\n", vhsString(open))
 	b.WriteString("Enter\n")
 	b.WriteString(sleep(max(delay, 2*time.Second)))
 	for i, st := range ex.Steps {

@@ -44,12 +44,14 @@ type scenarioModel struct {
 	frame views.Frame
 	seen  int // the session's moves the selections have followed
 	// exploreKeys are the cache keys of the explorations of the program
-	// in each mode (by its content; computed once).
+	// in each mode (by its content; computed once per program).
 	exploreKeys [2]string
 	// attempt is the closest attempt the history holds, shown while the
 	// session's history is still that one (attemptAt: its edits then).
 	attempt   *scenarios.Attempt
 	attemptAt int
+	// edit is the what-if: the edits and the edit cursor (whatif.go).
+	edit whatIf
 }
 
 // showAttempt says that the history just loaded is the closest attempt a.
@@ -83,10 +85,10 @@ func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenario
 	}
 	s := scenarioModel{sess: sess, side: views.PaneOutcomes, reveal: true}
 	s.weakenings = len(machine.Weakenings(sp.Program))
-	pk := scenarios.ProgramKey(sp.Program)
-	for _, md := range []machine.Mode{machine.TSO, machine.ARM} {
-		s.exploreKeys[md] = "explore " + pk + " " + md.String()
+	for _, md := range bothModes {
+		s.exploreKeys[md] = exploreKey(sp.Program, md)
 	}
+	s.edit = newWhatIf(sp)
 	s.present.tick = c.opts.tick
 	s.follow()
 	return s, nil
@@ -152,6 +154,12 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 		return s.updatePanes(msg, c)
 	case tea.MouseMsg:
 		return s.mouse(msg, c)
+	case savedMsg:
+		if msg.err != nil {
+			s.notice = "cannot save: " + msg.err.Error()
+		} else {
+			s.notice = "saved " + msg.path + " (smpscope check " + msg.path + ")"
+		}
 	case digitTimeoutMsg:
 		if msg.seq == s.digitSeq && s.digits != "" {
 			s.reveal = true
@@ -208,8 +216,11 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		return s.shared(msg, c)
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
-		s.page == views.PageStory && key.Matches(msg, k.Story):
+		s.page == views.PageStory && key.Matches(msg, k.Story),
+		s.page == views.PageDiff && key.Matches(msg, k.Diff):
 		s.showPage(views.PagePanes)
+	case s.page == views.PageDiff && isWhatIf(msg, k):
+		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
 	case s.page == views.PageHelp && key.Matches(msg, k.Story):
@@ -309,7 +320,12 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s = s.loadWitness(c)
 	case key.Matches(msg, k.Mode):
 		s.notice = ss.switchMode().notice()
+		if s.edit.edited() {
+			return s, tea.Batch(s.explore(c), s.compareCmd(c)), startedJobs{}
+		}
 		return s, s.explore(c), nil
+	case isWhatIf(msg, k):
+		return s.whatIfKey(msg, c)
 	case key.Matches(msg, k.Variant):
 		return s, nil, nextVariant{}
 	case key.Matches(msg, k.Story):
@@ -326,6 +342,10 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.move(-1)
 	case key.Matches(msg, k.Down):
 		s.move(+1)
+	case s.focus == views.PaneCPUs && key.Matches(msg, k.ScrollLeft):
+		s.moveCursor(-1, 0) // the edit cursor to the CPU on the left
+	case s.focus == views.PaneCPUs && key.Matches(msg, k.ScrollRight):
+		s.moveCursor(+1, 0)
 	case key.Matches(msg, k.PageUp):
 		s.move(-max(s.panes[s.focus].visible(), 1))
 	case key.Matches(msg, k.PageDown):
@@ -455,6 +475,9 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 
 // setFocus moves the focus to pane p.
 func (s *scenarioModel) setFocus(p views.Pane) {
+	if p == views.PaneCPUs && s.focus != p && s.edit.editable() {
+		s.notice = s.cursorHint() // the edit cursor shows
+	}
 	s.focus = p
 	if p == views.PaneHistory || p == views.PaneOutcomes {
 		s.side = p
@@ -466,6 +489,8 @@ func (s *scenarioModel) move(d int) {
 	switch s.focus {
 	case views.PaneSteps, views.PaneHistory, views.PaneOutcomes:
 		s.sel[s.focus] += d
+	case views.PaneCPUs:
+		s.moveCursor(0, d) // the edit cursor
 	default:
 		s.panes[s.focus].scroll(d)
 	}
@@ -526,9 +551,19 @@ func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd
 		return s, nil, nil
 	}
 	s.setFocus(p)
+	if p == views.PaneCPUs {
+		// A click on an instruction puts the edit cursor there.
+		off := views.Offsets{}
+		off.Panes[p] = s.panes[p].offset()
+		if cpu, i, ok := s.frame.InstrAt(msg.X, msg.Y, off); ok {
+			s.edit.cpu, s.edit.at = cpu, i
+			s.notice = s.cursorHint()
+		}
+		return s, nil, nil
+	}
 	row := msg.Y - rect.Y - 1
 	if p == views.PaneOutcomes {
-		row -= s.frame.OutcomeHead()
+		row -= s.frame.OutcomeHeadLines()
 	}
 	if row < 0 || row >= rect.H-2 {
 		return s, nil, nil
@@ -583,6 +618,8 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		Page:     s.page,
 		Present:  s.present.input(),
 		Attempt:  s.currentAttempt(),
+		Edit:     views.EditCursor{On: s.focus == views.PaneCPUs && s.edit.editable() && !s.present.on, CPU: s.edit.cpu, At: s.edit.at},
+		WhatIf:   s.whatIfInput(c),
 	}
 }
 
@@ -613,6 +650,9 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 			s.panes[p].reveal(last)
 			s.panes[p].reveal(first)
 		}
+		if s.reveal && p == views.PaneCPUs && in.Edit.On && in.Page == views.PagePanes && !f.Presenting {
+			s.panes[p].reveal(f.CodeRow(s.edit.at))
+		}
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
@@ -626,4 +666,44 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Story = s.present.story.offset()
 	}
 	return off
+}
+
+// isWhatIf reports whether msg is one of the what-if keys.
+func isWhatIf(msg tea.KeyMsg, k KeyMap) bool {
+	for _, b := range []key.Binding{k.EditOrder, k.EditBarrier, k.EditRemove, k.UndoEdit, k.RedoEdit, k.Diff, k.SaveEdited} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// whatIfKey handles the what-if keys: o, b and x edit, u and U undo and
+// redo, d shows the diff page (exploring both modes), S saves.
+func (s scenarioModel) whatIfKey(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	k := c.keys
+	switch {
+	case key.Matches(msg, k.EditOrder):
+		return s.editAction("o", c)
+	case key.Matches(msg, k.EditBarrier):
+		return s.editAction("b", c)
+	case key.Matches(msg, k.EditRemove):
+		return s.editAction("x", c)
+	case key.Matches(msg, k.UndoEdit):
+		return s.undoEdit(c)
+	case key.Matches(msg, k.RedoEdit):
+		return s.redoEdit(c)
+	case key.Matches(msg, k.Diff):
+		s.showPage(views.PageDiff)
+		s.edit.both = true
+		return s, s.compareCmd(c), startedJobs{}
+	case key.Matches(msg, k.SaveEdited):
+		if !s.edit.edited() {
+			s.notice = "no edits to save"
+			return s, nil, nil
+		}
+		s.notice = "saving…"
+		return s, s.saveCmd(c), nil
+	}
+	return s, nil, nil
 }

@@ -254,3 +254,30 @@ func clampInt(v, lo, hi int) int {
 	}
 	return min(max(v, lo), hi)
 }
+
+// retarget moves the session to another program of the same scenario (a
+// what-if edit, its undo or redo): the history follows (a step naming an
+// instruction names it where it moved, scenarios.RemapSteps) and replays
+// as far as the new program allows, steps ahead included; the cursor
+// stays, or ends where the replay stopped. It returns how many steps
+// replayed.
+func (s *session) retarget(sp *scenarios.Spec) int {
+	var machs [2]*machine.Machine
+	for _, md := range []machine.Mode{machine.TSO, machine.ARM} {
+		m, err := machine.New(sp.Program, md)
+		if err != nil {
+			return len(s.steps) // not expected: the spec compiled and validated
+		}
+		machs[md] = m
+	}
+	steps := scenarios.RemapSteps(s.spec.Program, sp.Program, s.steps)
+	states, events, _ := machs[s.mode].Replay(steps)
+	valid := len(states) - 1
+	s.spec, s.machs = sp, machs
+	s.steps = append([]machine.Step(nil), steps[:valid]...)
+	s.states, s.events = states, events
+	s.cursor = min(s.cursor, valid)
+	s.loaded = -1
+	s.refresh()
+	return valid
+}

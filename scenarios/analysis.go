@@ -130,7 +130,8 @@ func parallel(ctx context.Context, n int, job func(i int)) {
 // shareCores divides the machine among the given number of explorations
 // running at once: unless the caller chose it, opts.Workers so that they
 // share the cores rather than each taking all of them; and a memory bound
-// (opts.MaxMemory, when set) among those that run at the same time.
+// (opts.MaxMemory, when set) becomes one budget they all share (without
+// one they share the process's).
 func shareCores(opts machine.Options, jobs int) machine.Options {
 	if jobs <= 0 {
 		return opts
@@ -139,8 +140,8 @@ func shareCores(opts machine.Options, jobs int) machine.Options {
 	if opts.Workers <= 0 {
 		opts.Workers = max(1, procs/jobs)
 	}
-	if opts.MaxMemory > 0 {
-		opts.MaxMemory = max(opts.MaxMemory/int64(min(jobs, procs)), 1)
+	if opts.MaxMemory > 0 && opts.Budget == nil {
+		opts.Budget = machine.NewBudget(opts.MaxMemory)
 	}
 	return opts
 }

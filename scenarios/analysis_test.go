@@ -258,12 +258,13 @@ func TestSpecForall(t *testing.T) {
 func TestShareCores(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	o := shareCores(machine.Options{MaxMemory: 1 << 30}, 4)
-	if o.Workers != max(1, procs/4) || o.MaxMemory != (1<<30)/int64(min(4, procs)) {
-		t.Errorf("4 jobs on %d cores: workers %d, memory %d", procs, o.Workers, o.MaxMemory)
+	if o.Workers != max(1, procs/4) || o.Budget == nil || o.Budget.Limit() != 1<<30 {
+		t.Errorf("4 jobs on %d cores: workers %d, budget %v", procs, o.Workers, o.Budget)
 	}
-	// The caller's choices stand; no memory bound stays none (the default).
+	// The caller's choices stand; no memory bound stays none (the
+	// process's budget).
 	o = shareCores(machine.Options{Workers: 3}, 8)
-	if o.Workers != 3 || o.MaxMemory != 0 {
-		t.Errorf("chosen: workers %d, memory %d", o.Workers, o.MaxMemory)
+	if o.Workers != 3 || o.Budget != nil {
+		t.Errorf("chosen: workers %d, budget %v", o.Workers, o.Budget)
 	}
 }

@@ -24,6 +24,20 @@ type Compiled struct {
 
 	shownRegs []map[machine.Reg]bool
 	shownLocs map[machine.Loc]bool
+
+	// origins[t][i] is the source of instruction i of thread t: what a
+	// what-if edit of that instruction rewrites (edit.go).
+	origins [][]origin
+}
+
+// origin is where an instruction comes from in the source: the simple
+// statement being compiled (an if statement for its branch and its else
+// jump), and the primitive call that emitted it (nil for plain accesses,
+// assignments and branches).
+type origin struct {
+	stmt Stmt
+	call *CallExpr
+	els  bool // the jump over the else branch
 }
 
 // Loc returns the location called name.
@@ -86,6 +100,7 @@ func (s *Scenario) Compile() (cs *Compiled, err error) {
 		c.prog.Threads = append(c.prog.Threads, tc.th)
 		out.UserRegs = append(out.UserRegs, tc.nUser)
 		out.regs = append(out.regs, tc.userRegs)
+		out.origins = append(out.origins, tc.origins)
 	}
 	out.resolveClauses()
 	if err := c.prog.Validate(); err != nil {
@@ -209,6 +224,10 @@ type threadCompiler struct {
 	text     string // source of the statement being compiled
 	depth    int    // if/else blocks around the statement being compiled
 	pos      Position
+	// from is the origin of the instructions being emitted; origins
+	// records it for each one.
+	from    origin
+	origins []origin
 }
 
 func newThreadCompiler(c *compiler, t *Thread, index int) *threadCompiler {
@@ -328,12 +347,14 @@ func (tc *threadCompiler) emit(in machine.Instr) int {
 	in.Line = tc.pos.Line
 	in.Depth = tc.depth
 	tc.th.Code = append(tc.th.Code, in)
+	tc.origins = append(tc.origins, tc.from)
 	return len(tc.th.Code) - 1
 }
 
 func (tc *threadCompiler) at(st Stmt) {
 	tc.text = StmtText(st)
 	tc.pos = st.Start()
+	tc.from = origin{stmt: st}
 }
 
 func (tc *threadCompiler) stmt(st Stmt) {
@@ -378,6 +399,7 @@ func (tc *threadCompiler) stmt(st Stmt) {
 		tc.depth--
 		if s.Else != nil {
 			tc.text, tc.pos = "else", s.Else.Start()
+			tc.from = origin{stmt: s, els: true}
 			j := tc.emit(machine.Instr{Op: machine.OpJump})
 			tc.th.Code[br].Target = len(tc.th.Code)
 			tc.depth++
@@ -780,6 +802,11 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 	if len(mos) == 0 {
 		mos = append(mos, memoryOrders["memory_order_seq_cst"])
 	}
+	// What this call emits comes from it (its arguments' calls, compiled
+	// above, from themselves).
+	outer := tc.from.call
+	tc.from.call = c
+	defer func() { tc.from.call = outer }()
 	in := machine.Instr{Addr: addr, Val: val, Exp: exp}
 	// withDst sets the destination of in according to dst and emits it.
 	withDst := func() *machine.Expr {

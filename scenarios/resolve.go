@@ -103,8 +103,8 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 // resolves the scenario it runs and replays it. The scenario is arg when
 // given (see Resolve), else the trace's source (a .litmus path is
 // relative to the trace file, as [Execution.Trace] writes it), else the
-// built-in scenario its header names. The mode is the trace's unless mode
-// is given.
+// built-in scenario its header names, with the edits the trace records
+// applied. The mode is the trace's unless mode is given.
 func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Execution, error) {
 	src, err := readInput(path, stdin)
 	if err != nil {
@@ -134,6 +134,9 @@ func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Ex
 			}
 		}
 		spec, err = Resolve(src, stdin)
+	}
+	if err == nil && len(tr.Edits) > 0 {
+		spec, err = spec.Edited(tr.Edits...)
 	}
 	if err != nil {
 		return nil, err

@@ -51,6 +51,12 @@ type Spec struct {
 	// Litmus is the parsed test (nil for programs built in Go): what a
 	// saved or edited scenario is printed from.
 	Litmus *Scenario
+
+	// Edits are the what-if edits that made this spec from Unedited, the
+	// scenario as File or Name gives it (see [Spec.Edited]); nil for a
+	// scenario as written.
+	Edits    []Edit
+	Unedited *Spec
 }
 
 // Clause is a proposition about outcomes, as written and as a function.

@@ -38,7 +38,8 @@ const MaxTraceSize = 16 << 20
 // "key: value" follow: scenario (the scenario's C name, required), source
 // (where to load it from when that is not the scenario name: a built-in
 // name, or a .litmus path, which smpscope writes relative to the trace
-// file), variant and mode (tso or arm, required). Then
+// file), variant, mode (tso or arm, required) and edits (the what-if
+// edits the scenario was run with, "edits: P1:2=acquire P0:1+mb"). Then
 // one line per step, naming it by its machine step ID (see
 // [machine.Machine.ID]). A "#" followed by a space, or ending a line,
 // starts a comment ("#3" in a step ID is not one); comment lines before
@@ -56,6 +57,10 @@ type Trace struct {
 	Source  string
 	Variant string
 	Mode    machine.Mode
+	// Edits are the what-if edits the scenario runs with (an "edits:"
+	// line, space-separated, in the syntax of [Edit]): replaying applies
+	// them to the scenario Source names.
+	Edits []Edit
 	// Notes are the comment lines between the header and the first step,
 	// without the leading "# ".
 	Notes []string
@@ -101,6 +106,7 @@ func (e *Execution) Trace(dir string) *Trace {
 	t := newTrace(e.Mach, e.Steps, e.States)
 	sp := e.Spec
 	t.Variant = sp.Variant
+	t.Edits = sp.Edits
 	switch {
 	case sp.File != "":
 		t.Source = relativeTo(sp.File, dir)
@@ -150,6 +156,9 @@ func (t *Trace) Format() string {
 		fmt.Fprintf(&b, "variant: %s\n", oneLine(t.Variant))
 	}
 	fmt.Fprintf(&b, "mode: %s\n", t.Mode)
+	if len(t.Edits) > 0 {
+		fmt.Fprintf(&b, "edits: %s\n", EditsText(t.Edits))
+	}
 	for _, n := range t.Notes {
 		for _, l := range strings.Split(n, "\n") {
 			// A long note goes on, indented, on the next comment lines.
@@ -272,6 +281,10 @@ var traceHeaders = map[string]func(t *Trace, value string) error{
 		t.Mode, err = machine.ParseMode(v)
 		return err
 	},
+	"edits": func(t *Trace, v string) (err error) {
+		t.Edits, err = ParseEdits(strings.Fields(v))
+		return err
+	},
 }
 
 // ParseTrace reads a trace file. name is used in positions only. Every
@@ -339,7 +352,7 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 			}
 			set, known := traceHeaders[key]
 			if !known {
-				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant: or mode:)", key+":")
+				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
 			}
 			if err := set(t, value); err != nil {
 				return nil, errorf(pos(ln, fs[1].col), "%v", err)
@@ -529,6 +542,12 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 // without its extension and before any "-2" WriteNewTrace adds: "mp+once-arm.trace". Characters that do not belong in
 // a file name become "_".
 func TraceFileName(name string, mode machine.Mode) string {
+	return fileSafe(name) + "-" + mode.String()
+}
+
+// fileSafe makes a scenario name fit a file name: characters that do not
+// belong in one become "_".
+func fileSafe(name string) string {
 	clean := strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '+', r == '-', r == '.', r == '_':
@@ -540,7 +559,7 @@ func TraceFileName(name string, mode machine.Mode) string {
 	if clean == "" {
 		clean = "scenario"
 	}
-	return clean + "-" + mode.String()
+	return clean
 }
 
 // WriteNewTrace writes t to a new file in dir named after its scenario
@@ -555,11 +574,18 @@ func WriteNewTrace(dir string, t *Trace) (string, error) {
 // dir/base-2+ext, dir/base-3+ext, …: it never overwrites a file. It
 // returns the path written.
 func createUnique(dir, base, ext string, data []byte) (string, error) {
+	return createUniqueFunc(dir, base, ext, func(string) []byte { return data })
+}
+
+// createUniqueFunc is createUnique for contents that depend on the name
+// chosen (without its extension): a litmus test is named like its file.
+func createUniqueFunc(dir, base, ext string, contents func(name string) []byte) (string, error) {
 	for i := 1; i < 10000; i++ {
-		name := base + ext
+		stem := base
 		if i > 1 {
-			name = fmt.Sprintf("%s-%d%s", base, i, ext)
+			stem = fmt.Sprintf("%s-%d", base, i)
 		}
+		name := stem + ext
 		path := filepath.Join(dir, name)
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
@@ -568,7 +594,7 @@ func createUnique(dir, base, ext string, data []byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		_, werr := f.Write(data)
+		_, werr := f.Write(contents(stem))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
@@ -578,5 +604,5 @@ func createUnique(dir, base, ext string, data []byte) (string, error) {
 		}
 		return path, nil
 	}
-	return "", fmt.Errorf("%s: too many traces with this name", filepath.Join(dir, base+ext))
+	return "", fmt.Errorf("%s: too many files with this name", filepath.Join(dir, base+ext))
 }

@@ -67,6 +67,9 @@ func CheckText(r scenarios.Run) string {
 	var b strings.Builder
 	b.WriteString(HerdReport(r.Spec, runOutcomes(r)))
 	name := r.Spec.Name
+	if len(r.Spec.Edits) > 0 {
+		fmt.Fprintf(&b, "Edited %s %s\n", name, scenarios.EditsText(r.Spec.Edits))
+	}
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
 	if n := r.Result.DeadlockStates; n > 0 {
@@ -97,6 +100,8 @@ type jsonCheck struct {
 	Expected string        `json:"expected"`
 	Seconds  float64       `json:"seconds"`
 	Error    string        `json:"error"`
+	// Edits are the --edit flags the scenario was checked with.
+	Edits []string `json:"edits,omitempty"`
 }
 
 // CheckJSON is the JSON object smpscope check --json prints of a run,
@@ -110,6 +115,9 @@ func CheckJSON(arg string, r scenarios.Run) ([]byte, error) {
 			j.File = sp.Litmus.File
 		}
 		j.Expected = string(sp.Expected)
+		for _, e := range sp.Edits {
+			j.Edits = append(j.Edits, e.String())
+		}
 	}
 	fail := r.Failure()
 	if r.Spec == nil && r.Err != nil {

@@ -274,6 +274,13 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		default:
 			line = st.PendingLine.Render("  " + text)
 		}
+		if in.gutter() {
+			// The what-if gutter: the edit cursor, or ~ on an edited line.
+			line = editGutter(in, st, c, i) + line
+			if in.Edit.On && in.Edit.CPU == c && in.Edit.At == i {
+				line = st.EditCursor.Render(ansi.Strip(line))
+			}
+		}
 		sec[secCode] = append(sec[secCode], line)
 	}
 

@@ -8,7 +8,9 @@
 // renders each pane's lines; the model's viewports keep the offsets, and
 // Frame.Draw draws it at them. Panes are small functions of their own
 // input (cpuBlock, memoryLines, stepLines, historyLines, outcomeLines,
-// and the help, story, compare and necessity pages). RenderPicker and
+// and the help, story, compare, necessity and what-if pages; whatif.go
+// draws the edit cursor, the ~ marks and the verdict before → after of
+// an edited scenario from a WhatIfInput). RenderPicker and
 // RenderPickerRow draw the picker. Styles names every style by meaning.
 //
 // Reports, for mails and scripts: RenderTrace (an execution step by step,

@@ -59,6 +59,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = compareLines(in, st, w-2)
 		case PageNecessity:
 			f.page = necessityLines(in, st, w-2)
+		case PageDiff:
+			f.page = diffPageLines(in, st, w-2)
 		}
 		return f
 	}
@@ -126,10 +128,6 @@ func (f Frame) Visible(p Pane) int {
 	return max(n, 0)
 }
 
-// OutcomeHead is how many lines the outcomes pane's header takes (the
-// condition and the verdict, above the rows).
-func (f Frame) OutcomeHead() int { return len(f.outcomes.head) }
-
 // OutcomeRowAt returns the outcome row shown on line l of the pane's
 // rows (an outcome that wraps takes several lines).
 func (f Frame) OutcomeRowAt(l int) (int, bool) { return f.outcomes.rowOf(l) }
@@ -163,13 +161,18 @@ func (f Frame) Draw(off Offsets) string {
 			PageStory:     "story · s or esc to close",
 			PageCompare:   "compare variants · c or esc to close",
 			PageNecessity: "which annotations are needed? · n or esc to close",
+			PageDiff:      "what if · d or esc to close",
 		}[in.Page]
-		items = append(items, placed{r.Page, renderBox(boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}, st, r.Page.W, r.Page.H)})
+		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}
+		if in.Page == PageDiff && in.Notice != "" {
+			b.right, b.notice = "» "+in.Notice, true // S and u report here
+		}
+		items = append(items, placed{r.Page, renderBox(b, st, r.Page.W, r.Page.H)})
 		return place(w, h, items)
 	}
 	cpus := r.Panes[PaneCPUs]
 	items = append(items,
-		placed{cpus, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
+		placed{cpus, renderBox(boxSpec{title: cpusTitle(in), right: f.cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
 		placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory], f.lines[PaneMemory], off.Panes[PaneMemory])},
 		placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps], f.lines[PaneSteps], off.Panes[PaneSteps])},
 		placed{r.Event, renderEvent(in, st, r.Event)},

@@ -48,6 +48,10 @@ type ScenarioInput struct {
 	// outcome that is unreachable; the end of it says how far it got and
 	// why.
 	Attempt *scenarios.Attempt
+	// Edit is the what-if edit cursor; WhatIf, when set, what the edits
+	// of an edited scenario changed (whatif.go).
+	Edit   EditCursor
+	WhatIf *WhatIfInput
 }
 
 // Page is what the body of the scenario screen shows.
@@ -60,6 +64,7 @@ const (
 	PageStory                 // the scenario's story
 	PageCompare               // the family's variants in both modes (c)
 	PageNecessity             // which ordering annotations are needed (n)
+	PageDiff                  // the what-if: edits, verdicts, source diff (d)
 )
 
 // HelpSection is one column of the full help.
@@ -399,12 +404,13 @@ func renderHistory(in ScenarioInput, st Styles, r Rect, title string, lines []st
 type outcomeRows struct {
 	head, lines []string
 	start       []int // start[i] is the first line of row i
+	rowLines    int   // the lines that belong to rows (others follow)
 	bottom      string
 }
 
 // rowOf returns the row that line l of the rows belongs to.
 func (o outcomeRows) rowOf(l int) (int, bool) {
-	if l < 0 || l >= len(o.lines) {
+	if l < 0 || l >= o.rowLines {
 		return 0, false
 	}
 	row := 0
@@ -421,7 +427,7 @@ func (o outcomeRows) linesOf(i int) (first, last int) {
 	if i < 0 || i >= len(o.start) {
 		return 0, 0
 	}
-	first, last = o.start[i], len(o.lines)-1
+	first, last = o.start[i], o.rowLines-1
 	if i+1 < len(o.start) {
 		last = o.start[i+1] - 1
 	}
@@ -443,6 +449,8 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 		out.head = append(out.head, st.Condition.Render(l))
 	}
 	switch {
+	case in.WhatIf != nil && o.Err == "":
+		out.head = append(out.head, whatIfHead(in, st, w)...)
 	case o.Err != "":
 		out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+o.Err), w)...)
 	case o.Running:
@@ -507,6 +515,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			}
 		}
 		row := 0
+		before := in.beforeOutcomes()
 		for _, or := range o.Result.Outcomes {
 			mk := "  "
 			holds := in.Spec.Satisfies(or.Outcome)
@@ -519,6 +528,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			}
 			items := strings.Fields(OutcomeLine(in.Spec, or.Outcome))
 			style := func(x ...string) string { return strings.Join(x, "") }
+			if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
+				items = append(items, "new")
+			}
 			switch {
 			case !kept:
 				items = append(items, "(filtered)")
@@ -537,6 +549,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(d.Reasons, "; ")), st.Deadlock.Render)
 			row++
 		}
+		// Outcomes an edit made vanish follow the rows; they are no rows.
+		out.rowLines = len(out.lines)
+		out.lines = append(out.lines, vanishedLines(in, st)...)
 		if o.Result.Complete {
 			out.bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {

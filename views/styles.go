@@ -78,6 +78,14 @@ type Styles struct {
 	Spinner       lipgloss.Style
 	Error         lipgloss.Style
 
+	// What if: edited code and its effect.
+	EditedLine lipgloss.Style // the ~ of an instruction an edit changed
+	EditCursor lipgloss.Style // the instruction under the edit cursor
+	DiffAdded  lipgloss.Style // a "+" line of the source diff
+	DiffGone   lipgloss.Style // a "-" line of the source diff
+	Appeared   lipgloss.Style // an outcome the edit made reachable
+	Vanished   lipgloss.Style // an outcome the edit made unreachable
+
 	// Picker.
 	PickerTitle           lipgloss.Style
 	PickerRowTitle        lipgloss.Style
@@ -165,6 +173,13 @@ func DefaultStyles() Styles {
 		Condition:     s().Foreground(c(cyan)),
 		Spinner:       s().Foreground(c(bcyan)),
 		Error:         s().Bold(true).Foreground(c(bred)),
+
+		EditedLine: s().Bold(true).Foreground(c(byellow)),
+		EditCursor: s().Reverse(true),
+		DiffAdded:  s().Foreground(c(bgreen)),
+		DiffGone:   s().Foreground(c(bred)),
+		Appeared:   s().Bold(true).Foreground(c(bgreen)),
+		Vanished:   s().Foreground(c(gray)).Strikethrough(true),
 
 		PickerTitle:           s().Bold(true).Reverse(true).Padding(0, 1),
 		PickerRowTitle:        s().Bold(true),

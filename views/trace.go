@@ -175,6 +175,10 @@ func (t *tracer) header() {
 			t.para("", "", "Condition: "+mdCode(t.plain(cond)))
 			t.line("")
 		}
+		if len(sp.Edits) > 0 {
+			t.para("", "", "Edited: "+mdCode(t.plain(scenarios.EditFlags(sp.Edits))))
+			t.line("")
+		}
 		if a := ex.Attempt; a != nil {
 			t.para("", "", t.text(attemptIntro(a)))
 			t.line("")
@@ -186,6 +190,10 @@ func (t *tracer) header() {
 		}
 		if cond != "" {
 			t.para("", "  ", "Condition: "+t.text(cond))
+		}
+		if len(sp.Edits) > 0 {
+			// The what-if, as the flags that reproduce it.
+			t.para("", "  ", "Edited: "+t.text(scenarios.EditFlags(sp.Edits)))
 		}
 		if a := ex.Attempt; a != nil {
 			t.para("", "", t.text(attemptIntro(a)))

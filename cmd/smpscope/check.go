@@ -20,6 +20,7 @@ type checkOptions struct {
 	asJSON    bool
 	timeout   time.Duration
 	maxStates int
+	edits     []string
 }
 
 func parseModes(s string) ([]machine.Mode, error) {
@@ -37,12 +38,14 @@ func newCheckCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var opts checkOptions
 	var mode string
 	cmd := &cobra.Command{
-		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] FILE|NAME ...",
+		Use:   "check [--mode tso|arm|both] [--json] [--timeout D] [--max-states N] [--edit E ...] FILE|NAME ...",
 		Short: "Explore scenarios exhaustively and print herd7-style verdicts",
 		Long: `check explores every reachable state of each scenario (a .litmus file, a
 built-in name, or - for standard input) and prints, per scenario and mode,
 the final states, whether the final condition holds and the Observation
-line herd7 users know.
+line herd7 users know. --edit checks a what-if: each scenario with the
+edits applied (P1:2=acquire makes P1's second instruction an acquire;
+P0:1+mb inserts smp_mb() after P0's first; P0:2-wmb removes a barrier).
 
 Exit status: 0 when everything parsed and explored; 1 when a mode reaches an
 outcome the file's "Result: Never" forbids (a soundness failure, which takes
@@ -60,6 +63,7 @@ precedence); 2 for usage, parse or limit errors.`,
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "one JSON object per line, per scenario and mode")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "stop exploring one scenario in one mode after this long (e.g. 10s)")
 	cmd.Flags().IntVar(&opts.maxStates, "max-states", 0, "stop exploring one scenario in one mode after this many states (default 20000000)")
+	addEditFlag(cmd.Flags(), &opts.edits)
 	return cmd
 }
 
@@ -75,6 +79,10 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	// memory: collect garbage less often (the explorer's own memory limit
 	// still bounds each search).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	edits, err := scenarios.ParseEdits(opts.edits)
+	if err != nil {
+		return &exitError{2, "smpscope check: --edit: " + err.Error()}
+	}
 	// Read everything first: a scenario that does not parse is reported
 	// once, not per mode.
 	var all []checked
@@ -82,6 +90,9 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	var at []int // index in all of each job
 	for _, arg := range args {
 		sp, err := scenarios.Resolve(arg, stdin)
+		if err == nil {
+			sp, err = sp.Edited(edits...)
+		}
 		if err != nil {
 			all = append(all, checked{arg: arg, run: scenarios.Run{Job: scenarios.Job{Mode: opts.modes[0]}, Err: err}})
 			continue

@@ -19,6 +19,7 @@ type execSource struct {
 	witness bool
 	replay  string
 	random  uint64
+	edits   []string
 }
 
 // addFlags registers --mode, --witness, --replay and --random; verb says
@@ -28,6 +29,29 @@ func (o *execSource) addFlags(f *pflag.FlagSet, verb string) {
 	f.BoolVar(&o.witness, "witness", false, verb+" the shortest witness of the final clause's outcome, or the closest attempt when it is unreachable (default)")
 	f.StringVar(&o.replay, "replay", "", verb+" the execution of a trace `FILE` (- for standard input)")
 	f.Uint64Var(&o.random, "random", 0, verb+" random enabled steps chosen by `SEED`, to a final state (the UI's --seed SEED, then g)")
+	addEditFlag(f, &o.edits)
+}
+
+// addEditFlag registers --edit, which the UI, check, trace and record
+// share.
+func addEditFlag(f *pflag.FlagSet, edits *[]string) {
+	f.StringArrayVar(edits, "edit", nil, "what if: change an ordering annotation first, e.g. `P1:2=acquire`, P0:1+mb, P0:2-wmb (repeatable; applied in order)")
+}
+
+// editSpec applies the --edit flags to spec (who names the command in
+// errors).
+func editSpec(who string, spec *scenarios.Spec, flags []string) (*scenarios.Spec, error) {
+	if len(flags) == 0 {
+		return spec, nil
+	}
+	edits, err := scenarios.ParseEdits(flags)
+	if err == nil {
+		spec, err = spec.Edited(edits...)
+	}
+	if err != nil {
+		return nil, usageErr("%s--edit: %v", who, err)
+	}
+	return spec, nil
 }
 
 func usageErr(format string, args ...any) error {
@@ -59,6 +83,9 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 		arg = args[0]
 	}
 	if o.replay != "" {
+		if len(o.edits) > 0 {
+			return nil, "", usageErr("%s: --edit and --replay: a trace records its own edits", who)
+		}
 		var override *machine.Mode
 		if f.Changed("mode") {
 			override = &mode
@@ -78,6 +105,9 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 	spec, err := scenarios.Resolve(arg, stdin)
 	if err != nil {
 		return nil, "", usageErr("%s: %v", who, err)
+	}
+	if spec, err = editSpec(who+": ", spec, o.edits); err != nil {
+		return nil, "", err
 	}
 	var ex *scenarios.Execution
 	if f.Changed("random") {

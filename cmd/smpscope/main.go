@@ -17,11 +17,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"smpscope/machine"
 )
 
 func main() {
+	// One memory budget for the whole process: every exploration a
+	// command runs shares it, and the runtime keeps the heap under it.
+	machine.SetProcessMemoryLimit(defaultMaxMemory)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// defaultMaxMemory is the process's memory bound unless a command is told
+// otherwise.
+const defaultMaxMemory = 2 << 30
 
 // exitError carries a process exit status through cobra.
 type exitError struct {

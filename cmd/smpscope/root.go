@@ -22,7 +22,9 @@ Without arguments it opens the scenario picker; with a .litmus file (a file
 of that name wins), a built-in scenario name, or - for standard input it
 opens that scenario. --replay FILE opens a trace at its
 last step; --present steps through the trace, or the witness of the final
-clause's outcome, on its own, for teaching.`,
+clause's outcome, on its own, for teaching. --edit P1:2=acquire (repeatable)
+opens the scenario with what-if edits of its ordering annotations applied,
+which the UI can undo (u); check and trace take the same flags.`,
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -24,7 +24,7 @@ type traceOptions struct {
 func newTraceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o traceOptions
 	cmd := &cobra.Command{
-		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE]",
+		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE]",
 		Short: "Print one execution step by step, ready for a mail",
 		Long: `trace prints one execution of a scenario step by step: what each step
 did, how each read is classified (a stale read is marked "!!" in the
@@ -39,6 +39,9 @@ The execution is one of:
   --replay FILE    a saved trace file (SCENARIO may then be left out)
   --random SEED    random enabled steps, chosen by SEED, to a final state:
                    the same steps as the UI's --seed SEED, then g
+
+--edit E (repeatable) runs a what-if: the scenario with an ordering
+annotation changed first (P1:2=acquire, P0:1+mb, P0:2-wmb; see README).
 
 The text fits 72 columns (--width) and carries no escape codes unless it
 goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the

@@ -22,6 +22,7 @@ type uiOptions struct {
 	noMouse bool
 	present bool
 	every   time.Duration
+	edits   []string
 }
 
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
@@ -32,6 +33,7 @@ func addUIFlags(cmd *cobra.Command, o *uiOptions) {
 	f.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection) instead of clicks and wheel")
 	f.BoolVar(&o.present, "present", false, "presentation mode: step through the --replay trace, or the witness of the final clause's outcome (the closest attempt when it is unreachable), on its own (space pauses)")
 	f.DurationVar(&o.every, "every", model.DefaultEvery, "with --present: the time between steps")
+	addEditFlag(f, &o.edits)
 }
 
 // uiModelOptions turns the command line into model options: the library,
@@ -57,7 +59,13 @@ func uiModelOptions(args []string, o uiOptions, stdin io.Reader) (model.Options,
 	if o.present && arg == "" && o.replay == "" {
 		return opts, &exitError{2, "smpscope: --present needs a scenario (or --replay FILE)"}
 	}
+	if len(o.edits) > 0 && arg == "" {
+		return opts, &exitError{2, "smpscope: --edit needs a scenario"}
+	}
 	if o.replay != "" {
+		if len(o.edits) > 0 {
+			return opts, &exitError{2, "smpscope: --edit and --replay: a trace records its own edits"}
+		}
 		ex, err := scenarios.ReplayTraceFile(o.replay, arg, nil, stdin)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
@@ -69,6 +77,9 @@ func uiModelOptions(args []string, o uiOptions, stdin io.Reader) (model.Options,
 		spec, err := scenarios.Resolve(arg, stdin)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
+		}
+		if spec, err = editSpec("", spec, o.edits); err != nil {
+			return opts, err
 		}
 		opts.Scenario = spec
 		if o.present {

@@ -1,0 +1,129 @@
+package machine
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The state limit is exact: a search stopped by it expanded that many
+// states, not a chunk more.
+func TestStateLimitIsExact(t *testing.T) {
+	m := MustNew(ring(5, nil), ARM)
+	for _, n := range []int{1, 100, 1000, 4097} {
+		res := Explore(m, Options{MaxStates: n})
+		if res.Complete || res.States != n {
+			t.Errorf("MaxStates %d: complete=%v after %d states", n, res.Complete, res.States)
+		}
+	}
+}
+
+// Searches sharing a budget stop when together they would pass it, and
+// give their share back when they end.
+func TestBudgetIsShared(t *testing.T) {
+	const limit = 24 << 20
+	b := NewBudget(limit)
+	m := MustNew(ring(6, nil), ARM)
+	alone := Explore(m, Options{Budget: NewBudget(limit), Workers: 1})
+	var wg sync.WaitGroup
+	results := make([]*Result, 3)
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = Explore(m, Options{Budget: b, Workers: 1})
+		}(i)
+	}
+	wg.Wait()
+	fewest := alone.States
+	for _, r := range results {
+		if r.Complete || !strings.Contains(r.StopReason, "memory limit") {
+			t.Fatalf("a search sharing the budget ended with %q (complete %v)", r.StopReason, r.Complete)
+		}
+		fewest = min(fewest, r.States)
+	}
+	if b.Peak() > limit {
+		t.Errorf("the searches held %d bytes together at their peak, over the %d budget", b.Peak(), limit)
+	}
+	if fewest >= alone.States {
+		t.Errorf("a search alone in the budget got %d states, no more than each sharing it (fewest %d)", alone.States, fewest)
+	}
+	if b.Used() != 0 {
+		t.Errorf("%d bytes still charged after the searches ended", b.Used())
+	}
+}
+
+// The budget bounds the process: a search of a large program under a
+// memory limit stops with a clear message before the process's real peak
+// RSS passes the limit. The search runs in a child process (this test
+// binary again) so that nothing else shares its RSS.
+func TestPeakRSSStaysUnderLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process exploring until its memory limit")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc: cannot read the peak RSS")
+	}
+	const limit = 96 << 20
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRSSChild$")
+	cmd.Env = append(os.Environ(), "SMPSCOPE_RSS_CHILD="+strconv.Itoa(limit))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var states, hwm int64
+	var reason string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "rss-child ") {
+			fmt.Sscanf(line, "rss-child states=%d hwm=%d", &states, &hwm)
+			reason = line[strings.Index(line, "reason=")+len("reason="):]
+		}
+	}
+	if hwm == 0 {
+		t.Fatalf("no report from the child:\n%s", out)
+	}
+	t.Logf("%d states, stopped by %q, peak RSS %d MiB (limit %d MiB)", states, reason, hwm>>20, limit>>20)
+	if !strings.Contains(reason, "memory limit") {
+		t.Fatalf("the child's search was not stopped by the memory limit: %q", reason)
+	}
+	if hwm > limit {
+		t.Errorf("peak RSS %d bytes passed the %d limit", hwm, limit)
+	}
+}
+
+// TestRSSChild is the child of TestPeakRSSStaysUnderLimit.
+func TestRSSChild(t *testing.T) {
+	v := os.Getenv("SMPSCOPE_RSS_CHILD")
+	if v == "" {
+		t.Skip("only run as the child of TestPeakRSSStaysUnderLimit")
+	}
+	limit, _ := strconv.ParseInt(v, 10, 64)
+	SetProcessMemoryLimit(limit)
+	m := MustNew(ring(7, nil), ARM)
+	res := Explore(m, Options{NoWitnesses: true})
+	fmt.Printf("rss-child states=%d hwm=%d reason=%s\n", res.States, peakRSS(), res.StopReason)
+	debug.FreeOSMemory()
+}
+
+// peakRSS reads the process's peak resident set (VmHWM) in bytes.
+func peakRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,277 @@
+package machine
+
+import "encoding/binary"
+
+// The search encoding of a state: a shared block (the latest value of
+// every location, the open SRCU sections) and one block per CPU. Equal
+// encodings mean equal futures (see Key for what is left out and why),
+// and an encoding decodes back into a state with those futures, so the
+// explorer keeps nothing but encodings: the blocks are interned per CPU,
+// and a state is a short tuple of block numbers.
+//
+// A CPU block holds, in order: pc, flags (acquire wait, in a grace period,
+// faulted), RCU nesting, grace-period domain, the issued-early mask, the
+// CPUs its grace period waits for, the SRCU sections it waits for, its
+// registers, its store buffer, and in ARM-like mode its line states and
+// queued invalidations. Line states are two bits per location (I, S,
+// owned), forced to I where they cannot matter (mask live); a line with a
+// queued invalidation is S whatever its bits say, and its stale value is
+// kept only if the CPU may still load the line (mask reads).
+
+// appendMemBlock appends the shared block of s.
+func (m *Machine) appendMemBlock(b []byte, s *State) []byte {
+	for l := range s.mem {
+		b = binary.AppendVarint(b, int64(s.Latest(Loc(l))))
+	}
+	return binary.AppendUvarint(b, uint64(s.srcuOpen))
+}
+
+// appendCPUBlock appends CPU c's block. live selects the locations whose
+// line states are encoded; reads, those whose stale values are.
+func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) []byte {
+	cs := &s.cpus[c]
+	flags := byte(0)
+	if cs.acqWait {
+		flags |= 1
+	}
+	if cs.syncWait {
+		flags |= 2
+	}
+	if cs.fault {
+		flags |= 4
+	}
+	b = append(b, cs.pc, flags, cs.rcuDepth, cs.gpDomain)
+	b = binary.AppendUvarint(b, cs.early)
+	b = binary.AppendUvarint(b, uint64(cs.gpWait))
+	b = binary.AppendUvarint(b, uint64(cs.gpSecs))
+	for _, v := range cs.regs {
+		b = binary.AppendVarint(b, int64(v))
+	}
+	b = append(b, byte(len(cs.sb)))
+	for _, e := range cs.sb {
+		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr)
+		b = binary.AppendVarint(b, int64(e.Val))
+	}
+	if m.Mode != ARM {
+		return b
+	}
+	var st uint64
+	for l := range cs.cache {
+		var code uint64
+		if live&(1<<l) != 0 {
+			switch cs.cache[l].State {
+			case Shared:
+				code = 1
+			case Exclusive, Modified:
+				code = 2
+			}
+		}
+		st |= code << (2 * uint(l%32))
+		if l%32 == 31 || l == len(cs.cache)-1 {
+			b = binary.AppendUvarint(b, st)
+			st = 0
+		}
+	}
+	// Queued invalidations in location order: the order they arrived in
+	// does not matter, any of them may be applied at any time.
+	b = append(b, byte(len(cs.iq)))
+	for l := range s.mem {
+		i := s.iqIndex(c, Loc(l))
+		if i < 0 {
+			continue
+		}
+		e := cs.iq[i]
+		mark := byte(0)
+		if e.Marked {
+			mark = 1
+		}
+		b = append(b, byte(e.Loc), mark)
+		b = binary.AppendUvarint(b, uint64(e.Before&m.addrRegs[c]))
+		if reads&(1<<l) != 0 {
+			b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
+		}
+	}
+	return b
+}
+
+// blockMasks returns the masks appendCPUBlock takes for CPU c: with
+// dead, the search's (line states only where some CPU may still load and
+// some CPU may still write the line; stale values only where c may still
+// load it), else everything.
+func (m *Machine) blockMasks(s *State, c int, dead bool) (live, reads uint64) {
+	if !dead || m.Mode != ARM {
+		return ^uint64(0), ^uint64(0)
+	}
+	return m.liveReads(s) & m.liveWrites(s), m.futureReads[c][s.cpus[c].pc]
+}
+
+// decoder reads a byte block.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.bad = true
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// decodeState rebuilds, in sc, a state from its shared block and CPU
+// blocks. Fields the encoding leaves out get fixed values: annotations are
+// zero, memory holds the latest value of every line, an owned line is M,
+// an up-to-date copy holds the latest value, and a stale copy whose value
+// was not kept holds 0 (nothing reads it).
+func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte) *State {
+	p := m.Prog
+	nl, nc := len(p.Locs), len(p.Threads)
+	nv := nl
+	for _, t := range p.Threads {
+		nv += len(t.Regs)
+	}
+	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nc*nl)
+	sc.cpus = grow(sc.cpus, nc)
+	// Store buffers and queues: count first, so one buffer holds them all.
+	nsb, niq := 0, 0
+	for c := range blocks {
+		d := decoder{b: blocks[c]}
+		m.skipHead(&d, c)
+		n := int(d.byte())
+		nsb += n + 1
+		for i := 0; i < n; i++ {
+			d.byte()
+			d.byte()
+			d.byte()
+			d.varint()
+		}
+		if m.Mode == ARM {
+			for l := 0; l < nl; l += 32 {
+				d.uvarint()
+			}
+			niq += int(d.byte()) + 1
+		} else {
+			niq++
+		}
+	}
+	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
+	s := &sc.st
+	*s = State{cpus: sc.cpus, mem: sc.vals[:nl:nl]}
+	d := decoder{b: memBlock}
+	for l := 0; l < nl; l++ {
+		s.mem[l] = Value(d.varint())
+	}
+	s.srcuOpen = uint32(d.uvarint())
+	bad := d.bad
+	vo, so, io := nl, 0, 0
+	for c := range blocks {
+		k := len(p.Threads[c].Regs)
+		regs := sc.vals[vo : vo+k : vo+k]
+		vo += k
+		var ok bool
+		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, sc, so, io)
+		bad = bad || !ok
+	}
+	if bad {
+		panic("machine: corrupt state encoding")
+	}
+	return s
+}
+
+// decodeCPU decodes CPU c's block into s, using regs for its registers and
+// the scratch buffers from offsets so and io for its store buffer and
+// queue; it returns the offsets after them.
+func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scratch, so, io int) (int, int, bool) {
+	nl := len(s.mem)
+	cs := &s.cpus[c]
+	*cs = cpuState{regs: regs}
+	d := decoder{b: block}
+	cs.pc = d.byte()
+	flags := d.byte()
+	cs.acqWait, cs.syncWait, cs.fault = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	cs.rcuDepth = d.byte()
+	cs.gpDomain = d.byte()
+	cs.early = d.uvarint()
+	cs.gpWait = uint32(d.uvarint())
+	cs.gpSecs = uint32(d.uvarint())
+	for r := range cs.regs {
+		cs.regs[r] = Value(d.varint())
+	}
+	n := int(d.byte())
+	cs.sb = sc.sbs[so : so+n : so+n+1]
+	so += n + 1
+	for i := range cs.sb {
+		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte()}
+		cs.sb[i].Val = Value(d.varint())
+	}
+	cs.cache = sc.lines[c*nl : (c+1)*nl : (c+1)*nl]
+	for l := range cs.cache {
+		cs.cache[l] = Line{}
+	}
+	if m.Mode != ARM {
+		cs.iq = sc.iqs[io : io : io+1]
+		return so, io + 1, !d.bad
+	}
+	for base := 0; base < nl; base += 32 {
+		st := d.uvarint()
+		for l := base; l < nl && l < base+32; l++ {
+			switch (st >> (2 * uint(l-base))) & 3 {
+			case 1:
+				cs.cache[l] = Line{State: Shared, Val: s.mem[l]}
+			case 2:
+				cs.cache[l] = Line{State: Modified, Val: s.mem[l]}
+			}
+		}
+	}
+	reads := m.futureReads[c][cs.pc]
+	n = int(d.byte())
+	cs.iq = sc.iqs[io : io+n : io+n+1]
+	io += n + 1
+	for i := range cs.iq {
+		l := Loc(d.byte())
+		cs.iq[i] = IQEntry{Loc: l, Marked: d.byte() != 0, Before: uint32(d.uvarint())}
+		var v Value
+		if reads&(1<<l) != 0 {
+			v = Value(d.varint())
+		}
+		cs.cache[l] = Line{State: Shared, Val: v}
+	}
+	return so, io, !d.bad && len(d.b) == 0
+}
+
+// skipHead moves d past a CPU block's fixed head and registers.
+func (m *Machine) skipHead(d *decoder, c int) {
+	d.byte()
+	d.byte()
+	d.byte()
+	d.byte()
+	d.uvarint()
+	d.uvarint()
+	d.uvarint()
+	for range m.Prog.Threads[c].Regs {
+		d.varint()
+	}
+}

@@ -1,0 +1,246 @@
+package machine
+
+// CPU-level persistent sets. From a state s the search may take only the
+// moves of one CPU c, leaving every other CPU's steps for later, when no
+// step any other CPU can take from s on — in any future, before c's moves —
+// interferes with c's moves. Then every execution from s that starts with
+// other CPUs' steps can be reordered so that c's move comes first, reaching
+// the same state or one that simulates it (see below), so no outcome,
+// deadlock or fault is lost. (The state graph has no cycles, so the usual
+// proviso against ignoring a CPU forever is not needed.)
+//
+// What another CPU d may still do is summarised statically from its
+// program (the locations it may still load or write from its pc on, and
+// whether it may still start a grace period) and from its store buffer.
+// c's moves interfere with d's future when:
+//  1. c loads a location d may write (the value read depends on the order);
+//  2. c writes (commits, reserves with an exclusive RMW, or writes at once)
+//     a location d may load or write (values read, coherence order,
+//     reservations);
+//  3. c writes a line d holds in S and the invalidation queued at d stays
+//     (d may still load the line, or another CPU may): d's barriers, acquires
+//     and reports wait for it — unless d has finished and no grace period can
+//     want its report;
+//  4. a move of c depends on its own invalidation queue (a barrier, an
+//     acquire, an RMW, a lock operation, a load whose value feeds an
+//     address, or a variant that applies queued entries first) and d may
+//     write a line c holds in S (d's commit would queue an entry at c);
+//  5. a move of c applies queued invalidations (drops copies to I) of
+//     lines d may load: whether d's miss then gets E or S depends on the
+//     order;
+//  6. a move of c starts or ends a grace period, or opens or closes an SRCU
+//     section (these reach every CPU);
+//  7. a move of c appends to its store buffer or enters a read-side section
+//     while a grace period is running or may still start: that delays c's
+//     quiescent state, and a grace period starting before it would not
+//     wait for it.
+//
+// Where no rule applies, c's move and d's steps commute: they read and
+// write disjoint things, and their effects on caches are either the same in
+// both orders or differ only in ways the lazy-invalidation argument already
+// covers (an invalidation queued earlier or later at a CPU that does not
+// look at its queue in between).
+
+// footprint summarises what a CPU's moves from a state touch.
+type footprint struct {
+	reads, writes uint64 // locations loaded; locations written or reserved
+	drops         uint64 // lines whose queued invalidations a move applies
+	queue         bool   // some move depends on the CPU's own invalidation queue
+	delays        bool   // some move appends to the store buffer or enters a reader
+	global        bool   // some move starts or ends a grace period or touches SRCU
+}
+
+// persistentCPU looks for a CPU whose moves (w.cpuMvs) form a persistent
+// set.
+func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
+	gpPossible := e.gpPossible(s)
+	w.reads = w.reads[:0]
+	for d := range s.cpus {
+		w.reads = append(w.reads, e.m.futureReads[d][s.cpus[d].pc])
+	}
+	for c := range s.cpus {
+		mvs := w.cpuMvs[c]
+		if len(mvs) == 0 {
+			continue
+		}
+		fp, ok := e.footprintOf(s, c, mvs, w)
+		if !ok || fp.global || (fp.delays && gpPossible) {
+			continue
+		}
+		if e.interferes(s, c, fp, gpPossible, w.reads) {
+			continue
+		}
+		return c, true
+	}
+	return 0, false
+}
+
+// gpPossible reports whether a grace period is running or may still start.
+func (e *explorer) gpPossible(s *State) bool {
+	m := e.m
+	if !m.hasSync && !m.hasSyncSRCU {
+		return false
+	}
+	for c := range s.cpus {
+		if s.cpus[c].syncWait || m.futureSync[c][s.cpus[c].pc] {
+			return true
+		}
+	}
+	return false
+}
+
+// footprintOf summarises CPU c's moves mvs from s. It returns false when a
+// move is one it does not know how to summarise.
+func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footprint, bool) {
+	m := e.m
+	cs := &s.cpus[c]
+	var fp footprint
+	arm := m.Mode == ARM
+	for _, mv := range mvs {
+		switch mv.pre {
+		case preOne:
+			fp.drops |= 1 << mv.preLoc
+			fp.queue = true
+		case preAll:
+			for _, q := range cs.iq {
+				fp.drops |= 1 << q.Loc
+			}
+			fp.queue = true
+		}
+		switch mv.step.Kind {
+		case StepCommit:
+			for _, en := range cs.sb {
+				if en.Instr == mv.step.Arg && en.Kind != EntryWmb {
+					fp.writes |= 1 << en.Loc
+				}
+			}
+		case StepEarly:
+			l, isLoad := m.earlyLoc(s, c, int(mv.step.Arg))
+			in := &m.code(c)[mv.step.Arg]
+			switch {
+			case isLoad:
+				fp.reads |= 1 << l
+				if arm && in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0 {
+					fp.queue = true
+				}
+			case in.Op == OpStore:
+				fp.delays = true
+			}
+		case StepReportQS:
+			fp.global = true // only with applied invalidations: reports are otherwise eager
+		case StepExec:
+			if !e.execFootprint(s, c, &fp) {
+				return fp, false
+			}
+			if !m.hasSRCUUnlock {
+				continue
+			}
+			// Instructions folded after it: an srcu_up_read reaches the
+			// grace periods of its domain.
+			t := w.sc.load(s)
+			w.ev.Folded = w.ev.Folded[:0]
+			e.perform(t, mv, &w.ev, func(Step) {})
+			for _, i := range w.ev.Folded {
+				if m.code(c)[i].Op == OpSRCUUnlock {
+					fp.global = true
+				}
+			}
+			w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
+		}
+	}
+	return fp, true
+}
+
+// execFootprint adds what performing CPU c's next instruction touches.
+func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
+	m := e.m
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	arm := m.Mode == ARM
+	var l Loc
+	if in.Addr != nil {
+		var ok bool
+		if l, ok = m.addr(in, cs.regs); !ok {
+			return true // it faults, which ends every execution from here
+		}
+	}
+	switch in.Op {
+	case OpLoad:
+		fp.reads |= 1 << l
+		if arm && (in.Access == Acquire || in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0) {
+			fp.queue = true
+		}
+	case OpStore, OpUnlock:
+		fp.delays = true
+	case OpRMW, OpLock, OpTryLock:
+		fp.reads |= 1 << l
+		fp.writes |= 1 << l
+		fp.delays = true
+		fp.queue = fp.queue || arm
+	case OpFence:
+		if arm && m.fenceKind(in.Fence) != fenceNone && m.fenceKind(in.Fence) != fenceWrite {
+			fp.queue = true
+		}
+	case OpRCULock:
+		fp.delays = true
+	case OpRCUUnlock:
+	case OpSyncRCU, OpSyncSRCU, OpSRCULock, OpSRCUUnlock:
+		fp.global = true
+	default:
+		return false
+	}
+	return true
+}
+
+// interferes reports whether some other CPU's possible future interferes
+// with moves of CPU c summarised by fp (rules 1–5 above).
+func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, reads []uint64) bool {
+	m := e.m
+	arm := m.Mode == ARM
+	var heldC uint64 // lines c holds readable
+	for l := range s.cpus[c].cache {
+		if s.cpus[c].cache[l].State != Invalid {
+			heldC |= 1 << l
+		}
+	}
+	for d := range s.cpus {
+		if d == c {
+			continue
+		}
+		ds := &s.cpus[d]
+		writes := m.futureWrites[d][ds.pc]
+		for _, en := range ds.sb {
+			if en.Kind != EntryWmb {
+				writes |= 1 << en.Loc
+			}
+		}
+		if fp.reads&writes != 0 || fp.writes&(reads[d]|writes) != 0 {
+			return true // rules 1 and 2
+		}
+		if !arm {
+			continue
+		}
+		if fp.queue && writes&heldC != 0 {
+			return true // rule 4
+		}
+		if fp.drops&reads[d] != 0 {
+			return true // rule 5
+		}
+		// Rule 3: c's writes queue invalidations at d that stay.
+		if fp.writes != 0 && (!m.finished(s, d) || gpPossible) {
+			var others uint64
+			for x := range s.cpus {
+				if x != d {
+					others |= reads[x]
+				}
+			}
+			for l := range ds.cache {
+				bit := uint64(1) << l
+				if fp.writes&bit != 0 && ds.cache[l].State == Shared && (reads[d]|others)&bit != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,274 @@
+package machine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+// The explorer's visited set in compact form. A state is stored as a tuple
+// of block numbers — its shared block and one block per CPU, each interned
+// once (a CPU's block recurs across very many states) — plus what its
+// witness needs (parent, the move from it, distance). Everything lives in
+// large pages, so the set grows without copying and its size is known
+// exactly for the memory budget.
+
+const pageBits = 16 // elements per page: 64 Ki
+
+// pagedBytes is an append-only byte store in pages.
+type pagedBytes struct {
+	pages [][]byte
+}
+
+const bytePage = 1 << 20
+
+// add stores b and returns its reference: page<<20 | offset. Blocks never
+// straddle pages. (Blocks are at most a few hundred bytes.)
+func (p *pagedBytes) add(b []byte) uint32 {
+	need := len(b) + binary.MaxVarintLen32
+	n := len(p.pages)
+	switch {
+	case n == 0:
+		p.pages = append(p.pages, make([]byte, 0, max(4096, need)))
+		n++
+	case len(p.pages[n-1])+need > cap(p.pages[n-1]):
+		if c := cap(p.pages[n-1]); c < bytePage {
+			// The first page grows (by copying) up to full size, so
+			// small searches hold little.
+			pg := make([]byte, len(p.pages[n-1]), min(bytePage, max(2*c, c+need)))
+			copy(pg, p.pages[n-1])
+			p.pages[n-1] = pg
+		} else {
+			p.pages = append(p.pages, make([]byte, 0, bytePage))
+			n++
+		}
+	}
+	pg := p.pages[n-1]
+	off := len(pg)
+	pg = binary.AppendUvarint(pg, uint64(len(b)))
+	pg = append(pg, b...)
+	p.pages[n-1] = pg
+	return uint32(n-1)<<20 | uint32(off)
+}
+
+func (p *pagedBytes) get(ref uint32) []byte {
+	pg := p.pages[ref>>20]
+	off := int(ref & (bytePage - 1))
+	n, k := binary.Uvarint(pg[off:])
+	return pg[off+k : off+k+int(n)]
+}
+
+func (p *pagedBytes) bytes() int64 {
+	var n int64
+	for _, pg := range p.pages {
+		n += int64(cap(pg))
+	}
+	return n
+}
+
+// paged32 is an append-only slice of uint32 in pages.
+type paged32 struct {
+	pages [][]uint32
+	n     int
+}
+
+func (p *paged32) append(v uint32) {
+	switch {
+	case p.n>>pageBits == len(p.pages):
+		size := 1 << pageBits
+		if p.n == 0 {
+			size = 1024 // the first page grows up to full size
+		}
+		p.pages = append(p.pages, make([]uint32, size))
+	case p.n < 1<<pageBits && p.n == len(p.pages[0]):
+		pg := make([]uint32, min(1<<pageBits, 2*p.n))
+		copy(pg, p.pages[0])
+		p.pages[0] = pg
+	}
+	p.pages[p.n>>pageBits][p.n&(1<<pageBits-1)] = v
+	p.n++
+}
+
+func (p *paged32) at(i int) uint32     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
+func (p *paged32) set(i int, v uint32) { p.pages[i>>pageBits][i&(1<<pageBits-1)] = v }
+func (p *paged32) bytes() int64 {
+	var n int64
+	for _, pg := range p.pages {
+		n += int64(len(pg)) * 4
+	}
+	return n
+}
+
+// hashBytes is FNV-1a, 32 bits: blocks are short.
+func hashBytes(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	return h
+}
+
+// interner numbers distinct byte blocks.
+type interner struct {
+	data  pagedBytes
+	refs  paged32  // block id -> reference into data
+	table []uint32 // open addressing: id+1, 0 for empty
+}
+
+func (in *interner) find(b []byte, h uint32) (slot int, id uint32, ok bool) {
+	mask := len(in.table) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		v := in.table[i]
+		if v == 0 {
+			return i, 0, false
+		}
+		if bytes.Equal(in.data.get(in.refs.at(int(v-1))), b) {
+			return i, v - 1, true
+		}
+	}
+}
+
+// lookup returns the id of block b if it is known. It only reads, so
+// several goroutines may call it between writes.
+func (in *interner) lookup(b []byte) (uint32, bool) {
+	if len(in.table) == 0 {
+		return 0, false
+	}
+	_, id, ok := in.find(b, hashBytes(b))
+	return id, ok
+}
+
+// intern returns b's id, adding it if it is new.
+func (in *interner) intern(b []byte) uint32 {
+	if (in.refs.n+1)*4 > len(in.table)*3 {
+		in.rehash()
+	}
+	slot, id, ok := in.find(b, hashBytes(b))
+	if ok {
+		return id
+	}
+	id = uint32(in.refs.n)
+	in.refs.append(in.data.add(b))
+	in.table[slot] = id + 1
+	return id
+}
+
+func (in *interner) rehash() {
+	n := max(256, 2*len(in.table))
+	in.table = make([]uint32, n)
+	mask := n - 1
+	for id := 0; id < in.refs.n; id++ {
+		i := int(hashBytes(in.data.get(in.refs.at(id)))) & mask
+		for in.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		in.table[i] = uint32(id) + 1
+	}
+}
+
+func (in *interner) get(id uint32) []byte { return in.data.get(in.refs.at(int(id))) }
+
+func (in *interner) bytes() int64 {
+	return in.data.bytes() + in.refs.bytes() + int64(len(in.table))*4
+}
+
+// tupleSet numbers distinct fixed-width tuples of uint32 (the states).
+type tupleSet struct {
+	width int
+	words paged32  // tuple i is words[i*width : (i+1)*width]
+	table []uint32 // open addressing: index+1, 0 for empty
+	n     int
+}
+
+func hashTuple(t []uint32) uint32 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, w := range t {
+		h = bits.RotateLeft64(h^uint64(w), 27) * 0xbf58476d1ce4e5b9
+	}
+	return uint32(h >> 32)
+}
+
+func (ts *tupleSet) equal(i int, t []uint32) bool {
+	base := i * ts.width
+	for j, w := range t {
+		if ts.words.at(base+j) != w {
+			return false
+		}
+	}
+	return true
+}
+
+func (ts *tupleSet) find(t []uint32, h uint32) (slot int, idx int, ok bool) {
+	mask := len(ts.table) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		v := ts.table[i]
+		if v == 0 {
+			return i, 0, false
+		}
+		if ts.equal(int(v-1), t) {
+			return i, int(v - 1), true
+		}
+	}
+}
+
+// lookup returns the index of tuple t if it is known (read-only).
+func (ts *tupleSet) lookup(t []uint32) (int, bool) {
+	if len(ts.table) == 0 {
+		return 0, false
+	}
+	_, idx, ok := ts.find(t, hashTuple(t))
+	return idx, ok
+}
+
+// add returns t's index and whether it was new.
+func (ts *tupleSet) add(t []uint32) (int, bool) {
+	if (ts.n+1)*4 > len(ts.table)*3 {
+		ts.rehash()
+	}
+	slot, idx, ok := ts.find(t, hashTuple(t))
+	if ok {
+		return idx, false
+	}
+	idx = ts.n
+	for _, w := range t {
+		ts.words.append(w)
+	}
+	ts.table[slot] = uint32(idx) + 1
+	ts.n++
+	return idx, true
+}
+
+func (ts *tupleSet) rehash() {
+	n := max(256, 2*len(ts.table))
+	ts.table = make([]uint32, n)
+	mask := n - 1
+	t := make([]uint32, ts.width)
+	for idx := 0; idx < ts.n; idx++ {
+		ts.get(idx, t)
+		i := int(hashTuple(t)) & mask
+		for ts.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		ts.table[i] = uint32(idx) + 1
+	}
+}
+
+// get copies tuple idx into t.
+func (ts *tupleSet) get(idx int, t []uint32) {
+	base := idx * ts.width
+	for j := range t {
+		t[j] = ts.words.at(base + j)
+	}
+}
+
+func (ts *tupleSet) bytes() int64 { return ts.words.bytes() + int64(len(ts.table))*4 }
+
+// growBytes is how much a tupleSet or interner allocates when it next
+// grows its table, so the budget can be asked first.
+func tableGrowth(n, tableLen int) int64 {
+	if (n+1)*4 > tableLen*3 {
+		return int64(max(256, 2*tableLen)) * 4
+	}
+	return 0
+}
