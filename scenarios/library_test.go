@@ -218,3 +218,40 @@ func TestMarkBaselines(t *testing.T) {
 		t.Errorf("baselines %v, want %s", got, want)
 	}
 }
+
+// TestStoriesSayTheirSources: a story from a kernel thread never passes
+// off what the test adds as the thread's: each says what comes from the
+// thread ("From the thread:") and what was added to make a test ("Added
+// to make a test:"), or that the variant is not from the thread at all.
+func TestStoriesSayTheirSources(t *testing.T) {
+	lib, err := Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range lib {
+		fromThread := false
+		for _, o := range libraryOrder {
+			if o.family == e.Family {
+				fromThread = o.fromThread
+			}
+		}
+		if !fromThread {
+			continue
+		}
+		n++
+		story := strings.Join(strings.Fields(e.Scenario.Meta.Story), " ")
+		sourced := strings.Contains(story, "From the thread:") && strings.Contains(story, "Added to make a test")
+		if !sourced && !strings.Contains(story, "Not from the thread:") {
+			t.Errorf("%s: the story does not say what comes from the thread and what was added:\n%s", e.Name, story)
+		}
+		for _, over := range []string{"his counterexample", "Play his", "as in the patch's code"} {
+			if strings.Contains(story, over) {
+				t.Errorf("%s: the story overstates its source (%q)", e.Name, over)
+			}
+		}
+	}
+	if n < 25 {
+		t.Errorf("only %d stories from threads checked", n)
+	}
+}
