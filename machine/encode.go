@@ -102,7 +102,7 @@ func (m *Machine) blockMasks(s *State, c int, dead bool) (live, reads uint64) {
 	if !dead || m.Mode != ARM {
 		return ^uint64(0), ^uint64(0)
 	}
-	return m.liveReads(s) & m.liveWrites(s), m.futureReads[c][s.cpus[c].pc]
+	return m.liveReads(s) & m.liveWrites(s), m.drainReads[c][s.cpus[c].pc]
 }
 
 // decoder reads a byte block.
@@ -246,7 +246,7 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scr
 			}
 		}
 	}
-	reads := m.futureReads[c][cs.pc]
+	reads := m.drainReads[c][cs.pc]
 	n = int(d.byte())
 	cs.iq = sc.iqs[io : io+n : io+n+1]
 	io += n + 1

@@ -385,6 +385,9 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 		}
 		if ev != nil {
 			ev.Folded = append(ev.Folded, pc)
+			if ev.explain {
+				ev.Folds = append(ev.Folds, m.foldFact(s, c, pc))
+			}
 		}
 		cs.executed |= 1 << uint(pc)
 		switch in.Op {

@@ -623,20 +623,31 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 	}
 	do(mv.step, ev)
 	if m.Mode == ARM {
-		// A queued invalidation of a line its CPU will never load again is
-		// applied at once when, besides, no other CPU will load the line
-		// or no CPU will write it again. Its stale copy can never be read;
-		// what else it does is make another CPU's miss get S rather than
-		// E, which matters only if a later commit then leaves that CPU a
-		// stale copy to read — impossible without a later reader and a
-		// later writer. So holding it or not leads to the same outcomes,
-		// and applying it now only keeps it from blocking barriers and
-		// reports.
-		reads, writes := e.liveReads(t), e.liveWrites(t)
+		// A queued invalidation is applied at once when its CPU cannot
+		// load the line before its queue is next drained anyway (by a
+		// full barrier, smp_rmb, a grace period, a fully ordered RMW or the
+		// wait after an acquire: drainReads) and, besides, no other CPU
+		// will load the line or no CPU will write it again. Its stale copy
+		// can then never be read; what else it does is make another CPU's
+		// miss get S rather than E, which matters only if a later commit
+		// then leaves that CPU a stale copy to read — impossible without a
+		// later reader and a later writer. So applying it now or at the
+		// drain leads to the same outcomes, and applying it now keeps it
+		// from multiplying states and from blocking reports.
+		writes := e.liveWrites(t)
 		for d := range t.cpus {
-			own := m.futureReads[d][t.cpus[d].pc]
+			if len(t.cpus[d].iq) == 0 {
+				continue
+			}
+			own := m.drainReads[d][t.cpus[d].pc]
+			var others uint64
+			for x := range t.cpus {
+				if x != d {
+					others |= m.futureReads[x][t.cpus[x].pc]
+				}
+			}
 			for i := 0; i < len(t.cpus[d].iq); {
-				if l := t.cpus[d].iq[i].Loc; own&(1<<l) == 0 && (reads&(1<<l) == 0 || writes&(1<<l) == 0) {
+				if l := t.cpus[d].iq[i].Loc; own&(1<<l) == 0 && (others&(1<<l) == 0 || writes&(1<<l) == 0) {
 					do(Step{Kind: StepInvalidate, CPU: uint8(d), Arg: uint8(l)}, nil)
 					continue
 				}

@@ -25,6 +25,12 @@ type Machine struct {
 	// when its pc is at pc: a stale copy of any other line can never be
 	// read, so its queued invalidation cannot change any outcome.
 	futureReads [][]uint64
+	// drainReads[c][pc] holds the locations CPU c may load from before
+	// its invalidation queue is next drained (by a full barrier, smp_rmb,
+	// a grace period, a fully ordered RMW, or the wait after an acquire):
+	// a queued invalidation of any other line is applied before c could
+	// read the stale copy it keeps.
+	drainReads [][]uint64
 	// futureAccess[c][pc] holds the locations CPU c may still load, store
 	// or lock from pc on (issued-early stores are in its store buffer).
 	futureAccess [][]uint64
@@ -61,6 +67,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		}
 		m.addrRegs[c] = regs
 		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
+		m.drainReads = append(m.drainReads, readsBeforeDrain(t.Code))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
 		m.futureSync = append(m.futureSync, futureSync(t.Code))
@@ -414,6 +421,41 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 		}
 	}
 	return locs
+}
+
+// readsBeforeDrain computes drainReads for one thread (ARM-like rules):
+// backwards, a draining instruction cuts off what follows it.
+func readsBeforeDrain(code []Instr) []uint64 {
+	out := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		var own uint64
+		if in.Addr != nil && readsLine(in) {
+			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+				own = 1 << l
+			} else {
+				own = ^uint64(0)
+			}
+		}
+		switch {
+		case in.Op == OpJump:
+			out[pc] = out[in.Target]
+		case in.Op == OpBranch:
+			out[pc] = out[pc+1] | out[in.Target]
+		case in.Op == OpFence && (in.Fence == FenceMb || in.Fence == FenceRmb || in.Fence == FenceMbBeforeAtomic ||
+			in.Fence == FenceMbAfterAtomic || in.Fence == FenceMbAfterSpinlock || in.Fence == FenceMbAfterSRCUUnlock),
+			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
+			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
+			out[pc] = 0 // drains before it reads anything
+		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock, in.Op == OpTryLock:
+			// An acquire reads, then the next instruction waits for the
+			// entries queued when it ran to be applied.
+			out[pc] = own
+		default:
+			out[pc] = own | out[pc+1]
+		}
+	}
+	return out
 }
 
 // futureSync computes, for every pc, whether an instruction at or after pc

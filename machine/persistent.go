@@ -197,12 +197,39 @@ func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
 func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, reads []uint64) bool {
 	m := e.m
 	arm := m.Mode == ARM
-	var heldC uint64 // lines c holds readable
-	for l := range s.cpus[c].cache {
-		if s.cpus[c].cache[l].State != Invalid {
-			heldC |= 1 << l
+	// An invalidation queued at a CPU stays only if that CPU may still
+	// load the line, or another CPU may and the line is written again
+	// later (else the search applies it at once: perform). Later writes
+	// are the instructions still to run and the store-buffer entries
+	// beyond one per line (a move commits one).
+	var future, pending, twice uint64
+	for d := range s.cpus {
+		future |= m.futureWrites[d][s.cpus[d].pc]
+		for _, en := range s.cpus[d].sb {
+			if en.Kind == EntryWmb {
+				continue
+			}
+			twice |= pending & (1 << en.Loc)
+			pending |= 1 << en.Loc
 		}
 	}
+	writtenAgain := future | twice
+	stays := func(d int, l uint64) bool {
+		var others uint64
+		for x, r := range reads {
+			if x != d {
+				others |= r
+			}
+		}
+		return m.drainReads[d][s.cpus[d].pc]&l != 0 || others&l != 0 && writtenAgain&l != 0
+	}
+	var heldC uint64 // lines c holds readable whose invalidations would stay
+	for l := range s.cpus[c].cache {
+		if bit := uint64(1) << l; s.cpus[c].cache[l].State != Invalid && stays(c, bit) {
+			heldC |= bit
+		}
+	}
+
 	for d := range s.cpus {
 		if d == c {
 			continue
@@ -228,15 +255,9 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 		}
 		// Rule 3: c's writes queue invalidations at d that stay.
 		if fp.writes != 0 && (!m.finished(s, d) || gpPossible) {
-			var others uint64
-			for x := range s.cpus {
-				if x != d {
-					others |= reads[x]
-				}
-			}
 			for l := range ds.cache {
 				bit := uint64(1) << l
-				if fp.writes&bit != 0 && ds.cache[l].State == Shared && (reads[d]|others)&bit != 0 {
+				if fp.writes&bit != 0 && ds.cache[l].State == Shared && stays(d, bit) {
 					return true
 				}
 			}
