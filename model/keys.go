@@ -291,6 +291,7 @@ var legend = [][2]string{
 	{"cache x S=0", "cache line state (M, E, S, I) and value"},
 	{"x S=0 STALE", "a readable copy whose invalidation is still queued"},
 	{"[STALE READ]", "a load returned an old value; also FORWARDED, UP TO DATE, NEWER VALUE PENDING"},
+	{"S→L history", "a load made while its CPU's own earlier store was still buffered ([STORE→LOAD REORDERING])"},
 	{"→ step", "the step → replays next (history ahead of you, or a witness)"},
 	{"▶ / · history", "the state shown / steps ahead of it"},
 	{"✓ outcome", "the condition's proposition holds; ▶ its witness is loaded; ✗ deadlock"},

@@ -782,3 +782,18 @@ func TestSmallScreens(t *testing.T) {
 		t.Errorf("a click on row 1's last line loaded row %d", m.scen.sess.loaded)
 	}
 }
+
+// TestScreenMarksCauses: the load made while P0's own store is still
+// buffered is marked in the last event and in the history.
+func TestScreenMarksCauses(t *testing.T) {
+	m := libraryScreen(t, "sb-end-write+mb-inside-if", machine.ARM, 100, 30)
+	m = take(t, m, "P0 exec", "P1 exec", "P0 exec")
+	v := m.View()
+	if !strings.Contains(v, "[STORE→LOAD REORDERING]") {
+		t.Errorf("the last event does not mark the reordering:\n%s", v)
+	}
+	m = Drive(m, keys("tab", "tab", "tab")...) // the history tab
+	if v := m.View(); !strings.Contains(v, "S→L") {
+		t.Errorf("the history does not mark the reordering:\n%s", v)
+	}
+}

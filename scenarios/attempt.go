@@ -166,53 +166,97 @@ const maxLateSteps = 80
 
 // lateSteps moves every commit, invalidation and quiescent-state report
 // of steps after the instructions it can go after while the execution
-// still replays and ends where it did (the same outcome, or the same
-// deadlocked state).
+// still ends where it did (the same outcome, or the same deadlocked
+// state). A move can change how a CPU's instructions fall into steps (a
+// barrier the machine performed together with the load before it has to
+// wait for its own step once an invalidation is still queued), so a
+// moved execution is replayed loosely (see looseReplay).
 func lateSteps(m *machine.Machine, steps []machine.Step) []machine.Step {
 	if len(steps) > maxLateSteps {
 		return steps
 	}
-	end := func(st []machine.Step) (string, bool) {
-		s := m.Initial()
-		for _, x := range st {
-			if !m.IsEnabled(s, x) {
-				return "", false
-			}
-			var err error
-			if s, _, err = m.Apply(s, x); err != nil {
-				return "", false
-			}
-		}
+	final := func(s *machine.State) string {
 		if m.Final(s) {
-			return "final " + m.Outcome(s).Key(), true
+			return "final " + m.Outcome(s).Key()
 		}
-		return "state " + m.Key(s), true
+		return "state " + m.Key(s)
 	}
-	want, ok := end(steps)
+	out, end, ok := looseReplay(m, steps)
 	if !ok {
 		return steps
 	}
-	out := append([]machine.Step(nil), steps...)
-	// Passes until nothing moves: a deferred step moves past the CPUs'
-	// instructions only (never past another deferred step, which could
-	// then move back), so this ends.
-	for moved := true; moved; {
+	want := final(end)
+	// Passes until nothing moves: a deferred step jumps past the run of
+	// deferred steps after it and the next instruction step, so it only
+	// ever moves past instructions (the others keep their order, and
+	// nothing can move back); the budget bounds the replays whatever
+	// happens.
+	budget := 4 * len(out) * len(out)
+	for moved := true; moved && budget > 0; {
 		moved = false
-		for i := len(out) - 2; i >= 0; i-- {
+		for i := len(out) - 2; i >= 0 && budget > 0; i-- {
 			if !deferred(out[i].Kind) {
 				continue
 			}
-			for j := i; j+1 < len(out) && !deferred(out[j+1].Kind); j++ {
-				out[j], out[j+1] = out[j+1], out[j]
-				if got, ok := end(out); !ok || got != want {
-					out[j], out[j+1] = out[j+1], out[j]
-					break
-				}
-				moved = true
+			k := i + 1
+			for k < len(out) && deferred(out[k].Kind) {
+				k++
+			}
+			if k == len(out) {
+				continue
+			}
+			try := append(append(append(append([]machine.Step(nil), out[:i]...), out[i+1:k+1]...), out[i]), out[k+1:]...)
+			budget--
+			if got, end, ok := looseReplay(m, try); ok && final(end) == want {
+				out, moved = got, true
+				i = min(k+1, len(out)-1) // the moved step may go on moving
 			}
 		}
 	}
 	return out
+}
+
+// looseReplay replays steps as a schedule of which CPU runs when: an
+// instruction step of a CPU that has already finished is left out, and
+// CPUs that have not finished at the end run on, in order, to a final
+// state. It returns the steps taken, the state reached and whether the
+// steps (the memory system's among them) replayed.
+func looseReplay(m *machine.Machine, steps []machine.Step) ([]machine.Step, *machine.State, bool) {
+	s := m.Initial()
+	var out []machine.Step
+	apply := func(st machine.Step) bool {
+		next, _, err := m.Apply(s, st)
+		if err != nil {
+			return false
+		}
+		s = next
+		out = append(out, st)
+		return true
+	}
+	for _, st := range steps {
+		switch {
+		case m.IsEnabled(s, st):
+			if !apply(st) {
+				return nil, nil, false
+			}
+		case st.Kind == machine.StepExec && m.Finished(s, int(st.CPU)):
+		default:
+			return nil, nil, false
+		}
+	}
+	for guard := 0; !m.Final(s) && guard < 4*len(steps)+16; guard++ {
+		ran := false
+		for c := 0; c < s.NumCPUs() && !ran; c++ {
+			st := machine.Step{Kind: machine.StepExec, CPU: uint8(c)}
+			if !m.Finished(s, c) && m.IsEnabled(s, st) {
+				ran = apply(st)
+			}
+		}
+		if !ran {
+			break // a deadlock, or stores left in a buffer: the caller compares
+		}
+	}
+	return out, s, true
 }
 
 // deferred reports the steps lateSteps makes late: what the memory

@@ -124,7 +124,7 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 		title = fmt.Sprintf("step %d of %d · %s", in.Cursor, len(in.Steps), in.Mach.ID(ev.Step))
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
-			lines = append(lines, " "+render("["+label+"]"))
+			lines = append(lines, wrapIndented(" ", render("["+label+"]")+eventTagLabels(in.Mach, ev, st), tw)...)
 		}
 		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
 	}

@@ -285,6 +285,22 @@ func renderSteps(in ScenarioInput, st Styles, r Rect, lines []string, off int) s
 	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: off}, st, r.W, r.H)
 }
 
+// eventTagLabels marks the causes a step shows (EventTags) as labels
+// after its read classification: " [STORE→LOAD REORDERING]".
+func eventTagLabels(m *machine.Machine, ev machine.Event, st Styles) string {
+	out := ""
+	for _, t := range EventTags(m, ev) {
+		// Capitals, but not the instruction named after "after".
+		if i := strings.Index(t, " after "); i >= 0 {
+			t = strings.ToUpper(t[:i+len(" after ")]) + t[i+len(" after "):]
+		} else {
+			t = strings.ToUpper(t)
+		}
+		out += " " + st.NewerPending.Render("["+t+"]")
+	}
+	return out
+}
+
 // readClass returns the label and style of a load's classification.
 func readClass(st Styles, c machine.ReadClass) (string, func(...string) string) {
 	switch c {
@@ -314,7 +330,7 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 		text = ev.Text
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
-			text = render("["+label+"]") + " " + text
+			text = render("["+label+"]") + eventTagLabels(in.Mach, ev, st) + " " + text
 		}
 	}
 	if in.Mach.Final(in.State) {
@@ -326,8 +342,10 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
-		for _, l := range attemptEnd(in) {
-			text += " " + l
+		if end := attemptEnd(in); end != nil {
+			// The end of a closest attempt: why it gets no nearer comes
+			// first, where the small box has room for it.
+			text = strings.Join(end, " ") + " " + text
 		}
 	}
 	for _, w := range attemptWaits(in) {
@@ -366,6 +384,9 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 				ev := &in.Events[i-1]
 				if ev.Load != nil && ev.Load.Class == machine.Stale {
 					text += " " + st.StaleRead.Render("STALE")
+				}
+				if ev.Load != nil && len(ev.Load.OwnBuffered) > 0 {
+					text += " " + st.NewerPending.Render("S→L") // store→load reordering
 				}
 				if ev.Instr >= 0 && (step.Kind == machine.StepExec || step.Kind == machine.StepEarly) {
 					text += "  " + strings.TrimSpace(in.Mach.Prog.Threads[step.CPU].Code[ev.Instr].Text)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -258,10 +259,15 @@ func (t *tracer) step(i int) {
 	// the marker, so that it stands out without colour.
 	stale := ev.Load != nil && ev.Load.Class == machine.Stale
 	notes := changes(m, ex.States[i], ex.States[i+1], t.sym("→", "->"))
+	tags := EventTags(m, ev)
 	if t.md {
 		marker := num + ". "
 		ind := strings.Repeat(" ", len(marker))
-		text := "**" + t.text(id) + "**: "
+		text := "**" + t.text(id) + "**"
+		if len(tags) > 0 {
+			text += " (" + t.text(strings.Join(tags, "; ")) + ")"
+		}
+		text += ": "
 		if stale {
 			text += "**" + staleMarker + "** "
 		}
@@ -276,6 +282,16 @@ func (t *tracer) step(i int) {
 	head := marker + t.text(id)
 	if t.color {
 		head = t.st.step.Render(head)
+	}
+	// The causes a reviewer looks for are marked on the step's own line,
+	// at its right end ("[store→load reordering]"); the text says them.
+	if len(tags) > 0 {
+		tag := t.text("[" + strings.Join(tags, "; ") + "]")
+		if pad := t.width - len(marker) - len(id) - ansi.StringWidth(tag); pad >= 2 {
+			head += strings.Repeat(" ", pad) + tag
+		} else {
+			head += "  " + tag
+		}
 	}
 	t.line(head)
 	if stale {
@@ -299,6 +315,32 @@ func (t *tracer) step(i int) {
 			t.line(ind + l)
 		}
 	}
+}
+
+// EventTags names the causes a step shows that a reviewer looks for,
+// from the machine's facts about it: "store→load reordering" for a load
+// made while its CPU's own earlier store was still buffered, and
+// "invalidation arrived after smp_mb()" for a stale read whose
+// invalidation came in after the CPU's barrier had passed. The step's
+// text says each in full; these mark the step in traces and on screen.
+func EventTags(m *machine.Machine, ev machine.Event) []string {
+	ld := ev.Load
+	if ld == nil {
+		return nil
+	}
+	var tags []string
+	if len(ld.OwnBuffered) > 0 {
+		tags = append(tags, "store→load reordering")
+	}
+	if late := ld.ArrivedAfterBarrier; late != nil {
+		code := m.Prog.Threads[ev.Step.CPU].Code
+		what := "its barrier"
+		if late.Barrier >= 0 && late.Barrier < len(code) {
+			what = strings.TrimSuffix(strings.TrimSpace(code[late.Barrier].Text), ";")
+		}
+		tags = append(tags, "invalidation arrived after "+what)
+	}
+	return tags
 }
 
 // changes lists compact snapshots of what differs between two states:
@@ -574,11 +616,20 @@ func mdCode(s string) string {
 	return fence + s + fence
 }
 
-// asciiOnly replaces every non-ASCII character by "?", and drops control
-// characters other than newline and tab.
+// asciiSpellings are the ASCII spellings of the symbols the machine's and
+// the views' texts use; asciiOnly writes them instead of "?".
+var asciiSpellings = map[rune]string{'→': "->", '←': "<-", '…': "...", '—': "--", '–': "-", '×': "x"}
+
+// asciiOnly replaces every non-ASCII character by its ASCII spelling
+// (asciiSpellings) or "?", and drops control characters other than
+// newline and tab.
 func asciiOnly(s string) string {
 	var b strings.Builder
 	for _, r := range s {
+		if a, ok := asciiSpellings[r]; ok {
+			b.WriteString(a)
+			continue
+		}
 		switch {
 		case r == '\n' || r == '\t' || r == 0x1b:
 			b.WriteRune(r)

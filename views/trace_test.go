@@ -66,7 +66,7 @@ func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!!   P1 executes r1 = READ_ONCE(*x). Read x=0: STALE.",
+		"!!   P1 executes r1 = READ_ONCE(*x). It reads x=0 from its cache: STALE.",
 		"P1 inval queue: x",
 		"P1 cache: x=0 S stale\n", // the lines that changed, not the whole cache
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
@@ -124,7 +124,7 @@ func TestTraceReorder(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	flat := strings.Join(strings.Fields(out), " ")
-	if strings.Contains(out, "STALE") || !strings.Contains(flat, "Read x=0: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
+	if strings.Contains(out, "STALE") || !strings.Contains(flat, "It reads x=0 from its cache: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
 		t.Errorf("reorder trace:\n%s", out)
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
@@ -276,5 +276,70 @@ func TestTraceAttempt(t *testing.T) {
 	md := RenderTrace(ex, TraceOptions{Format: TraceMarkdown})
 	if !strings.Contains(md, "This is as far as it gets") || !strings.Contains(md, "Closest attempt:") {
 		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestTraceMarksCauses: the step a reviewer looks for is marked on its
+// own line: a load made while the CPU's own store is still buffered
+// (sb-end-write's P0 reading wq), and a stale read whose invalidation
+// arrived after the barrier had passed.
+func TestTraceMarksCauses(t *testing.T) {
+	sp, err := scenarios.BuiltinSpec("sb-end-write+mb-inside-if")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := scenarios.WitnessOrAttempt(sp, machine.ARM, machine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := RenderTrace(ex, TraceOptions{})
+	checkTraceText(t, out, DefaultTraceWidth, false)
+	marked := 0
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, "[store→load reordering]") {
+			marked++
+			if !strings.Contains(l, "P0 exec") {
+				t.Errorf("marked the wrong step: %q", l)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d steps marked as store→load reordering, want 1:\n%s", marked, out)
+	}
+	if ascii := RenderTrace(ex, TraceOptions{ASCII: true}); !strings.Contains(ascii, "[store->load reordering]") {
+		t.Errorf("ASCII spelling of the mark:\n%s", ascii)
+	}
+
+	const late = `C late
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); smp_rmb(); r1 = READ_ONCE(*x); }
+exists (1:r1=0)
+`
+	s, err := scenarios.Parse("late.litmus", []byte(late))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lsp := scenarios.NewSpec(c)
+	m := machine.MustNew(lsp.Program, machine.ARM)
+	var steps []machine.Step
+	for _, id := range []string{"P1 exec", "P0 exec", "P0 commit #0", "P1 exec"} {
+		st, err := m.ParseID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, st)
+	}
+	lex, err := scenarios.NewExecution(lsp, machine.ARM, steps, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = RenderTrace(lex, TraceOptions{})
+	if !strings.Contains(out, "  4. P1 exec") || !strings.Contains(out, "[invalidation arrived after smp_rmb()]") {
+		t.Errorf("the late invalidation is not marked:\n%s", out)
 	}
 }
