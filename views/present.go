@@ -142,8 +142,14 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " The condition does not hold."
 		}
 		lines = append(lines, wrapIndented(" ", out, tw)...)
-		for _, l := range attemptEnd(in) {
-			lines = append(lines, wrapIndented(" ", st.Bold.Render(l), tw)...)
+		if end := attemptEnd(in); end != nil {
+			// The end of a closest attempt: why it gets no nearer comes
+			// first, so that a projector at 80×24 shows it.
+			var head []string
+			for _, l := range end {
+				head = append(head, wrapIndented(" ", st.Bold.Render(l), tw)...)
+			}
+			lines = append(append(head, ""), lines...)
 		}
 	}
 	if in.Cursor < len(in.Steps) {
