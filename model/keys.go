@@ -181,7 +181,7 @@ var fullHelpNotes = map[string]string{
 	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start)",
 	"run to the end":      "take random steps to a final state",
 	"reset":               "reset to the initial state",
-	"witness":             "load the shortest witness of the outcome the condition asks about",
+	"witness":             "load the shortest witness of the outcome the condition asks about (when it is unreachable, the closest attempt at it)",
 	"pane":                "move the focus to the next pane",
 	"previous pane":       "move the focus to the previous pane",
 	"up":                  "move up in the focused pane (in presentation mode: scroll the story)",

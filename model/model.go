@@ -404,9 +404,13 @@ func (m Model) background(msg tea.Msg) Model {
 	switch msg := msg.(type) {
 	case jobDoneMsg:
 		current := m.jobs.done(msg)
-		if msg.kind == panelJob {
+		switch {
+		case msg.kind == panelJob:
 			m.panels = m.panels.done(msg)
-		} else if current {
+		case msg.kind == attemptJob && m.open:
+			m.scen = m.scen.attemptDone(msg)
+			m.scen.reveal = true
+		case current:
 			m.scen.reveal = true
 		}
 	case exportedMsg:

@@ -164,11 +164,25 @@ func TestWitnessReplay(t *testing.T) {
 	}
 }
 
+// TestWitnessNever: w on an unreachable outcome loads the closest
+// attempt, which → replays to its conclusion.
 func TestWitnessNever(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.TSO), 80, 24)
 	m = Drive(m, keys("w")...)
-	if len(m.scen.sess.steps) != 0 || !strings.Contains(m.scen.notice, "the condition never holds in TSO mode") {
-		t.Errorf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
+	if len(m.scen.sess.steps) == 0 || m.scen.sess.cursor != 0 || m.scen.currentAttempt() == nil ||
+		!strings.Contains(m.scen.notice, "unreachable in TSO mode: the closest attempt is loaded") {
+		t.Fatalf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
+	}
+	for range m.scen.sess.steps {
+		m = Drive(m, keys("right")...)
+	}
+	if v := strings.Join(strings.Fields(m.View()), " "); !strings.Contains(v, "This is as far as it gets") {
+		t.Errorf("the end of the attempt:\n%s", m.View())
+	}
+	// Known now: w again loads it at once.
+	m = Drive(m, keys("r", "w")...)
+	if m.scen.currentAttempt() == nil || m.scen.sess.cursor != 0 {
+		t.Errorf("w again: attempt %v", m.scen.currentAttempt())
 	}
 }
 

@@ -47,9 +47,12 @@ type scenarioModel struct {
 	// in each mode (by its content; computed once per program).
 	exploreKeys [2]string
 	// attempt is the closest attempt the history holds, shown while the
-	// session's history is still that one (attemptAt: its edits then).
-	attempt   *scenarios.Attempt
-	attemptAt int
+	// session's history is still that one (attemptAt: its edits then);
+	// wantAttempt is the key of the one w asked for, while it is found.
+	attempt     *scenarios.Attempt
+	attemptAt   int
+	wantAttempt string
+	wantAt      int
 	// edit is the what-if: the edits and the edit cursor (whatif.go).
 	edit whatIf
 }
@@ -318,6 +321,12 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.notice = "reset to the initial state"
 	case key.Matches(msg, k.Witness):
 		s = s.loadWitness(c)
+		if s.wantAttempt != "" {
+			var cmd tea.Cmd
+			if s, cmd = s.attemptCmd(c); cmd != nil {
+				return s, cmd, startedJobs{}
+			}
+		}
 	case key.Matches(msg, k.Mode):
 		s.notice = ss.switchMode().notice()
 		if s.edit.edited() {
@@ -467,9 +476,62 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 	}
 	if !res.Complete {
 		s.notice = fmt.Sprintf("%s in what %s exploration found (incomplete): no witness", what, mode.Title())
-	} else {
-		s.notice = fmt.Sprintf("%s in %s mode: no witness", what, mode.Title())
+		return s
 	}
+	// Unreachable: the closest attempt instead, found in the background
+	// (it explores the weakened programs to say why).
+	s.notice = fmt.Sprintf("%s in %s mode: finding the closest attempt…", what, mode.Title())
+	s.wantAttempt, s.wantAt = s.attemptKey(), s.sess.edits
+	return s
+}
+
+// attemptKey is the cache key of the closest attempt in the current
+// program and mode.
+func (s *scenarioModel) attemptKey() string {
+	return "attempt " + s.sess.spec.Key() + " " + s.sess.mode.String()
+}
+
+// attemptCmd starts finding the closest attempt w asked for, unless it
+// is known (then it is loaded at once).
+func (s scenarioModel) attemptCmd(c common) (scenarioModel, tea.Cmd) {
+	if s.wantAttempt == "" {
+		return s, nil
+	}
+	if v, ok := c.jobs.result(s.wantAttempt); ok {
+		return s.loadAttempt(v.(*scenarios.Execution)), nil
+	}
+	sp, mode, opts := s.sess.spec, s.sess.mode, c.opts.Explore
+	return s, c.jobs.start(attemptJob, s.wantAttempt, "the closest attempt", func(ctx context.Context) jobResult {
+		opts.Context = ctx
+		ex, err := scenarios.WitnessOrAttempt(sp, mode, opts)
+		return jobResult{value: ex, err: err, keep: err == nil && ctx.Err() == nil}
+	})
+}
+
+// attemptDone loads the closest attempt w asked for once it is found, if
+// the screen still shows that program and mode.
+func (s scenarioModel) attemptDone(msg jobDoneMsg) scenarioModel {
+	if msg.key != s.wantAttempt || msg.key != s.attemptKey() || s.wantAt != s.sess.edits {
+		return s // asked for another program or mode, or steps were taken since
+	}
+	s.wantAttempt = ""
+	ex, ok := msg.value.(*scenarios.Execution)
+	if msg.err != nil || !ok || ex == nil {
+		s.notice = "no closest attempt: " + fmt.Sprint(msg.err)
+		return s
+	}
+	return s.loadAttempt(ex)
+}
+
+// loadAttempt makes the closest attempt the history ahead.
+func (s scenarioModel) loadAttempt(ex *scenarios.Execution) scenarioModel {
+	s.wantAttempt = ""
+	if err := s.sess.load(ex.Steps); err != nil {
+		s.notice = "the attempt does not replay: " + err.Error()
+		return s
+	}
+	s.showAttempt(ex.Attempt)
+	s.notice = fmt.Sprintf("unreachable in %s mode: the closest attempt is loaded, → replays its %d steps", s.sess.mode.Title(), len(ex.Steps))
 	return s
 }
 
