@@ -286,7 +286,7 @@ func TestModeSwitch(t *testing.T) {
 	if m.Mode() != machine.TSO || m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != 3 {
 		t.Fatalf("m with an ARM-only step: mode %v, cursor %d of %d; want the 3 steps before it", m.Mode(), m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
-	if want := "TSO mode: kept 3 of 5 steps: step 4 is not possible here (m restores the ARM-like history)"; m.scen.notice != want {
+	if want := "TSO mode: kept 3 of 5 steps (step 4 is not possible here; m restores)"; m.scen.notice != want {
 		t.Errorf("notice %q, want %q", m.scen.notice, want)
 	}
 	m = Drive(m, keys("m")...)
@@ -310,7 +310,7 @@ func TestModeSwitch(t *testing.T) {
 	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P0 commit #0")
 	m = Drive(m, keys("left", "left", "left")...)
 	m = Drive(m, keys("m")...)
-	if m.Mode() != machine.TSO || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 2 || !strings.Contains(m.scen.notice, "the steps ahead from step 3 on are not possible here") {
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 2 || !strings.Contains(m.scen.notice, "steps ahead from 3 are not possible here") {
 		t.Fatalf("m with ARM-only steps ahead: cursor %d of %d, notice %q", m.scen.sess.cursor, len(m.scen.sess.steps), m.scen.notice)
 	}
 	m = Drive(m, keys("m")...)

@@ -216,9 +216,9 @@ func (sw modeSwitch) notice() string {
 	case sw.kept == sw.steps:
 		return fmt.Sprintf("%shistory replayed (%d %s)", to, sw.steps, plural(sw.steps, "step"))
 	case sw.kept >= sw.cursor:
-		return fmt.Sprintf("%shistory replayed (%d %s); the steps ahead from step %d on are not possible here (m restores them)", to, sw.cursor, plural(sw.cursor, "step"), sw.kept+1)
+		return fmt.Sprintf("%shistory replayed (%d %s); steps ahead from %d are not possible here (m restores)", to, sw.cursor, plural(sw.cursor, "step"), sw.kept+1)
 	}
-	return fmt.Sprintf("%skept %d of %d steps: step %d is not possible here (m restores the %s history)", to, sw.kept, sw.cursor, sw.kept+1, sw.from.Title())
+	return fmt.Sprintf("%skept %d of %d steps (step %d is not possible here; m restores)", to, sw.kept, sw.cursor, sw.kept+1)
 }
 
 func plural(n int, word string) string {
