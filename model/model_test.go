@@ -286,7 +286,7 @@ func TestModeSwitch(t *testing.T) {
 	if m.Mode() != machine.TSO || m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != 3 {
 		t.Fatalf("m with an ARM-only step: mode %v, cursor %d of %d; want the 3 steps before it", m.Mode(), m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
-	if want := "TSO mode: kept 3 of 5 steps; m again restores all 5"; m.scen.notice != want {
+	if want := "TSO mode: kept 3 of 5 steps; m again restores them"; m.scen.notice != want {
 		t.Errorf("notice %q, want %q", m.scen.notice, want)
 	}
 	m = Drive(m, keys("m")...)

@@ -218,7 +218,7 @@ func (sw modeSwitch) notice() string {
 	case sw.kept >= sw.cursor:
 		return fmt.Sprintf("%shistory replayed (%d %s); steps ahead from %d are not possible here (m restores)", to, sw.cursor, plural(sw.cursor, "step"), sw.kept+1)
 	}
-	return fmt.Sprintf("%skept %d of %d steps; m again restores all %d", to, sw.kept, sw.cursor, sw.steps)
+	return fmt.Sprintf("%skept %d of %d steps; m again restores them", to, sw.kept, sw.cursor)
 }
 
 func plural(n int, word string) string {
