@@ -258,7 +258,7 @@ func (t *tracer) step(i int) {
 	// classification included; a stale read's description starts with
 	// the marker, so that it stands out without colour.
 	stale := ev.Load != nil && ev.Load.Class == machine.Stale
-	notes := changes(m, ex.States[i], ex.States[i+1], t.sym("→", "->"))
+	notes := changes(m, ex.States[i], ex.States[i+1], ev, t.sym("→", "->"))
 	tags := EventTags(m, ev)
 	if t.md {
 		marker := num + ". "
@@ -346,22 +346,32 @@ func EventTags(m *machine.Machine, ev machine.Event) []string {
 // changes lists compact snapshots of what differs between two states:
 // per CPU its store buffer, invalidation queue and cache when they
 // changed, its status when it became blocked or finished, then memory.
-func changes(m *machine.Machine, before, after *machine.State, arrow string) []string {
+func changes(m *machine.Machine, before, after *machine.State, ev machine.Event, arrow string) []string {
 	var out []string
 	p := m.Prog
 	for c := 0; c < after.NumCPUs(); c++ {
 		cpu := p.Threads[c].Name
-		if !slices.Equal(before.StoreBuffer(c), after.StoreBuffer(c)) {
-			out = append(out, cpu+" store buffer: "+storeBufferText(p, after.StoreBuffer(c)))
+		// A buffer or queue that went from empty to the one entry the
+		// step's text names ("x=1 goes into its store buffer",
+		// "Invalidation queued at P1") is not said again.
+		sbA, sbB := before.StoreBuffer(c), after.StoreBuffer(c)
+		saidSB := len(sbA) == 0 && len(sbB) == 1 && sbB[0].Kind == machine.EntryPlain && int(ev.Step.CPU) == c &&
+			(ev.Step.Kind == machine.StepExec || ev.Step.Kind == machine.StepEarly)
+		if !slices.Equal(sbA, sbB) && !saidSB {
+			out = append(out, cpu+" store buffer: "+storeBufferText(p, sbB))
 		}
-		if !sameQueue(before.InvalQueue(c), after.InvalQueue(c)) {
-			out = append(out, cpu+" inval queue: "+invalQueueText(p, after.InvalQueue(c)))
+		iqA, iqB := before.InvalQueue(c), after.InvalQueue(c)
+		saidIQ := len(iqA) == 0 && len(iqB) == 1 && ev.Commit != nil && ev.Commit.Loc == iqB[0].Loc && slices.Contains(ev.Commit.Queued, c) ||
+			len(iqA) == 1 && len(iqB) == 0 && ev.Step.Kind == machine.StepInvalidate && int(ev.Step.CPU) == c
+		if !sameQueue(iqA, iqB) && !saidIQ {
+			out = append(out, cpu+" inval queue: "+invalQueueText(p, iqB))
 		}
 		// Only the lines that changed: the others were said before.
 		var lines []machine.Loc
 		for l := range p.Locs {
 			a, b := before.Cache(c, machine.Loc(l)), after.Cache(c, machine.Loc(l))
-			if a.State != b.State || a.Val != b.Val || before.Stale(c, machine.Loc(l)) != after.Stale(c, machine.Loc(l)) {
+			said := lineSaid(ev, c, machine.Loc(l), b)
+			if !said && (a.State != b.State || a.Val != b.Val || before.Stale(c, machine.Loc(l)) != after.Stale(c, machine.Loc(l))) {
 				lines = append(lines, machine.Loc(l))
 			}
 		}
@@ -381,7 +391,9 @@ func changes(m *machine.Machine, before, after *machine.State, arrow string) []s
 	var mem []string
 	for l := range p.Locs {
 		a, b := before.Memory(machine.Loc(l)), after.Memory(machine.Loc(l))
-		if a != b {
+		// A load miss that had another CPU write the line back says so.
+		said := ev.Load != nil && ev.WroteBack >= 0 && ev.Load.Loc == machine.Loc(l)
+		if a != b && !said {
 			mem = append(mem, fmt.Sprintf("%s=%s %s %s", p.Locs[l], p.FormatValue(a), arrow, p.FormatValue(b)))
 		}
 	}
@@ -389,6 +401,25 @@ func changes(m *machine.Machine, before, after *machine.State, arrow string) []s
 		out = append(out, "memory: "+strings.Join(mem, ", "))
 	}
 	return out
+}
+
+// lineSaid reports whether the step's own text already says what CPU c's
+// cache line l now is (b): the committing CPU's line in M with the value
+// committed, a copy its invalidation dropped, the line a load miss
+// fetched, and the copy the CPU that wrote it back keeps.
+func lineSaid(ev machine.Event, c int, l machine.Loc, b machine.Line) bool {
+	own := int(ev.Step.CPU) == c
+	switch {
+	case ev.Commit != nil && own && ev.Commit.Loc == l:
+		return b.State == machine.Modified && b.Val == ev.Commit.Val
+	case ev.Step.Kind == machine.StepInvalidate && own && machine.Loc(ev.Step.Arg) == l:
+		return b.State == machine.Invalid
+	case ev.Load != nil && ev.Load.Loc == l && ev.Load.Source == machine.FromMiss && own:
+		return b.State != machine.Invalid && b.Val == ev.Load.Val
+	case ev.Load != nil && ev.Load.Loc == l && ev.WroteBack == c:
+		return b.State == machine.Shared
+	}
+	return false
 }
 
 // sameQueue compares invalidation queues by what the trace shows of them

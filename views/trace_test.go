@@ -84,6 +84,20 @@ func TestTraceStaleText(t *testing.T) {
 	if strings.Contains(out, "y=0 S, ") || strings.Contains(out, ", y=0 S\n") {
 		t.Errorf("a snapshot repeats an unchanged cache line:\n%s", out)
 	}
+	// ... nor what the step's own text says: the one entry a store put in
+	// an empty buffer, the committing CPU's line in M, the copy an
+	// invalidation dropped.
+	for _, said := range []string{"P0 store buffer: x=1\n", "P0 cache: x=1 M", "P1 cache: y I"} {
+		if strings.Contains(out, said) {
+			t.Errorf("a snapshot repeats the step's text (%q):\n%s", said, out)
+		}
+	}
+	// What the text does not say is still there.
+	for _, kept := range []string{"P0 store buffer: x=1 | y=1", "P1 cache: x=0 S stale", "P0 store buffer: y=1"} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("missing %q:\n%s", kept, out)
+		}
+	}
 }
 
 func TestTraceStaleASCII(t *testing.T) {
