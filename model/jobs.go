@@ -23,6 +23,7 @@ const (
 	exploreJob jobKind = iota // the current scenario in the current mode
 	panelJob                  // the open panel's analysis
 	whatIfJob                 // what an edited scenario is compared with (whatif.go)
+	attemptJob                // w's closest attempt at an unreachable outcome
 	numJobKinds
 )
 

@@ -142,11 +142,12 @@ func (k KeyMap) panelHelp() []key.Binding {
 	return []key.Binding{scroll, closeKey, brief(k.Compare, "compare"), brief(k.Necessity, "needed?"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
-// presentHelp is the short help of presentation mode.
-func (k KeyMap) presentHelp() []key.Binding {
+// presentHelp is the short help of presentation mode; space says what
+// it does now ("pause", "resume" or "replay").
+func (k KeyMap) presentHelp(space string) []key.Binding {
 	story := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "story"))
 	leave := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave"))
-	return []key.Binding{brief(k.Pause, "pause"), brief(k.BackFwd, "step"), story, leave,
+	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), story, leave,
 		brief(k.Necessity, "needed?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
@@ -180,14 +181,14 @@ var fullHelpNotes = map[string]string{
 	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start)",
 	"run to the end":      "take random steps to a final state",
 	"reset":               "reset to the initial state",
-	"witness":             "load the shortest witness of the outcome the condition asks about",
+	"witness":             "load the shortest witness of the outcome the condition asks about (when it is unreachable, the closest attempt at it)",
 	"pane":                "move the focus to the next pane",
 	"previous pane":       "move the focus to the previous pane",
 	"up":                  "move up in the focused pane (in presentation mode: scroll the story)",
 	"down":                "move down in the focused pane (in presentation mode: scroll the story)",
 	"CPUs left":           "scroll the CPU columns left when they do not all fit",
 	"CPUs right":          "scroll the CPU columns right",
-	"TSO⇄ARM":             "switch between TSO and ARM-like mode (the history is replayed when it is valid there)",
+	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut)",
 	"next variant":        "open the next variant of the family, in the same mode",
 	"story":               "show the scenario's story",
 	"help":                "show every key and the legend of marks",
@@ -256,7 +257,7 @@ func (k KeyMap) helpSections() []views.HelpSection {
 			if b.Enabled() {
 				sec.Keys = append(sec.Keys, [2]string{b.Help().Key, b.Help().Desc})
 			}
-			if b.Help().Key == k.Step.Help().Key {
+			if b.Help().Key == k.Step.Help().Key && b.Enabled() {
 				sec.Keys = append(sec.Keys, [2]string{"", "(10+ steps: type 1 2, then"}, [2]string{"", " pause or enter)"})
 			}
 		}
@@ -290,6 +291,7 @@ var legend = [][2]string{
 	{"cache x S=0", "cache line state (M, E, S, I) and value"},
 	{"x S=0 STALE", "a readable copy whose invalidation is still queued"},
 	{"[STALE READ]", "a load returned an old value; also FORWARDED, UP TO DATE, NEWER VALUE PENDING"},
+	{"S→L history", "a load made while its CPU's own earlier store was still buffered ([STORE→LOAD REORDERING])"},
 	{"→ step", "the step → replays next (history ahead of you, or a witness)"},
 	{"▶ / · history", "the state shown / steps ahead of it"},
 	{"✓ outcome", "the condition's proposition holds; ▶ its witness is loaded; ✗ deadlock"},

@@ -15,6 +15,9 @@ type LibraryEntry struct {
 	Variant string
 	Title   string
 	Summary string // optional one-line summary; Title is shown when empty
+	// Baseline marks the variant the picker's row opens on (the family's
+	// broken baseline; the first entry when none is marked).
+	Baseline bool
 }
 
 // LibraryEntries adapts the built-in library for the picker. Each entry's
@@ -22,7 +25,7 @@ type LibraryEntry struct {
 func LibraryEntries(entries []*scenarios.Entry) []LibraryEntry {
 	out := make([]LibraryEntry, 0, len(entries))
 	for _, e := range entries {
-		le := LibraryEntry{Name: e.Name, Family: e.Family, Variant: e.Variant, Title: e.Title}
+		le := LibraryEntry{Name: e.Name, Family: e.Family, Variant: e.Variant, Title: e.Title, Baseline: e.Baseline}
 		if e.Scenario != nil {
 			le.Summary = firstSentence(e.Scenario.Meta.Story, summaryMax)
 		}

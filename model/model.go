@@ -35,6 +35,10 @@ type Options struct {
 	// History, if set, is replayed on the initial scenario and the UI opens
 	// at its last step, with all of it available to step back through.
 	History []machine.Step
+	// Attempt, when set, says that History is the closest attempt at an
+	// outcome that is unreachable (scenarios.WitnessOrAttempt): the screen
+	// says so, and how far it got, while that history is shown.
+	Attempt *scenarios.Attempt
 	// Explore bounds the background exploration (Context is set by the
 	// model). The zero value uses DefaultExploreOptions.
 	Explore machine.Options
@@ -188,8 +192,11 @@ func New(opts Options) Model {
 		case len(opts.History) > 0:
 			if err := s.sess.load(opts.History); err != nil {
 				s.notice = "history does not replay: " + err.Error()
-			} else if !opts.Present {
-				s.sess.travel(len(opts.History))
+			} else {
+				s.showAttempt(opts.Attempt)
+				if !opts.Present {
+					s.sess.travel(len(opts.History))
+				}
 			}
 		}
 		m.picker = m.picker.selectName(opts.Scenario.Name)
@@ -460,9 +467,13 @@ func (m Model) background(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case jobDoneMsg:
 		current := m.jobs.done(msg)
-		if msg.kind == panelJob {
+		switch {
+		case msg.kind == panelJob:
 			m.panels = m.panels.done(msg)
-		} else if current {
+		case msg.kind == attemptJob && m.open:
+			m.scen, cmd = m.scen.attemptDone(msg)
+			m.scen.reveal = true
+		case current:
 			m.scen.reveal = true
 			if m.open {
 				m.scen, cmd = m.scen.witnessLanded(m.common())
@@ -635,7 +646,14 @@ func (m *Model) render() string {
 	case in.Present != nil && in.Page == views.PagePanes:
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
-		in.HelpBar = m.helpBar(m.keys.presentHelp(), m.keys.ShortHelpEnd(), w)
+		space := "pause"
+		switch {
+		case in.Cursor >= len(in.Steps):
+			space = "replay"
+		case in.Present.Paused:
+			space = "resume"
+		}
+		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
 	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
 		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,11 +164,25 @@ func TestWitnessReplay(t *testing.T) {
 	}
 }
 
+// TestWitnessNever: w on an unreachable outcome loads the closest
+// attempt, which → replays to its conclusion.
 func TestWitnessNever(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.TSO), 80, 24)
 	m = Drive(m, keys("w")...)
-	if len(m.scen.sess.steps) != 0 || !strings.Contains(m.scen.notice, "the condition never holds in TSO mode") {
-		t.Errorf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
+	if len(m.scen.sess.steps) == 0 || m.scen.sess.cursor != 0 || m.scen.currentAttempt() == nil ||
+		!strings.Contains(m.scen.notice, "unreachable in TSO mode: the closest attempt is loaded") {
+		t.Fatalf("w in TSO: %d steps, notice %q", len(m.scen.sess.steps), m.scen.notice)
+	}
+	for range m.scen.sess.steps {
+		m = Drive(m, keys("right")...)
+	}
+	if v := strings.Join(strings.Fields(m.View()), " "); !strings.Contains(v, "This is as far as it gets") {
+		t.Errorf("the end of the attempt:\n%s", m.View())
+	}
+	// Known now: w again loads it at once.
+	m = Drive(m, keys("r", "w")...)
+	if m.scen.currentAttempt() == nil || m.scen.sess.cursor != 0 {
+		t.Errorf("w again: attempt %v", m.scen.currentAttempt())
 	}
 }
 
@@ -262,14 +277,45 @@ func TestModeSwitch(t *testing.T) {
 		t.Error("switching mode did not explore the new mode")
 	}
 	m = Drive(m, keys("m")...)
-	// An ARM-only step (out-of-order commit) cannot replay in TSO: reset.
-	m = take(t, m, "P0 exec", "P0 commit #1")
+	// An ARM-only step (out-of-order commit) cannot replay in TSO: the
+	// steps before it are kept, and a second m restores the ARM-like
+	// history as it was.
+	m = take(t, m, "P0 exec", "P0 commit #1", "P1 exec")
+	orig := m.History()
 	m = Drive(m, keys("m")...)
-	if m.Mode() != machine.TSO || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) != 0 {
-		t.Fatalf("m with an ARM-only history: mode %v, cursor %d", m.Mode(), m.scen.sess.cursor)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != 3 {
+		t.Fatalf("m with an ARM-only step: mode %v, cursor %d of %d; want the 3 steps before it", m.Mode(), m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
-	if !strings.Contains(m.scen.notice, "not possible here; reset") {
-		t.Errorf("notice %q", m.scen.notice)
+	if want := "TSO mode: kept 3 of 5 steps; m again restores them"; m.scen.notice != want {
+		t.Errorf("notice %q, want %q", m.scen.notice, want)
+	}
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || !slices.Equal(m.History(), orig) || !strings.Contains(m.scen.notice, "ARM-like mode: its whole history is back (5 steps)") {
+		t.Fatalf("second m: mode %v, history %v (want %v), notice %q", m.Mode(), m.History(), orig, m.scen.notice)
+	}
+
+	// Once a step is taken after the switch, the cut history is gone:
+	// m replays what there is now.
+	m = Drive(m, keys("m")...)
+	m = Drive(m, keys("left")...)
+	m = take(t, m, "P1 exec")
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || len(m.History()) != 3 || !strings.Contains(m.scen.notice, "history replayed (3 steps)") {
+		t.Fatalf("m after a new step: mode %v, %d steps, notice %q", m.Mode(), len(m.History()), m.scen.notice)
+	}
+
+	// Steps ahead of the cursor that are not possible are cut, the
+	// cursor stays, and m restores them.
+	m = Drive(m, keys("r")...)
+	m = take(t, m, "P0 exec", "P0 exec", "P0 commit #1", "P0 commit #0")
+	m = Drive(m, keys("left", "left", "left")...)
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.TSO || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 2 || !strings.Contains(m.scen.notice, "steps ahead from 3 are not possible here") {
+		t.Fatalf("m with ARM-only steps ahead: cursor %d of %d, notice %q", m.scen.sess.cursor, len(m.scen.sess.steps), m.scen.notice)
+	}
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || m.scen.sess.cursor != 1 || len(m.scen.sess.steps) != 4 {
+		t.Fatalf("m back: cursor %d of %d", m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
 }
 
@@ -374,7 +420,7 @@ func TestMouse(t *testing.T) {
 	// Click an outcome: its witness loads.
 	m = Drive(m, keys("r")...)
 	side := r.Panes[views.PaneOutcomes]
-	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + views.OutcomeHeaderLines, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 1 + m.scen.frame.OutcomeHeadLines(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.scen.sess.loaded != 0 || len(m.scen.sess.steps) == 0 {
 		t.Errorf("clicking the first outcome: loaded %d, %d steps", m.scen.sess.loaded, len(m.scen.sess.steps))
 	}
@@ -607,4 +653,161 @@ func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]string {
 		t.Fatal(err)
 	}
 	return s.exploreKeys
+}
+
+// libraryPicker opens the picker on the built-in library.
+func libraryPicker(t *testing.T, w, h int) Model {
+	t.Helper()
+	opts, err := LibraryOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Explore = machine.Options{MaxStates: 20000}
+	return Start(opts, w, h)
+}
+
+// TestPickerLibraryOrder: the picker opens on MP, the classic shapes
+// come first and each family's row opens on its broken baseline.
+func TestPickerLibraryOrder(t *testing.T) {
+	m := libraryPicker(t, 80, 24)
+	var fams []string
+	for _, it := range m.picker.list.Items() {
+		f := it.(familyItem)
+		fams = append(fams, f.family)
+		if f.chosen().Family == "ext4-last-group" && f.chosen().Variant != "rel-acq" {
+			t.Errorf("ext4-last-group opens on %s, want rel-acq", f.chosen().Variant)
+		}
+	}
+	if got := strings.Join(fams[:5], " "); got != "mp sb lb iriw ext4-last-group" {
+		t.Errorf("picker starts with %s", got)
+	}
+	if e, _ := m.picker.selected(); e.Name != "mp+once" {
+		t.Errorf("the picker opens on %s, want mp+once", e.Name)
+	}
+	if !strings.Contains(m.View(), "[once]") {
+		t.Errorf("the first row does not show [once]:\n%s", m.View())
+	}
+}
+
+// TestPickerVariantUnderFilter: ←/→ under a filter keep the cursor on
+// the row, and they work while the filter is being typed.
+func TestPickerVariantUnderFilter(t *testing.T) {
+	m := libraryPicker(t, 80, 24)
+	m = Drive(m, keys("/", "o", "n", "c", "e", "enter", "down", "down")...)
+	before, _ := m.picker.selected()
+	idx := m.picker.list.Index()
+	m = Drive(m, keys("right")...)
+	after, _ := m.picker.selected()
+	if m.picker.list.Index() != idx || after.Family != before.Family || after.Name == before.Name {
+		t.Errorf("→ under a filter: row %d %s → row %d %s, want the next variant on row %d", idx, before.Name, m.picker.list.Index(), after.Name, idx)
+	}
+	m = Drive(m, keys("left")...)
+	if back, _ := m.picker.selected(); back.Name != before.Name {
+		t.Errorf("← did not come back to %s: %s", before.Name, back.Name)
+	}
+
+	// While typing: the filter keeps the keyboard, → changes the top row's
+	// variant, and enter then opens what is shown.
+	m = libraryPicker(t, 80, 24)
+	m = Drive(m, keys("/", "e", "x", "t", "4", "right")...)
+	if !m.picker.filtering() {
+		t.Fatal("→ ended the filter")
+	}
+	if e, _ := m.picker.selected(); e.Name != "ext4-last-group+rel-acq-flag" {
+		t.Errorf("→ while typing selects %s, want ext4-last-group+rel-acq-flag", e.Name)
+	}
+	if v := m.View(); !strings.Contains(v, "[rel-acq-flag]") || !strings.Contains(v, "ext4") {
+		t.Errorf("the row does not show the new variant:\n%s", v)
+	}
+}
+
+// librarySpec opens a built-in scenario in mode at w×h.
+func libraryScreen(t *testing.T, name string, mode machine.Mode, w, h int) Model {
+	t.Helper()
+	opts, err := LibraryOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := LoadSpec(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Scenario, opts.Mode, opts.Seed = sp, mode, 1
+	return Start(opts, w, h)
+}
+
+// TestSmallScreens: at the smallest sizes the CPU columns show the
+// store buffers, queues and stale marks before the source lines, two
+// CPUs sit side by side, and outcomes and the verdict wrap rather than
+// being cut.
+func TestSmallScreens(t *testing.T) {
+	// sb-end-write at 80×24, two steps in: both store buffers show.
+	m := libraryScreen(t, "sb-end-write+mb-inside-if", machine.ARM, 80, 24)
+	m = take(t, m, "P0 exec", "P1 exec")
+	v := m.View()
+	checkSize(t, v, 80, 24)
+	for _, want := range []string{"sb    writers=0", "sb    wq=1", "P1 ⏸ blocked"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("80×24 sb-end-write lacks %q:\n%s", want, v)
+		}
+	}
+	// ... and a stale copy is marked, whole, once there is one.
+	m = take(t, m, "P1 commit #0")
+	if v := m.View(); !strings.Contains(v, "wq S=0 STALE") {
+		t.Errorf("80×24: no whole STALE mark:\n%s", v)
+	}
+
+	// 60×20: two CPUs side by side, and the program counter in view.
+	for _, name := range []string{"mp+once", "sb-end-write+mb-inside-if"} {
+		m := libraryScreen(t, name, machine.ARM, 60, 20)
+		v := m.View()
+		checkSize(t, v, 60, 20)
+		if !strings.Contains(v, "P0 ") || !strings.Contains(v, "P1 ") || strings.Contains(v, "of 2 · h/l") {
+			t.Errorf("60×20 %s does not show both CPUs:\n%s", name, v)
+		}
+		if !strings.Contains(v, "▶ ") {
+			t.Errorf("60×20 %s hides the program counter:\n%s", name, v)
+		}
+	}
+
+	// IRIW at 80×24: every outcome row shows all four registers, and the
+	// condition and verdict are not cut.
+	m = libraryScreen(t, "iriw+once", machine.ARM, 80, 24)
+	v = m.View()
+	if strings.Contains(v, "3:r1…") || strings.Contains(v, "Sometime…") || strings.Contains(v, "3…") {
+		t.Errorf("80×24 IRIW cuts the outcomes:\n%s", v)
+	}
+	flat := strings.Join(strings.Fields(v), " ")
+	for _, want := range []string{"3:r1=0", "Sometimes 1/16"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("80×24 IRIW lacks %q:\n%s", want, v)
+		}
+	}
+	// A click on the second line of a wrapped row loads that row.
+	m = Drive(m, keys("tab", "tab", "tab", "tab")...)
+	r, _ := m.layout()
+	box := r.Panes[views.PaneOutcomes]
+	first, last := m.scen.frame.OutcomeRowLines(1)
+	if last == first {
+		t.Fatalf("IRIW's rows do not wrap at 80×24; the test no longer covers it")
+	}
+	m = Drive(m, tea.MouseMsg{X: box.X + 6, Y: box.Y + 1 + m.scen.frame.OutcomeHeadLines() + last - m.scen.panes[views.PaneOutcomes].offset(), Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.scen.sess.loaded != 1 {
+		t.Errorf("a click on row 1's last line loaded row %d", m.scen.sess.loaded)
+	}
+}
+
+// TestScreenMarksCauses: the load made while P0's own store is still
+// buffered is marked in the last event and in the history.
+func TestScreenMarksCauses(t *testing.T) {
+	m := libraryScreen(t, "sb-end-write+mb-inside-if", machine.ARM, 100, 30)
+	m = take(t, m, "P0 exec", "P1 exec", "P0 exec")
+	v := m.View()
+	if !strings.Contains(v, "[STORE→LOAD REORDERING]") {
+		t.Errorf("the last event does not mark the reordering:\n%s", v)
+	}
+	m = Drive(m, keys("tab", "tab", "tab")...) // the history tab
+	if v := m.View(); !strings.Contains(v, "S→L") {
+		t.Errorf("the history does not mark the reordering:\n%s", v)
+	}
 }

@@ -83,7 +83,8 @@ func (f familyItem) row() views.PickerRow {
 	return r
 }
 
-// families groups library entries by family, in library order.
+// families groups library entries by family, in library order; each
+// row's chosen variant is its baseline.
 func families(lib []LibraryEntry) []familyItem {
 	var out []familyItem
 	index := map[string]int{}
@@ -97,6 +98,9 @@ func families(lib []LibraryEntry) []familyItem {
 			i = len(out)
 			index[fam] = i
 			out = append(out, familyItem{family: fam})
+		}
+		if e.Baseline {
+			out[i].sel = len(out[i].entries)
 		}
 		out[i].entries = append(out[i].entries, e)
 	}
@@ -182,15 +186,38 @@ func (p picker) selected() (LibraryEntry, bool) {
 	return f.chosen(), true
 }
 
-// shiftVariant changes the chosen variant of the selected row.
-func (p picker) shiftVariant(d int) (picker, tea.Cmd) {
+// shiftVariant changes the chosen variant of the selected row. The
+// selection stays on that row: under a filter the list filters again
+// (its rows are copies), here and now rather than in a command, and the
+// cursor is put back on the family (filtering again starts at the top).
+func (p picker) shiftVariant(d int) picker {
 	f, ok := p.list.SelectedItem().(familyItem)
 	if !ok || len(f.entries) < 2 {
-		return p, nil
+		return p
 	}
 	f.sel = (f.sel + d + len(f.entries)) % len(f.entries)
-	cmd := p.list.SetItem(p.list.GlobalIndex(), f)
-	return p, cmd
+	p.list.SetItem(p.list.GlobalIndex(), f) // its filter command is replaced by refilter
+	p.refilter(f.family)
+	return p
+}
+
+// refilter filters again for the text the filter holds, keeping the
+// filter's state (typing or applied) and, when keep names a family
+// still shown, the selection on it.
+func (p *picker) refilter(keep string) {
+	state := p.list.FilterState()
+	if state == list.Unfiltered {
+		return
+	}
+	p.list.SetFilterText(p.list.FilterValue())
+	if state == list.Filtering {
+		p.list.SetFilterState(list.Filtering)
+	}
+	for i, it := range p.list.VisibleItems() {
+		if it.(familyItem).family == keep {
+			p.list.Select(i)
+		}
+	}
 }
 
 // selectName moves the selection to the row holding the named entry and
@@ -227,6 +254,14 @@ func (p picker) update(msg tea.Msg, c common, open bool) (picker, tea.Cmd, tea.M
 		return p, nil, nil
 	case tea.KeyMsg:
 		if p.filtering() {
+			// ←/→ choose the variant while typing, too (h and l are
+			// letters of the filter then).
+			switch msg.Type {
+			case tea.KeyLeft:
+				return p.shiftVariant(-1), nil, nil
+			case tea.KeyRight:
+				return p.shiftVariant(+1), nil, nil
+			}
 			break
 		}
 		p.notice = ""
@@ -244,11 +279,9 @@ func (p picker) update(msg tea.Msg, c common, open bool) (picker, tea.Cmd, tea.M
 			}
 			return p, nil, nil
 		case key.Matches(msg, k.PrevVariant):
-			p, cmd := p.shiftVariant(-1)
-			return p, cmd, nil
+			return p.shiftVariant(-1), nil, nil
 		case key.Matches(msg, k.NextVariant):
-			p, cmd := p.shiftVariant(+1)
-			return p, cmd, nil
+			return p.shiftVariant(+1), nil, nil
 		}
 	}
 	p, cmd := p.updateList(msg)
@@ -261,14 +294,7 @@ func (p picker) updateList(msg tea.Msg) (picker, tea.Cmd) {
 		// The list filters in commands, whose results can arrive out of
 		// order when keys come fast ("s" after "sb"). Filter again,
 		// synchronously, for the text the filter holds now.
-		state := p.list.FilterState()
-		if state == list.Unfiltered {
-			return p, nil
-		}
-		p.list.SetFilterText(p.list.FilterValue())
-		if state == list.Filtering {
-			p.list.SetFilterState(list.Filtering)
-		}
+		p.refilter("")
 		return p, nil
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyEnter && p.list.FilterState() == list.Filtering {

@@ -76,7 +76,7 @@ func TestPresent(t *testing.T) {
 	m, _ = tick(t, m)
 	// Space pauses: timers are ignored.
 	m, cmd := press(m, " ")
-	if !m.scen.present.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d · space resumes", n)) {
+	if !m.scen.present.paused || cmd != nil || !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 2/%d  space resume", n)) || strings.Contains(m.View(), "space pause") {
 		t.Fatalf("space: paused %v\n%s", m.scen.present.paused, m.View())
 	}
 	if m2, _ := tick(t, m); m2.scen.sess.cursor != 2 {
@@ -183,4 +183,62 @@ func TestPresentStoryScroll(t *testing.T) {
 	if m.scen.sess.cursor != 0 {
 		t.Error("a click took a step")
 	}
+}
+
+// TestPresentHelpPage: the help page of presentation mode leaves out the
+// keys it switches off, the note on typing step numbers included.
+func TestPresentHelpPage(t *testing.T) {
+	m := Start(presentOptions(t), 100, 30)
+	m = Drive(m, keys("?")...)
+	v := m.View()
+	if strings.Contains(v, "10+ steps") || strings.Contains(v, "1-9") {
+		t.Errorf("the presentation help lists the step keys:\n%s", v)
+	}
+	m = Drive(m, keys("?", "esc", "?")...)
+	if v := m.View(); !strings.Contains(v, "10+ steps") {
+		t.Errorf("the normal help lacks the note on step numbers:\n%s", v)
+	}
+}
+
+// TestPresentAttempt: presenting the closest attempt at an outcome that
+// is unreachable (MP with smp_wmb/smp_rmb in ARM-like mode): it starts by
+// saying so, marks the step where P1 must wait at smp_rmb, and ends with
+// why it gets no further; leaving the history behind drops the attempt.
+func TestPresentAttempt(t *testing.T) {
+	sc := mpScenario("wmb+rmb")
+	ex, err := scenarios.WitnessOrAttempt(sc, machine.ARM, machine.Options{})
+	if err != nil || ex.Attempt == nil {
+		t.Fatalf("no attempt: %v", err)
+	}
+	opts := testOptions(sc, machine.ARM)
+	opts.History, opts.Attempt = ex.Steps, ex.Attempt
+	opts.Present, opts.Every, opts.tick = true, 3*time.Second, instantTick
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(opts, w, h)
+		flat := func() string { return strings.Join(strings.Fields(m.View()), " ") }
+		if !strings.Contains(flat(), "Closest attempt: the outcome") {
+			t.Errorf("the start does not say it is an attempt:\n%s", m.View())
+		}
+		waited := false
+		for range ex.Steps {
+			m, _ = tick(t, m)
+			if strings.Contains(flat(), "⏸ P1 must wait") {
+				waited = true
+			}
+		}
+		if !waited {
+			t.Error("no step marks P1 waiting at smp_rmb")
+		}
+		checkSize(t, m.View(), w, h)
+		if !strings.Contains(m.View(), "■ as far as it gets · step 9/9") || !strings.Contains(flat(), "This is as far as it gets: the outcome") {
+			t.Errorf("the end:\n%s", m.View())
+		}
+		golden.RequireEqual(t, []byte(m.View()))
+		// A step of one's own leaves the attempt: no conclusion any more.
+		m = Drive(m, keys("esc", "left", "r")...)
+		m = take(t, m, "P0 exec")
+		if strings.Contains(flat(), "as far as it gets") || m.scen.currentAttempt() != nil {
+			t.Errorf("the attempt outlived its history:\n%s", m.View())
+		}
+	})
 }

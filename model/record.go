@@ -34,7 +34,14 @@ func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	lipgloss.SetHasDarkBackground(true)
-	m := Start(Options{Scenario: ex.Spec, Mode: ex.Mach.Mode, History: ex.Steps, Seed: 1}, w, h)
+	// The library the real UI has, so that frames number the variant in
+	// its family ("variant once 2/4") as the screen does.
+	opts, err := LibraryOptions()
+	if err != nil {
+		opts = Options{}
+	}
+	opts.Scenario, opts.Mode, opts.History, opts.Attempt, opts.Seed = ex.Spec, ex.Mach.Mode, ex.Steps, ex.Attempt, 1
+	m := Start(opts, w, h)
 	for range ex.Steps {
 		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})
 	}
@@ -110,7 +117,7 @@ func vhsString(s string) string {
 
 // Tape is a VHS tape that opens the scenario (named as arg on the
 // command line) in the UI in the execution's mode and types the keys
-// taking its steps, delay apart, then q. The terminal is sized in pixels
+// taking its steps, delay apart, then q and a last second. The terminal is sized in pixels
 // for about cols×rows cells at font size 16; tapePath names the GIF.
 func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration) string {
 	m := ex.Mach
@@ -149,5 +156,8 @@ func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay t
 	}
 	b.WriteString(sleep(delay))
 	b.WriteString("Type \"q\"\n")
+	// VHS stops recording at the tape's last command: a last Sleep lets
+	// the UI quit and the shell prompt come back on the final frames.
+	b.WriteString(sleep(time.Second))
 	return b.String()
 }

@@ -46,8 +46,28 @@ type scenarioModel struct {
 	// exploreKeys are the cache keys of the explorations of the program
 	// in each mode (by its content; computed once per program).
 	exploreKeys [2]string
+	// attempt is the closest attempt the history holds, shown while the
+	// session's history is still that one (attemptAt: its edits then);
+	// wantAttempt is the key of the one w asked for, while it is found.
+	attempt     *scenarios.Attempt
+	attemptAt   int
+	wantAttempt string
+	wantAt      int
 	// edit is the what-if: the edits and the edit cursor (whatif.go).
 	edit whatIf
+}
+
+// showAttempt says that the history just loaded is the closest attempt a.
+func (s *scenarioModel) showAttempt(a *scenarios.Attempt) {
+	s.attempt, s.attemptAt = a, s.sess.edits
+}
+
+// currentAttempt is the closest attempt the history is, if it still is.
+func (s *scenarioModel) currentAttempt() *scenarios.Attempt {
+	if s.attempt == nil || s.attemptAt != s.sess.edits || s.attempt.Mode != s.sess.mode {
+		return nil
+	}
+	return s.attempt
 }
 
 // What the scenario screen asks of the root (its messages up).
@@ -304,14 +324,14 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.notice = "reset to the initial state"
 	case key.Matches(msg, k.Witness):
 		s = s.loadWitness(c)
-	case key.Matches(msg, k.Mode):
-		from := ss.mode
-		kept, at := ss.switchMode()
-		if kept {
-			s.notice = fmt.Sprintf("%s mode: history replayed (%d steps)", ss.mode.Title(), ss.cursor)
-		} else {
-			s.notice = fmt.Sprintf("%s mode: step %d of the %s history is not possible here; reset", ss.mode.Title(), at+1, from.Title())
+		if s.wantAttempt != "" {
+			var cmd tea.Cmd
+			if s, cmd = s.attemptCmd(c); cmd != nil {
+				return s, cmd, startedJobs{}
+			}
 		}
+	case key.Matches(msg, k.Mode):
+		s.notice = ss.switchMode().notice()
 		if s.edit.edited() {
 			return s, tea.Batch(s.explore(c), s.compareCmd(c)), startedJobs{}
 		}
@@ -459,9 +479,69 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 	}
 	if !res.Complete {
 		s.notice = fmt.Sprintf("%s in what %s exploration found (incomplete): no witness", what, mode.Title())
-	} else {
-		s.notice = fmt.Sprintf("%s in %s mode: no witness", what, mode.Title())
+		return s
 	}
+	// Unreachable: the closest attempt instead, found in the background
+	// (it explores the weakened programs to say why).
+	s.notice = fmt.Sprintf("%s in %s mode: finding the closest attempt…", what, mode.Title())
+	s.wantAttempt, s.wantAt = s.attemptKey(), s.sess.edits
+	return s
+}
+
+// attemptKey is the cache key of the closest attempt in the current
+// program and mode.
+func (s *scenarioModel) attemptKey() string {
+	return "attempt " + s.sess.spec.Key() + " " + s.sess.mode.String()
+}
+
+// attemptCmd starts finding the closest attempt w asked for, unless it
+// is known (then it is loaded at once).
+func (s scenarioModel) attemptCmd(c common) (scenarioModel, tea.Cmd) {
+	if s.wantAttempt == "" {
+		return s, nil
+	}
+	if v, ok := c.jobs.result(s.wantAttempt); ok {
+		return s.loadAttempt(v.(*scenarios.Execution)), nil
+	}
+	sp, mode, opts := s.sess.spec, s.sess.mode, c.opts.Explore
+	return s, c.jobs.start(attemptJob, s.wantAttempt, "the closest attempt", func(ctx context.Context) jobResult {
+		opts.Context = ctx
+		ex, err := scenarios.WitnessOrAttempt(sp, mode, opts)
+		return jobResult{value: ex, err: err, keep: err == nil && ctx.Err() == nil}
+	})
+}
+
+// attemptDone loads the closest attempt w (or a presentation) asked for
+// once it is found, if the screen still shows that program and mode; a
+// presentation waiting for it starts.
+func (s scenarioModel) attemptDone(msg jobDoneMsg) (scenarioModel, tea.Cmd) {
+	if msg.key != s.wantAttempt || msg.key != s.attemptKey() || s.wantAt != s.sess.edits {
+		return s, nil // asked for another program or mode, or steps were taken since
+	}
+	s.wantAttempt = ""
+	ex, ok := msg.value.(*scenarios.Execution)
+	if msg.err != nil || !ok || ex == nil {
+		s.notice = "no closest attempt: " + fmt.Sprint(msg.err)
+		s.present.searching = false
+		return s, nil
+	}
+	s = s.loadAttempt(ex)
+	if s.present.on && s.present.searching {
+		s.present.searching = false
+		return s, s.present.timer()
+	}
+	return s, nil
+}
+
+// loadAttempt makes the closest attempt the history ahead.
+func (s scenarioModel) loadAttempt(ex *scenarios.Execution) scenarioModel {
+	s.wantAttempt = ""
+	if err := s.sess.load(ex.Steps); err != nil {
+		s.notice = "the attempt does not replay: " + err.Error()
+		return s
+	}
+	s.showAttempt(ex.Attempt)
+	s.notice = fmt.Sprintf("unreachable in %s mode: the closest attempt is loaded, → replays its %d steps", s.sess.mode.Title(), len(ex.Steps))
 	return s
 }
 
@@ -478,17 +558,22 @@ func (s scenarioModel) witnessLanded(c common) (scenarioModel, tea.Cmd) {
 	if res == nil {
 		return s, nil // cancelled; a new exploration brings it
 	}
-	s.present.searching = false
 	sp, mode := s.sess.spec, s.sess.mode
 	steps, ok := sp.ShortestWitness(res)
+	if !ok && sp.Final != nil && res.Complete {
+		// Unreachable: present the closest attempt, found in the
+		// background like w's (the presentation keeps searching).
+		s.notice = fmt.Sprintf("unreachable in %s mode: finding the closest attempt to present…", mode.Title())
+		s.wantAttempt, s.wantAt = s.attemptKey(), s.sess.edits
+		return s.attemptCmd(c)
+	}
+	s.present.searching = false
 	why := ""
 	switch {
 	case ok:
 		s.notice = fmt.Sprintf("the shortest witness: %d steps", len(steps))
 	case sp.Final == nil:
 		why = "no condition, so no witness"
-	case res.Complete:
-		why = fmt.Sprintf("no witness (unreachable in %s mode)", mode.Title())
 	default:
 		why = fmt.Sprintf("no witness found (%s)", res.Summary())
 	}
@@ -601,6 +686,14 @@ func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd
 		return s, nil, nil
 	}
 	row += s.panes[p].offset()
+	if p == views.PaneOutcomes {
+		// Rows that wrap take several lines.
+		r, ok := s.frame.OutcomeRowAt(row)
+		if !ok {
+			return s, nil, nil
+		}
+		row = r
+	}
 	switch p {
 	case views.PaneSteps:
 		if row < len(s.sess.enabled) {
@@ -641,6 +734,7 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		Outcome:  s.outcomes(c),
 		Page:     s.page,
 		Present:  s.presentInput(c),
+		Attempt:  s.currentAttempt(),
 		Edit:     views.EditCursor{On: s.focus == views.PaneCPUs && s.edit.editable() && !s.present.on, CPU: s.edit.cpu, At: s.edit.at},
 		WhatIf:   s.whatIfInput(c),
 	}
@@ -672,8 +766,15 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 	s.cpuOff = f.CPUOff
 	for p := views.Pane(0); p < views.NumPanes; p++ {
 		s.panes[p].set(f.Lines(p), f.Visible(p))
-		if s.reveal && (p == views.PaneSteps || p == views.PaneHistory || p == views.PaneOutcomes) && in.Page == views.PagePanes && !f.Presenting {
+		switch {
+		case !s.reveal || in.Page != views.PagePanes || f.Presenting:
+		case p == views.PaneSteps || p == views.PaneHistory:
 			s.panes[p].reveal(s.sel[p])
+		case p == views.PaneOutcomes:
+			// A row that wraps: show its last line, then its first.
+			first, last := f.OutcomeRowLines(s.sel[p])
+			s.panes[p].reveal(last)
+			s.panes[p].reveal(first)
 		}
 		if s.reveal && p == views.PaneCPUs && in.Edit.On && in.Page == views.PagePanes && !f.Presenting {
 			s.panes[p].reveal(f.CodeRow(s.edit.at))

@@ -30,6 +30,23 @@ type session struct {
 	moved int
 
 	rng scenarios.Random // the one seeded stream; a value, so copies of the model do not share it
+
+	// before is the history as it was in the other mode when switching
+	// mode cut it short (nil otherwise); switching back restores it as
+	// long as the history has not changed since (edits counts changes).
+	before *modeHistory
+	edits  int
+}
+
+// modeHistory is a session's history in one mode, kept by switchMode.
+type modeHistory struct {
+	mode   machine.Mode
+	states []*machine.State
+	events []machine.Event
+	steps  []machine.Step
+	cursor int
+	loaded int
+	edits  int // the session's edits when it was put aside
 }
 
 func newSession(sc *scenarios.Spec, mode machine.Mode, seed uint64) (session, error) {
@@ -57,6 +74,7 @@ func (s *session) state() *machine.State  { return s.states[s.cursor] }
 
 // reset returns to the initial state and forgets the history.
 func (s *session) reset() {
+	s.edits++
 	s.states = []*machine.State{s.mach().Initial()}
 	s.events = nil
 	s.steps = nil
@@ -84,6 +102,7 @@ func (s *session) take(st machine.Step) error {
 	if err != nil {
 		return err
 	}
+	s.edits++
 	if s.cursor < len(s.steps) {
 		// Diverging from the recorded future: drop it (copying, so that
 		// no earlier model value sees its arrays change).
@@ -132,6 +151,7 @@ func (s *session) load(steps []machine.Step) error {
 	if err != nil {
 		return err
 	}
+	s.edits++
 	s.steps = append([]machine.Step(nil), steps...)
 	s.states = states
 	s.events = events
@@ -140,27 +160,72 @@ func (s *session) load(steps []machine.Step) error {
 	return nil
 }
 
-// switchMode moves to the other mode, replaying the history there when
-// every step up to the cursor is valid in it (the future is kept as far
-// as it stays valid). It reports whether the history survived.
-func (s *session) switchMode() (kept bool, failedAt int) {
+// modeSwitch says what switchMode did.
+type modeSwitch struct {
+	from, to machine.Mode
+	restored bool // the history the other mode had before was brought back
+	steps    int  // steps of the history before the switch
+	kept     int  // of them, the longest prefix valid in the new mode
+	cursor   int  // the step shown before the switch
+}
+
+// switchMode moves to the other mode. The history keeps its longest
+// prefix that is valid there, and the cursor stays where it was unless
+// that cut it (it then shows the last step kept). When the cut lost
+// steps, the history as it was is put aside: switching straight back
+// (with no step taken, loaded or reset in between) restores it, cursor
+// and all.
+func (s *session) switchMode() modeSwitch {
 	other := machine.ARM
 	if s.mode == machine.ARM {
 		other = machine.TSO
 	}
+	sw := modeSwitch{from: s.mode, to: other, steps: len(s.steps), cursor: s.cursor}
+	if b := s.before; b != nil && b.mode == other && b.edits == s.edits {
+		s.before = nil
+		s.mode = other
+		s.states, s.events, s.steps, s.cursor, s.loaded = b.states, b.events, b.steps, b.cursor, b.loaded
+		s.refresh()
+		sw.restored, sw.kept, sw.steps = true, len(s.steps), len(s.steps)
+		return sw
+	}
 	states, events, _ := s.machs[other].Replay(s.steps)
-	valid := len(states) - 1 // steps replayed successfully
+	sw.kept = len(states) - 1 // steps replayed successfully
+	s.before = nil
+	if sw.kept < len(s.steps) {
+		s.before = &modeHistory{mode: s.mode, states: s.states, events: s.events, steps: s.steps, cursor: s.cursor, loaded: s.loaded, edits: s.edits}
+	}
 	s.mode = other
 	s.loaded = -1
-	if valid < s.cursor {
-		s.reset()
-		return false, valid
-	}
-	s.steps = append([]machine.Step(nil), s.steps[:valid]...)
+	s.steps = append([]machine.Step(nil), s.steps[:sw.kept]...)
 	s.states = states
 	s.events = events
+	s.cursor = min(s.cursor, sw.kept)
 	s.refresh()
-	return true, valid
+	return sw
+}
+
+// notice says what a mode switch did to the history, in a line.
+func (sw modeSwitch) notice() string {
+	to := sw.to.Title() + " mode: "
+	switch {
+	case sw.restored:
+		return fmt.Sprintf("%sits whole history is back (%d %s)", to, sw.steps, plural(sw.steps, "step"))
+	case sw.steps == 0:
+		return to + "the initial state"
+	case sw.kept == sw.steps:
+		return fmt.Sprintf("%shistory replayed (%d %s)", to, sw.steps, plural(sw.steps, "step"))
+	case sw.kept >= sw.cursor:
+		return fmt.Sprintf("%shistory replayed (%d %s); steps ahead from %d are not possible here (m restores)", to, sw.cursor, plural(sw.cursor, "step"), sw.kept+1)
+	}
+	return fmt.Sprintf("%skept %d of %d steps; m again restores them", to, sw.kept, sw.cursor)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // randomStep takes one random enabled step; it reports false when none is

@@ -102,6 +102,47 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 	panic(errorf(c.Scenario.NamePos, "unsupported condition"))
 }
 
+// askedParts splits the outcome the final clause asks about into parts
+// that all hold of it: the conjuncts of the proposition for exists and
+// ~exists, the negated disjuncts for forall (an outcome violating
+// forall (a \/ b) has ~a and ~b). A proposition that does not split is
+// one part. Closest attempts count how many parts an outcome has.
+func (c *Compiled) askedParts() []Clause {
+	f := c.Scenario.Final
+	if f == nil {
+		return nil
+	}
+	var split func(x Cond, and bool, out []Cond) []Cond
+	split = func(x Cond, and bool, out []Cond) []Cond {
+		switch y := x.(type) {
+		case *CondParen:
+			return split(y.X, and, out)
+		case *CondAnd:
+			if and {
+				return split(y.Y, and, split(y.X, and, out))
+			}
+		case *CondOr:
+			if !and {
+				return split(y.Y, and, split(y.X, and, out))
+			}
+		}
+		return append(out, x)
+	}
+	forall := f.Kind == Forall
+	var parts []Clause
+	for _, x := range split(f.Cond, !forall, nil) {
+		holds := c.resolveCond(x)
+		text := FormatCond(x)
+		if forall {
+			text = "~" + condOperand(x, 4)
+			h := holds
+			holds = func(o machine.Outcome) bool { return !h(o) }
+		}
+		parts = append(parts, Clause{Cond: text, Holds: holds})
+	}
+	return parts
+}
+
 // Satisfies reports whether the outcome satisfies the proposition of the
 // final clause (the condition inside exists, ~exists or forall).
 func (c *Compiled) Satisfies(o machine.Outcome) bool { return c.final(o) }

@@ -28,7 +28,9 @@
 //     standard input, an existing file wins, anything else is a built-in
 //     name.
 //   - Execution is one run of a spec in a mode, replayed by
-//     machine.Replay: the shortest witness (WitnessExecution), seeded
+//     machine.Replay: the shortest witness (WitnessExecution), or the
+//     closest attempt when the outcome is unreachable (WitnessOrAttempt;
+//     Execution.Attempt says how near it came and why), seeded
 //     random steps from the one stream every front-end draws from
 //     (RandomExecution, Random), a trace file (ReplayTraceFile) or a
 //     history (NewExecution).

@@ -21,6 +21,9 @@ type Execution struct {
 	// Origin says where the steps come from, in words ("Shortest witness
 	// of exists (…)", "Random execution, seed 7", "Replayed from f.trace").
 	Origin string
+	// Attempt is set when the execution is the closest attempt at an
+	// outcome that is unreachable (see WitnessOrAttempt).
+	Attempt *Attempt
 }
 
 // NewExecution replays steps on spec's program in mode.
@@ -138,3 +141,11 @@ func (r *Random) Run(m *machine.Machine, s *machine.State) []machine.Step {
 	}
 	return steps
 }
+
+// DefaultMode is the mode every single-mode front-end starts in unless
+// told otherwise: the UI, trace and record. ARM-like mode is where the
+// library's stories happen (store buffers that commit out of order,
+// invalidation queues), and it allows every outcome TSO mode allows, so
+// the outcome a scenario is about is reachable in it whenever the machine
+// can reach it at all; m switches to TSO to show what x86 forbids.
+const DefaultMode = machine.ARM

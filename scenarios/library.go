@@ -24,6 +24,9 @@ type Entry struct {
 	Result   Observation // expected LKMM verdict, "" if not given
 	Source   string      // the file's text
 	Scenario *Scenario   // parsed; shared, do not modify (Lookup returns a fresh copy)
+	// Baseline marks the variant its family opens on: the broken one
+	// the fixes are compared with (see libraryOrder).
+	Baseline bool
 }
 
 // Family groups the library entries of one family, in variant order.
@@ -38,8 +41,9 @@ var (
 	libraryErr     error
 )
 
-// Library returns the built-in scenarios, parsed and sorted by family,
-// then variant, then name. If any library file fails to parse, it returns
+// Library returns the built-in scenarios, parsed and sorted by family
+// (in the library order: the classic teaching shapes, the kernel-patch
+// families, the other shapes; see libraryOrder), then variant, then name. If any library file fails to parse, it returns
 // that error.
 func Library() ([]*Entry, error) {
 	libraryOnce.Do(func() { libraryEntries, libraryErr = loadLibrary(libraryFS, "library") })
@@ -80,6 +84,9 @@ func loadLibrary(fsys fs.FS, dir string) ([]*Entry, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if ra, rb := familyRank(a.Family), familyRank(b.Family); ra != rb {
+			return ra < rb
+		}
 		if a.Family != b.Family {
 			return a.Family < b.Family
 		}
@@ -88,6 +95,7 @@ func loadLibrary(fsys fs.FS, dir string) ([]*Entry, error) {
 		}
 		return a.Name < b.Name
 	})
+	markBaselines(out)
 	return out, nil
 }
 
@@ -129,7 +137,7 @@ func Builtin(name string) (*Entry, error) {
 	if e := findEntry(entries, name); e != nil {
 		return e, nil
 	}
-	return nil, fmt.Errorf("no built-in scenario named %q", name)
+	return nil, fmt.Errorf("no built-in scenario named %q%s", name, nameHint(name, entries))
 }
 
 // Lookup returns a freshly parsed copy of the built-in scenario with the

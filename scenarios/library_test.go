@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -48,11 +49,11 @@ func TestLibrary(t *testing.T) {
 	if !sort.SliceIsSorted(entries, func(i, j int) bool {
 		a, b := entries[i], entries[j]
 		if a.Family != b.Family {
-			return a.Family < b.Family
+			return familyRank(a.Family) < familyRank(b.Family)
 		}
 		return a.Variant < b.Variant
 	}) {
-		t.Errorf("Library is not sorted by family, then variant")
+		t.Errorf("Library is not sorted by family (library order), then variant")
 	}
 	fams, err := Families()
 	if err != nil {
@@ -60,7 +61,7 @@ func TestLibrary(t *testing.T) {
 	}
 	n := 0
 	for i, f := range fams {
-		if i > 0 && fams[i-1].Name >= f.Name {
+		if i > 0 && familyRank(fams[i-1].Name) >= familyRank(f.Name) {
 			t.Errorf("families out of order: %q then %q", fams[i-1].Name, f.Name)
 		}
 		for _, e := range f.Entries {
@@ -156,5 +157,101 @@ func TestLoadLibraryFromFS(t *testing.T) {
 	fsys["lib/dup.litmus"] = mk("a+a", "A", "a")
 	if _, err := loadLibrary(fsys, "lib"); err == nil || !strings.Contains(err.Error(), "also used by") {
 		t.Errorf("duplicate names: %v", err)
+	}
+}
+
+// TestLibraryOrder checks the library order: the classic teaching shapes
+// first, then the kernel-patch families; every family is listed in
+// libraryOrder (so none falls to the end by accident), and each opens on
+// exactly one baseline, a variant in which LKMM allows the outcome (when
+// the family has fixes to compare it with).
+func TestLibraryOrder(t *testing.T) {
+	fams, err := Families()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range fams {
+		names = append(names, f.Name)
+		if familyRank(f.Name) == len(libraryOrder) {
+			t.Errorf("family %q is not in libraryOrder", f.Name)
+		}
+		var base []string
+		for _, e := range f.Entries {
+			if e.Baseline {
+				base = append(base, e.Variant)
+				if e.Result != Sometimes && len(f.Entries) > 1 {
+					t.Errorf("%s: the baseline of %s is expected %q, not broken", e.Name, f.Name, e.Result)
+				}
+			}
+		}
+		if len(base) != 1 {
+			t.Errorf("family %s has baselines %v, want one", f.Name, base)
+		}
+	}
+	if len(names) < 9 || strings.Join(names[:5], " ") != "mp sb lb iriw ext4-last-group" {
+		t.Errorf("families start %v, want mp sb lb iriw ext4-last-group …", names[:min(len(names), 5)])
+	}
+	for _, o := range libraryOrder {
+		if !slices.Contains(names, o.family) {
+			t.Errorf("libraryOrder lists %q, which the library does not have", o.family)
+		}
+	}
+}
+
+// TestMarkBaselines: a family outside libraryOrder opens on its first
+// variant expected Sometimes, else its first.
+func TestMarkBaselines(t *testing.T) {
+	es := []*Entry{
+		{Family: "new", Variant: "a", Result: Never}, {Family: "new", Variant: "b", Result: Sometimes}, {Family: "new", Variant: "c", Result: Sometimes},
+		{Family: "other", Variant: "x", Result: Never}, {Family: "other", Variant: "y"},
+		{Family: "mp", Variant: "mb", Result: Never}, {Family: "mp", Variant: "once", Result: Sometimes},
+	}
+	markBaselines(es)
+	var got []string
+	for _, e := range es {
+		if e.Baseline {
+			got = append(got, e.Family+"+"+e.Variant)
+		}
+	}
+	if want := "new+b other+x mp+once"; strings.Join(got, " ") != want {
+		t.Errorf("baselines %v, want %s", got, want)
+	}
+}
+
+// TestStoriesSayTheirSources: a story from a kernel thread never passes
+// off what the test adds as the thread's: each says what comes from the
+// thread ("From the thread:") and what was added to make a test ("Added
+// to make a test:"), or that the variant is not from the thread at all.
+func TestStoriesSayTheirSources(t *testing.T) {
+	lib, err := Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range lib {
+		fromThread := false
+		for _, o := range libraryOrder {
+			if o.family == e.Family {
+				fromThread = o.fromThread
+			}
+		}
+		if !fromThread {
+			continue
+		}
+		n++
+		story := strings.Join(strings.Fields(e.Scenario.Meta.Story), " ")
+		sourced := strings.Contains(story, "From the thread:") && strings.Contains(story, "Added to make a test")
+		if !sourced && !strings.Contains(story, "Not from the thread:") {
+			t.Errorf("%s: the story does not say what comes from the thread and what was added:\n%s", e.Name, story)
+		}
+		for _, over := range []string{"his counterexample", "Play his", "as in the patch's code"} {
+			if strings.Contains(story, over) {
+				t.Errorf("%s: the story overstates its source (%q)", e.Name, over)
+			}
+		}
+	}
+	if n < 25 {
+		t.Errorf("only %d stories from threads checked", n)
 	}
 }

@@ -83,7 +83,7 @@ func resolveScenario(arg string, stdin io.Reader) (*Scenario, string, error) {
 	if libErr != nil {
 		return nil, "", fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
 	}
-	return nil, "", fmt.Errorf("%s: no such file, and no built-in scenario has that name (see smpscope list)", arg)
+	return nil, "", fmt.Errorf("%s: no such file, and no built-in scenario has that name%s (see smpscope list)", arg, nameHint(arg, entries))
 }
 
 // ReplayTraceFile reads the trace file at path ("-": standard input),

@@ -33,6 +33,10 @@ type Spec struct {
 	// Filter is the filter clause: outcomes it rejects are left out of the
 	// verdict. Nil keeps every outcome.
 	Filter *Clause
+	// Parts are what the outcome the final clause asks about is made of:
+	// each holds of it (see Compiled.askedParts). Nil counts the asked
+	// outcome as one part.
+	Parts []Clause
 	// Shown selects the registers and locations herd-style outcomes name
 	// (those the clauses and the locations line mention; it fits
 	// machine.Outcome.Format). Nil names all.
@@ -83,6 +87,7 @@ func NewSpec(c *Compiled) *Spec {
 	}
 	if s.Final != nil {
 		sp.Final = &Final{Kind: s.Final.Kind, Clause: Clause{Cond: condText(s.Final.Cond), Holds: c.Satisfies}}
+		sp.Parts = c.askedParts()
 	}
 	if s.Filter != nil {
 		sp.Filter = &Clause{Cond: condText(s.Filter.Cond), Holds: c.Filtered}

@@ -163,8 +163,15 @@ func (t *Trace) Format() string {
 	}
 	for _, n := range t.Notes {
 		for _, l := range strings.Split(n, "\n") {
-			b.WriteString(strings.TrimRight("# "+l, " "))
-			b.WriteByte('\n')
+			// A long note goes on, indented, on the next comment lines.
+			for j, part := range wrapLine(l, TraceFileWidth-2, TraceFileWidth-4) {
+				lead := "# "
+				if j > 0 {
+					lead = noteContinues
+				}
+				b.WriteString(strings.TrimRight(lead+part, " "))
+				b.WriteByte('\n')
+			}
 		}
 	}
 	b.WriteByte('\n')
@@ -176,13 +183,47 @@ func (t *Trace) Format() string {
 	for _, st := range t.Steps {
 		if st.Comment == "" {
 			b.WriteString(st.ID)
-		} else {
-			pad := max(w-utf8.RuneCountInString(st.ID), 0)
-			fmt.Fprintf(&b, "%s%s  # %s", st.ID, strings.Repeat(" ", pad), oneLine(st.Comment))
+			b.WriteByte('\n')
+			continue
 		}
-		b.WriteByte('\n')
+		pad := max(w-utf8.RuneCountInString(st.ID), 0)
+		head := st.ID + strings.Repeat(" ", pad) + "  # "
+		// A long comment goes on below, its "#" under the step's.
+		hw := utf8.RuneCountInString(head)
+		for j, part := range wrapLine(oneLine(st.Comment), TraceFileWidth-hw, TraceFileWidth-hw) {
+			if j > 0 {
+				head = strings.Repeat(" ", hw-2) + "# "
+			}
+			b.WriteString(head + part)
+			b.WriteByte('\n')
+		}
 	}
 	return b.String()
+}
+
+// TraceFileWidth is the widest line Format writes (but for a step ID or a
+// header value longer than that): trace files are pasted into mails.
+const TraceFileWidth = 72
+
+// noteContinues starts the comment lines that continue a note.
+const noteContinues = "#   "
+
+// wrapLine breaks s at spaces into lines of at most first runes, then
+// rest; a word longer than a line stays whole.
+func wrapLine(s string, first, rest int) []string {
+	var out []string
+	cur, limit := "", max(first, 10)
+	for _, w := range strings.Fields(s) {
+		if cur != "" && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > limit {
+			out = append(out, cur)
+			cur, limit = "", max(rest, 10)
+		}
+		if cur != "" {
+			cur += " "
+		}
+		cur += w
+	}
+	return append(out, cur)
 }
 
 // oneLine flattens line breaks so that a value stays on its line.
@@ -280,7 +321,16 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 		code, comment, hasComment := splitComment(line)
 		fs := fieldsOf(code)
 		if len(fs) == 0 {
-			if hasComment && magic && len(t.Steps) == 0 {
+			switch {
+			case !hasComment || !magic:
+			case len(t.Steps) > 0 && strings.TrimLeft(code, " \t") != code:
+				// An indented comment line goes on with the comment of
+				// the step above (Format wraps long ones so).
+				last := &t.Steps[len(t.Steps)-1]
+				last.Comment = strings.TrimSpace(last.Comment + " " + comment)
+			case len(t.Steps) == 0 && len(t.Notes) > 0 && strings.HasPrefix(strings.TrimLeft(line, " \t"), noteContinues):
+				t.Notes[len(t.Notes)-1] += " " + comment
+			case len(t.Steps) == 0:
 				t.Notes = append(t.Notes, comment)
 			}
 			continue

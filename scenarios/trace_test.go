@@ -285,3 +285,45 @@ func TestTraceFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceFileFits72Columns: every line Format writes fits the width a
+// mail carries; long notes and step comments go on below, and reading
+// the file back joins them again.
+func TestTraceFileFits72Columns(t *testing.T) {
+	m := traceMachine(t, "iriw+once", machine.ARM)
+	steps, _ := randomWalk(m, 3, 40)
+	tr, err := NewTrace(m, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "A note long enough to need two comment lines: " + strings.Repeat("words and more words ", 4)
+	tr.Notes = []string{long, "short"}
+	text := tr.Format()
+	wrapped := false
+	for _, l := range strings.Split(text, "\n") {
+		if n := len([]rune(l)); n > TraceFileWidth {
+			t.Errorf("%d columns: %q", n, l)
+		}
+		if strings.HasPrefix(l, "      ") && strings.Contains(l, "# ") {
+			wrapped = true
+		}
+	}
+	if !wrapped {
+		t.Fatalf("no step comment was wrapped; the test no longer covers it:\n%s", text)
+	}
+	back, err := ParseTrace("w.trace", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Notes) != 2 || back.Notes[0] != strings.Join(strings.Fields(long), " ") || back.Notes[1] != "short" {
+		t.Errorf("notes read back as %q", back.Notes)
+	}
+	for i := range back.Steps {
+		if back.Steps[i].Comment != tr.Steps[i].Comment {
+			t.Errorf("step %d: comment %q read back as %q", i+1, tr.Steps[i].Comment, back.Steps[i].Comment)
+		}
+	}
+	if back.Format() != text {
+		t.Errorf("Format(Parse(Format(t))) differs")
+	}
+}

@@ -190,11 +190,17 @@ func jsonValue(p *machine.Program, v machine.Value) any {
 	return int64(v)
 }
 
-// ListReport is smpscope list: a table of the built-in scenarios.
+// ListWidth is the widest line of smpscope list: a terminal's 80
+// columns.
+const ListWidth = 80
+
+// ListReport is smpscope list: the built-in scenarios in library order,
+// each name (family+variant, what every command accepts) with its title,
+// which wraps under itself to keep within ListWidth.
 func ListReport(lib []*scenarios.Entry) string {
-	tb := table{header: []string{"NAME", "FAMILY", "VARIANT", "TITLE"}}
+	tb := table{header: []string{"NAME", "TITLE"}, width: ListWidth}
 	for _, e := range lib {
-		tb.rows = append(tb.rows, []string{e.Name, e.Family, e.Variant, e.Title})
+		tb.rows = append(tb.rows, []string{e.Name, e.Title})
 	}
 	return lines(tb.text(false))
 }

@@ -9,13 +9,23 @@ import (
 	"smpscope/machine"
 )
 
-// cpuColumns returns how many CPU columns fit in width w, and their width.
+// cpuColumns returns how many CPU columns fit in width w, and their
+// width: columns of at least 24 cells, but always two CPUs side by side
+// when there are two (narrower then), so that a two-CPU test never needs
+// scrolling sideways.
 func cpuColumns(n, w int) (k, colW int) {
 	const minCol = 24
 	k = max(1, min(n, (w+1)/(minCol+1)))
+	if n >= 2 && k < 2 && w >= 2*minNarrowCol+1 {
+		k = 2
+	}
 	colW = (w - (k - 1)) / k
 	return k, colW
 }
+
+// minNarrowCol is the narrowest a CPU column gets to keep two side by
+// side.
+const minNarrowCol = 14
 
 // A CPU column is made of sections (status, code, registers, store
 // buffer, invalidation queue, cache); each section is padded to the same
@@ -36,7 +46,96 @@ const (
 type cpuBlock struct {
 	secs    [][numSecs][]string
 	heights [numSecs]int
-	k, colW int // columns that fit, and their width
+	k, colW int   // columns that fit, and their width
+	pcs     []int // each CPU's program counter: its line in secCode
+	// stateFirst draws the store buffer, queue and cache above the
+	// source lines (see fit).
+	stateFirst bool
+}
+
+// The order sections are drawn in: normally the code right under the
+// status, with the state below; when room is short, the state first.
+var (
+	codeFirstOrder  = []int{secHead, secCode, secRegs, secSB, secIQ, secCache}
+	stateFirstOrder = []int{secHead, secSB, secIQ, secCache, secRegs, secCode}
+)
+
+// fit makes the columns fit h lines when they can: the store buffers,
+// invalidation queues and cache lines (what changes, and the stale
+// marks) come first, and each CPU's source lines are cut to a window
+// around its program counter, with "⋮" saying how many are left out. If
+// even the state does not fit, the columns scroll.
+func (b *cpuBlock) fit(h int, st Styles) {
+	if b.height() <= h {
+		return
+	}
+	b.stateFirst = true
+	room := h - (b.height() - b.heights[secCode])
+	if room < 1 {
+		return
+	}
+	for c := range b.secs {
+		b.secs[c][secCode] = codeWindow(b.secs[c][secCode], b.pcs[c], room, st.Dim.Render)
+	}
+	b.heights[secCode] = room
+}
+
+// codeWindow is at most room of lines, around line pc (the program
+// counter; past the end when the CPU has finished), with one line of
+// context above it. Lines left out above and below become one "⋮ N
+// more" line each, as long as a line of code stays beside the marks.
+func codeWindow(lines []string, pc, room int, dim func(...string) string) []string {
+	n := len(lines)
+	if n <= room {
+		return lines
+	}
+	pc = min(pc, n-1)
+	place := func(k int) int { // the first line of a window of k lines
+		start := clamp(pc-1, 0, n-k)
+		if pc >= start+k {
+			start = pc - k + 1
+		}
+		return start
+	}
+	if room == 2 {
+		// No room for two marks and code: the program counter's line,
+		// and how many others there are.
+		return []string{lines[pc], dim(fmt.Sprintf("  ⋮ %d more", n-1))}
+	}
+	k := room
+	start := place(k)
+	top, bottom := false, false
+	for range 3 { // the marks depend on the window, the window on the marks
+		t, b := start > 0, start+k < n
+		nk := room - b2i(t) - b2i(b)
+		if nk < 1 {
+			break
+		}
+		top, bottom, k = t, b, nk
+		start = place(k)
+	}
+	// The window may have moved off a mark's reason: recount.
+	top, bottom = top && start > 0, bottom && start+k < n
+	var out []string
+	if top {
+		out = append(out, dim(fmt.Sprintf("  ⋮ %d more", start)))
+	}
+	out = append(out, lines[start:start+k]...)
+	if bottom {
+		out = append(out, dim(fmt.Sprintf("  ⋮ %d more", n-start-k)))
+	}
+	for len(out) < room && start+k < n { // a mark turned out not needed
+		out = append(out, lines[start+k])
+		k++
+	}
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func newCPUBlock(in ScenarioInput, st Styles, w int, tall bool) cpuBlock {
@@ -45,6 +144,7 @@ func newCPUBlock(in ScenarioInput, st Styles, w int, tall bool) cpuBlock {
 	b.k, b.colW = cpuColumns(n, w)
 	for c := 0; c < n; c++ {
 		b.secs[c] = cpuColumn(in, st, c, b.colW, tall)
+		b.pcs = append(b.pcs, in.State.PC(c))
 	}
 	// Each section is as tall as its tallest column over all CPUs (not
 	// only the visible ones, so scrolling sideways does not move rows).
@@ -73,8 +173,13 @@ func (b cpuBlock) maxOff() int { return len(b.secs) - b.k }
 func (b cpuBlock) lines(in ScenarioInput, st Styles, off int) (lines []string, right string) {
 	n, k := len(b.secs), b.k
 	cols := make([][]string, k)
+	order := codeFirstOrder
+	if b.stateFirst {
+		order = stateFirstOrder
+	}
 	for i := 0; i < k; i++ {
-		for s, h := range b.heights {
+		for _, s := range order {
+			h := b.heights[s]
 			sec := b.secs[off+i][s]
 			cols[i] = append(cols[i], sec...)
 			for j := len(sec); j < h; j++ {
@@ -191,7 +296,15 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	if len(regs) == 0 {
 		regs = []string{st.Empty.Render("none")}
 	}
-	sec[secRegs] = flow(st.Label.Render("regs  "), regs, w, " ")
+	// Narrow columns keep their labels short, to leave room for what
+	// follows them.
+	label := func(l string) string {
+		if w < 24 {
+			return strings.TrimRight(l, " ") + " "
+		}
+		return l
+	}
+	sec[secRegs] = flow(st.Label.Render(label("regs  ")), regs, w, " ")
 
 	// Store buffer, oldest first.
 	var sb []string
@@ -214,7 +327,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	if tall {
 		sec[secSB] = column(st.Label.Render("store buffer")+st.Dim.Render(" oldest first"), sb)
 	} else {
-		sec[secSB] = flow(st.Label.Render("sb    "), sb, w, " ")
+		sec[secSB] = flow(st.Label.Render(label("sb    ")), sb, w, " ")
 	}
 
 	// Invalidation queue (ARM-like), arrival order.
@@ -238,11 +351,12 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		switch {
 		case tall:
 			sec[secIQ] = column(st.Label.Render("invalidation queue"), iq)
-		case len(sec[secSB]) == 1 && ansi.StringWidth(sec[secSB][0])+2+ansi.StringWidth(strings.Join(iq, " "))+3 <= w:
-			// Both fit on one line: "sb    x=1  iq y@3".
-			sec[secSB][0] += "  " + st.Label.Render("iq ") + strings.Join(iq, " ")
+		case len(sec[secSB]) == 1 && ansi.StringWidth(sec[secSB][0])+len(label("  "))+ansi.StringWidth(strings.Join(iq, " "))+3 <= w:
+			// Both fit on one line: "sb    x=1  iq y@3" (one space
+			// between them in a narrow column).
+			sec[secSB][0] += label("  ") + st.Label.Render("iq ") + strings.Join(iq, " ")
 		default:
-			sec[secIQ] = flow(st.Label.Render("iq    "), iq, w, " ")
+			sec[secIQ] = flow(st.Label.Render(label("iq    ")), iq, w, " ")
 		}
 	}
 
@@ -251,7 +365,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	for _, name := range p.Locs {
 		nameW = max(nameW, ansi.StringWidth(name))
 	}
-	var cache []string
+	var cache [][]string
 	for l := range p.Locs {
 		loc := machine.Loc(l)
 		line := s.Cache(c, loc)
@@ -281,12 +395,20 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		case line.State == machine.Exclusive:
 			sty = st.CacheExclusive
 		}
-		cache = append(cache, sty.Render(text))
+		if tall {
+			cache = append(cache, []string{sty.Render(text)}) // aligned: kept whole
+		} else {
+			cache = append(cache, styledWords(sty.Render, text))
+		}
 	}
 	if tall {
-		sec[secCache] = column(st.Label.Render("cache"), cache)
+		var rows []string
+		for _, g := range cache {
+			rows = append(rows, g[0])
+		}
+		sec[secCache] = column(st.Label.Render("cache"), rows)
 	} else {
-		sec[secCache] = flow(st.Label.Render("cache "), cache, w, "  ")
+		sec[secCache] = flowGroups(st.Label.Render(label("cache ")), cache, w, "  ")
 	}
 	return sec
 }
@@ -303,8 +425,41 @@ func column(label string, items []string) []string {
 // flow lays out items after a label, separated by sep, wrapping onto
 // lines indented under the first item.
 func flow(label string, items []string, w int, sep string) []string {
+	groups := make([][]string, len(items))
+	for i, it := range items {
+		groups[i] = []string{it}
+	}
+	return flowGroups(label, groups, w, sep)
+}
+
+// flowGroups is flow over items made of words (each styled on its own):
+// an item goes on the next line whole when it does not fit the current
+// one, and only an item longer than a line is broken, between its words,
+// so that a mark such as STALE is never cut.
+func flowGroups(label string, groups [][]string, w int, sep string) []string {
 	indent := ansi.StringWidth(label)
-	ls := wrapItems(items, sep, w-indent, w-indent, false)
+	avail := max(w-indent, 1)
+	var ls []string
+	cur := ""
+	for _, g := range groups {
+		item := strings.Join(g, " ")
+		switch {
+		case cur == "":
+		case ansi.StringWidth(cur+sep+item) <= avail:
+			cur += sep + item
+			continue
+		default:
+			ls, cur = append(ls, cur), ""
+		}
+		if ansi.StringWidth(item) <= avail {
+			cur = item
+			continue
+		}
+		parts := wrapItems(g, " ", avail, avail, false)
+		ls = append(ls, parts[:len(parts)-1]...)
+		cur = parts[len(parts)-1]
+	}
+	ls = append(ls, cur)
 	for i := range ls {
 		if i == 0 {
 			ls[i] = label + ls[i]
@@ -313,4 +468,14 @@ func flow(label string, items []string, w int, sep string) []string {
 		}
 	}
 	return ls
+}
+
+// styledWords splits text into its words, each styled with render: one
+// item of flowGroups.
+func styledWords(render func(...string) string, text string) []string {
+	ws := strings.Fields(text)
+	for i := range ws {
+		ws[i] = render(ws[i])
+	}
+	return ws
 }

@@ -125,8 +125,8 @@ func TestPresentIndicator(t *testing.T) {
 		want   string
 	}{
 		{false, 3, "▶ presenting · step 3/9 · every 1.5s"},
-		{true, 3, "⏸ paused · step 3/9 · space resumes"},
-		{false, 9, "■ the end · step 9/9 · space replays"},
+		{true, 3, "⏸ paused · step 3/9"},
+		{false, 9, "■ the end · step 9/9"},
 	} {
 		in.Present.Paused, in.Cursor = c.paused, c.cursor
 		if got := PresentIndicator(in); got != c.want {
@@ -136,6 +136,39 @@ func TestPresentIndicator(t *testing.T) {
 	for d, want := range map[time.Duration]string{3 * time.Second: "3s", 800 * time.Millisecond: "800ms", 2500 * time.Millisecond: "2.5s"} {
 		if got := formatPace(d); got != want {
 			t.Errorf("formatPace(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestCodeWindow: the source lines cut to a window keep the program
+// counter in view and say how many lines are left out, in at most room
+// lines.
+func TestCodeWindow(t *testing.T) {
+	lines := []string{"a", "b", "c", "d", "e", "f", "g"}
+	id := func(s ...string) string { return strings.Join(s, "") }
+	for _, c := range []struct {
+		pc, room int
+		want     string
+	}{
+		{0, 7, "a b c d e f g"},
+		{0, 3, "a b ⋮5"},
+		{3, 3, "⋮3 d ⋮3"},
+		{3, 4, "⋮2 c d ⋮3"},
+		{6, 3, "⋮5 f g"},
+		{7, 3, "⋮5 f g"}, // finished: the last lines
+		{3, 2, "d ⋮6"},
+		{3, 1, "d"},
+	} {
+		got := codeWindow(lines, c.pc, c.room, id)
+		var words []string
+		for _, l := range got {
+			words = append(words, strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(l), " more", ""), "⋮ ", "⋮"))
+		}
+		if len(got) > c.room {
+			t.Errorf("pc %d room %d: %d lines", c.pc, c.room, len(got))
+		}
+		if g := strings.Join(words, " "); g != c.want {
+			t.Errorf("pc %d room %d: %q, want %q", c.pc, c.room, g, c.want)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 // them, each in the viewport of its pane, which clamps them against the
 // frame's lines.
 type Offsets struct {
-	Panes [NumPanes]int // the first line shown of each pane (outcomes: of its rows)
+	Panes [NumPanes]int // the first line shown of each pane (outcomes: of the lines below its header)
 	Page  int           // of the page open (help, story, compare, necessity)
 	Story int           // of presentation mode's story
 }
@@ -32,13 +32,12 @@ type Frame struct {
 	Present    PresentRegions
 	Presenting bool
 
-	cpus      cpuBlock
-	cpuRight  string // which CPU columns show, when not all fit
-	lines     [NumPanes][]string
-	outHead   []string
-	outBottom string
-	page      []string
-	story     []string
+	cpus     cpuBlock
+	cpuRight string // which CPU columns show, when not all fit
+	lines    [NumPanes][]string
+	outcomes outcomeRows
+	page     []string
+	story    []string
 	// CPUOff is the first CPU column shown: the input's, clamped.
 	CPUOff int
 }
@@ -95,12 +94,14 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 	if f.Regions.TallCPUs {
 		f.cpus = tall
 	}
+	f.cpus.fit(f.Regions.Panes[PaneCPUs].Inner().H, st)
 	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
 	f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 	f.lines[PaneMemory] = mem
 	f.lines[PaneSteps] = stepLines(in, st)
 	f.lines[PaneHistory] = historyLines(in, st, f.Regions.Panes[PaneHistory].Inner().W)
-	f.outHead, f.lines[PaneOutcomes], f.outBottom = outcomeLines(in, st, f.Regions.Panes[PaneOutcomes].Inner().W)
+	f.outcomes = outcomeLines(in, st, f.Regions.Panes[PaneOutcomes].Inner().W)
+	f.lines[PaneOutcomes] = f.outcomes.lines
 	return f
 }
 
@@ -126,10 +127,17 @@ func (f Frame) Visible(p Pane) int {
 	}
 	n := r.H - 2
 	if p == PaneOutcomes {
-		n -= f.in.OutcomeHeadLines()
+		n -= len(f.outcomes.head)
 	}
 	return max(n, 0)
 }
+
+// OutcomeRowAt returns the outcome row shown on line l of the pane's
+// rows (an outcome that wraps takes several lines).
+func (f Frame) OutcomeRowAt(l int) (int, bool) { return f.outcomes.rowOf(l) }
+
+// OutcomeRowLines returns the first and last line of outcome row i.
+func (f Frame) OutcomeRowLines(i int) (first, last int) { return f.outcomes.linesOf(i) }
 
 // PageLines returns the open page's lines, and how many show.
 func (f Frame) PageLines() ([]string, int) { return f.page, max(f.Regions.Page.H-2, 0) }
@@ -180,7 +188,7 @@ func (f Frame) Draw(off Offsets) string {
 		return renderHistory(in, st, r.Panes[PaneHistory], title, f.lines[PaneHistory], off.Panes[PaneHistory])
 	}
 	outs := func(title string) string {
-		return renderOutcomes(in, st, r.Panes[PaneOutcomes], title, f.outHead, f.lines[PaneOutcomes], f.outBottom, off.Panes[PaneOutcomes])
+		return renderOutcomes(in, st, r.Panes[PaneOutcomes], title, f.outcomes, off.Panes[PaneOutcomes])
 	}
 	switch {
 	case !r.Tabbed:

@@ -102,8 +102,11 @@ func Layout(w, h int, hints LayoutHints) (Regions, bool) {
 	r.Help = Rect{0, h - 1, w, 1}
 	r.Page = Rect{0, 1, w, h - 2}
 	eventH := 5 // three lines of text
-	if h >= 40 {
+	switch {
+	case h >= 40:
 		eventH = 6
+	case h < 24:
+		eventH = 4 // the CPUs need every line at the smallest sizes
 	}
 	wide := w >= wideWidth
 	leftW := w
@@ -120,7 +123,10 @@ func Layout(w, h int, hints LayoutHints) (Regions, bool) {
 	// Top row: the CPUs (and, when narrow, memory), as tall as they need
 	// within bounds. Wide terminals use the tall CPU format when it leaves
 	// the bottom row at least a dozen rows.
-	const minBottom = 6 // four rows of steps
+	minBottom := 6 // four rows of steps
+	if h < 24 {
+		minBottom = 5
+	}
 	cpuLines := hints.CPULines
 	if wide && hints.CPULinesTall > 0 && hints.CPULinesTall+2 <= bodyH-12 {
 		cpuLines = hints.CPULinesTall
@@ -140,7 +146,7 @@ func Layout(w, h int, hints LayoutHints) (Regions, bool) {
 		r.Panes[PaneHistory] = Rect{leftW - histW, y, histW, bh}
 		return r, true
 	}
-	memW := clamp(w*3/10, 26, 48)
+	memW := clamp(w*3/10, memoryMinWidth(w), 48)
 	r.Panes[PaneCPUs] = Rect{0, bodyY, w - memW, topH}
 	r.Panes[PaneMemory] = Rect{w - memW, bodyY, memW, topH}
 	side := clamp(w*2/5, 30, 44)
@@ -149,6 +155,15 @@ func Layout(w, h int, hints LayoutHints) (Regions, bool) {
 	r.Panes[PaneOutcomes] = r.Panes[PaneHistory]
 	r.Tabbed = true
 	return r, true
+}
+
+// memoryMinWidth is the narrowest the memory pane gets beside the CPUs:
+// narrower below 80 columns, so that two CPU columns fit beside it.
+func memoryMinWidth(w int) int {
+	if w < 80 {
+		return 22
+	}
+	return 26
 }
 
 // PaneAt returns the pane containing cell (x, y). In a tabbed layout the

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/scenarios"
 )
 
 // PresentInput is what presentation mode adds to the scenario screen: the
@@ -61,7 +63,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	r.Header = Rect{0, 0, w, 1}
 	r.Bar = Rect{0, h - 1, w, 1}
 	bodyY, bodyH := 1, h-2
-	memW := clamp(w*3/10, 26, 48)
+	memW := clamp(w*3/10, memoryMinWidth(w), 48)
 	cpuW := w - memW
 	const minBottom = 8 // six lines of the event and the story
 	cpus := newCPUBlock(in, st, cpuW-2, false)
@@ -72,6 +74,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	}
 	lines := max(cpus.height(), len(memoryLines(in, st, memW-2)))
 	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
+	cpus.fit(topH-2, st)
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
 	y, bh := bodyY+topH, bodyH-topH
@@ -82,9 +85,9 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 }
 
 // PresentIndicator is the state of the presentation in words:
-// "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9 · space
-// resumes", "■ the end · step 9/9 · space replays", or, before the
-// witness is found, "⠋ searching for the witness to present…".
+// "▶ presenting · step 3/9 · every 3s", "⏸ paused · step 3/9" or "■ the
+// end · step 9/9" (what space does next is the help line's to say), or,
+// before the witness is found, "⠋ searching for the witness to present…".
 func PresentIndicator(in ScenarioInput) string {
 	if in.Present == nil {
 		return ""
@@ -94,10 +97,12 @@ func PresentIndicator(in ScenarioInput) string {
 	}
 	pos := fmt.Sprintf("step %d/%d", in.Cursor, len(in.Steps))
 	switch {
+	case in.Cursor >= len(in.Steps) && in.Attempt != nil:
+		return "■ as far as it gets · " + pos
 	case in.Cursor >= len(in.Steps):
-		return "■ the end · " + pos + " · space replays"
+		return "■ the end · " + pos
 	case in.Present.Paused:
-		return "⏸ paused · " + pos + " · space resumes"
+		return "⏸ paused · " + pos
 	}
 	what := "presenting"
 	if in.Present.What != "" {
@@ -125,15 +130,22 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 	var lines []string
 	title := "initial state"
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
+		if in.Attempt != nil {
+			lines = append(lines, wrapIndented(" ", st.Bold.Render(attemptStart(in.Attempt)), tw)...)
+			lines = append(lines, "")
+		}
 		lines = append(lines, wrapIndented(" ", st.Bold.Render("Every CPU holds every location in S (warm caches); store buffers and queues are empty."), tw)...)
 	} else {
 		ev := in.Events[in.Cursor-1]
 		title = fmt.Sprintf("step %d of %d · %s", in.Cursor, len(in.Steps), in.Mach.ID(ev.Step))
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
-			lines = append(lines, " "+render("["+label+"]"))
+			lines = append(lines, wrapIndented(" ", render("["+label+"]")+eventTagLabels(in.Mach, ev, st), tw)...)
 		}
 		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
+	}
+	for _, w := range attemptWaits(in) {
+		lines = append(lines, wrapIndented(" "+st.CPUBlocked.Render("⏸ "), st.CPUBlocked.Render(w), tw)...)
 	}
 	if in.Mach.Final(in.State) {
 		lines = append(lines, "")
@@ -146,6 +158,15 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " The condition does not hold."
 		}
 		lines = append(lines, wrapIndented(" ", out, tw)...)
+		if end := attemptEnd(in); end != nil {
+			// The end of a closest attempt: why it gets no nearer comes
+			// first, so that a projector at 80×24 shows it.
+			var head []string
+			for _, l := range end {
+				head = append(head, wrapIndented(" ", st.Bold.Render(l), tw)...)
+			}
+			lines = append(append(head, ""), lines...)
+		}
 	}
 	if in.Cursor < len(in.Steps) {
 		next := in.Steps[in.Cursor]
@@ -198,4 +219,34 @@ func presentStoryLines(in ScenarioInput, st Styles, w int) []string {
 		}
 	}
 	return lines
+}
+
+// attemptStart is what the initial state of a closest attempt says.
+func attemptStart(a *scenarios.Attempt) string {
+	return fmt.Sprintf("Closest attempt: the outcome asked about is unreachable in %s mode; this execution comes as near to it as the machine allows.", a.Mode.Title())
+}
+
+// attemptWaits are the CPUs that start waiting at the step shown of a
+// closest attempt, in words: "P1 must wait: smp_rmb waits for 1 queued
+// invalidation".
+func attemptWaits(in ScenarioInput) []string {
+	if in.Attempt == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range in.Attempt.Blocks {
+		if b.At == in.Cursor {
+			out = append(out, in.Mach.Prog.Threads[b.CPU].Name+" must wait: "+b.Reason)
+		}
+	}
+	return out
+}
+
+// attemptEnd is what the last step of a closest attempt says after the
+// outcome: how near it came, and why it gets no nearer.
+func attemptEnd(in ScenarioInput) []string {
+	if in.Attempt == nil || in.Cursor != len(in.Steps) {
+		return nil
+	}
+	return in.Attempt.Sentences()
 }

@@ -44,6 +44,10 @@ type ScenarioInput struct {
 	// Present, when set, draws presentation mode instead of the panes
 	// (pages still show over it).
 	Present *PresentInput
+	// Attempt, when set, says that Steps are the closest attempt at an
+	// outcome that is unreachable; the end of it says how far it got and
+	// why.
+	Attempt *scenarios.Attempt
 	// Edit is the what-if edit cursor; WhatIf, when set, what the edits
 	// of an edited scenario changed (whatif.go).
 	Edit   EditCursor
@@ -78,10 +82,6 @@ type OutcomesInput struct {
 	// Loaded is the row whose witness was loaded last, or -1.
 	Loaded int
 }
-
-// OutcomeHeaderLines is the number of lines above the first outcome row in
-// the outcomes pane (condition and verdict); mouse hit-tests use it.
-const OutcomeHeaderLines = 2
 
 // Rows returns the number of selectable rows: outcomes, then deadlocks.
 func (o OutcomesInput) Rows() int {
@@ -209,7 +209,7 @@ func memoryLines(in ScenarioInput, st Styles, w int) []string {
 		loc := machine.Loc(l)
 		name := p.LocName(loc)
 		// Coherence history: x: 0 → 1 (P0, step 3) → 2 (P1, step 7)
-		var parts []string
+		var parts [][]string
 		for i, cs := range s.Coherence(loc) {
 			v := p.FormatValue(cs.Val)
 			if cs.CPU >= 0 {
@@ -218,22 +218,22 @@ func memoryLines(in ScenarioInput, st Styles, w int) []string {
 			if i > 0 {
 				v = "→ " + v
 			}
-			parts = append(parts, st.Coherence.Render(v))
+			parts = append(parts, styledWords(st.Coherence.Render, v))
 		}
-		lines = append(lines, flow(st.LocName.Render(name+":")+" ", parts, w, " ")...)
+		lines = append(lines, flowGroups(st.LocName.Render(name+":")+" ", parts, w, " ")...)
 		owner := "in memory"
 		if o := s.Owner(loc); o >= 0 {
 			owner = "owner " + p.Threads[o].Name + " (" + s.Cache(o, loc).State.String() + ")"
 		}
-		info := []string{st.Latest.Render("latest " + p.FormatValue(s.Latest(loc))), st.Owner.Render(owner)}
+		info := [][]string{styledWords(st.Latest.Render, "latest "+p.FormatValue(s.Latest(loc))), styledWords(st.Owner.Render, owner)}
 		for c := range p.Threads {
 			for _, e := range s.StoreBuffer(c) {
 				if e.Kind != machine.EntryWmb && e.Loc == loc {
-					info = append(info, st.Pending.Render(fmt.Sprintf("pending %s=%s in %s", name, p.FormatValue(e.Val), p.Threads[c].Name)))
+					info = append(info, styledWords(st.Pending.Render, fmt.Sprintf("pending %s=%s in %s", name, p.FormatValue(e.Val), p.Threads[c].Name)))
 				}
 			}
 		}
-		lines = append(lines, flow("  ", info, w, " · ")...)
+		lines = append(lines, flowGroups("  ", info, w, " · ")...)
 	}
 	return lines
 }
@@ -287,6 +287,22 @@ func renderSteps(in ScenarioInput, st Styles, r Rect, lines []string, off int) s
 	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: off}, st, r.W, r.H)
 }
 
+// eventTagLabels marks the causes a step shows (EventTags) as labels
+// after its read classification: " [STORE→LOAD REORDERING]".
+func eventTagLabels(m *machine.Machine, ev machine.Event, st Styles) string {
+	out := ""
+	for _, t := range EventTags(m, ev) {
+		// Capitals, but not the instruction named after "after".
+		if i := strings.Index(t, " after "); i >= 0 {
+			t = strings.ToUpper(t[:i+len(" after ")]) + t[i+len(" after "):]
+		} else {
+			t = strings.ToUpper(t)
+		}
+		out += " " + st.NewerPending.Render("["+t+"]")
+	}
+	return out
+}
+
 // readClass returns the label and style of a load's classification.
 func readClass(st Styles, c machine.ReadClass) (string, func(...string) string) {
 	switch c {
@@ -307,13 +323,16 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
 		title = "initial state"
 		text = "Every CPU holds every location in S (warm caches); store buffers and queues are empty. Press a step's number to take it, space for a random step, w to load the witness of the condition."
+		if in.Attempt != nil {
+			text = attemptStart(in.Attempt) + " → steps through it. Every CPU holds every location in S (warm caches); store buffers and queues are empty."
+		}
 	} else {
 		ev := in.Events[in.Cursor-1]
 		title = fmt.Sprintf("step %d · %s", in.Cursor, in.Mach.ID(ev.Step))
 		text = ev.Text
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
-			text = render("["+label+"]") + " " + text
+			text = render("["+label+"]") + eventTagLabels(in.Mach, ev, st) + " " + text
 		}
 	}
 	if in.Mach.Final(in.State) {
@@ -325,6 +344,14 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
+		if end := attemptEnd(in); end != nil {
+			// The end of a closest attempt: why it gets no nearer comes
+			// first, where the small box has room for it.
+			text = strings.Join(end, " ") + " " + text
+		}
+	}
+	for _, w := range attemptWaits(in) {
+		text += " " + st.CPUBlocked.Render("⏸ "+w+".")
 	}
 	lines := wrap(text, inner.W)
 	b := boxSpec{title: title, lines: lines}
@@ -360,6 +387,9 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 				if ev.Load != nil && ev.Load.Class == machine.Stale {
 					text += " " + st.StaleRead.Render("STALE")
 				}
+				if ev.Load != nil && len(ev.Load.OwnBuffered) > 0 {
+					text += " " + st.NewerPending.Render("S→L") // store→load reordering
+				}
 				if ev.Instr >= 0 && (step.Kind == machine.StepExec || step.Kind == machine.StepEarly) {
 					text += "  " + strings.TrimSpace(in.Mach.Prog.Threads[step.CPU].Code[ev.Instr].Text)
 				}
@@ -389,54 +419,130 @@ func renderHistory(in ScenarioInput, st Styles, r Rect, title string, lines []st
 	return renderBox(boxSpec{title: title, focused: in.Focus == PaneHistory, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-// outcomeLines returns the outcomes pane's header (the condition and the
-// verdict, OutcomeHeaderLines lines), its rows (outcomes, then
-// deadlocks) and the text of its bottom border.
-func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bottom string) {
-	var lines []string
+// outcomeRows is the outcomes pane's content: the header (the condition
+// and the verdict, which stay in view), the rows' lines below it (a row
+// that does not fit the width wraps under itself rather than being cut)
+// and where each row starts among them, and the text of the bottom
+// border.
+type outcomeRows struct {
+	head, lines []string
+	start       []int // start[i] is the first line of row i
+	rowLines    int   // the lines that belong to rows (others follow)
+	bottom      string
+}
+
+// rowOf returns the row that line l of the rows belongs to.
+func (o outcomeRows) rowOf(l int) (int, bool) {
+	if l < 0 || l >= o.rowLines {
+		return 0, false
+	}
+	row := 0
+	for i, st := range o.start {
+		if st <= l {
+			row = i
+		}
+	}
+	return row, true
+}
+
+// linesOf returns the first and last line of row i.
+func (o outcomeRows) linesOf(i int) (first, last int) {
+	if i < 0 || i >= len(o.start) {
+		return 0, 0
+	}
+	first, last = o.start[i], o.rowLines-1
+	if i+1 < len(o.start) {
+		last = o.start[i+1] - 1
+	}
+	return first, last
+}
+
+func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
+	var out outcomeRows
 	o := in.Outcome
 	mode := in.Mach.Mode.Title()
 	cond := in.Spec.Condition()
 	if cond == "" {
 		cond = "no condition"
 	}
-	lines = append(lines, st.Condition.Render(cond))
+	for _, l := range wrapWords(cond, w, w-2, false) {
+		if len(out.head) > 0 {
+			l = "  " + l
+		}
+		out.head = append(out.head, st.Condition.Render(l))
+	}
 	switch {
 	case in.WhatIf != nil && o.Err == "":
-		lines = append(lines, whatIfHead(in, st, w)...)
+		out.head = append(out.head, whatIfHead(in, st, w)...)
 	case o.Err != "":
-		lines = append(lines, st.Error.Render("✗ "+o.Err))
+		out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+o.Err), w)...)
 	case o.Running:
-		lines = append(lines, st.Spinner.Render(o.Spinner)+" exploring every "+mode+" execution…")
+		out.head = append(out.head, st.Spinner.Render(o.Spinner)+" exploring every "+mode+" execution…")
 	case o.Result == nil:
-		lines = append(lines, st.Dim.Render("not explored yet"))
+		out.head = append(out.head, st.Dim.Render("not explored yet"))
 	default:
 		var core string
+		var v scenarios.Verdict
 		switch {
 		case !o.Result.Complete:
 			// A limit stopped the search: what it found, and no verdict
 			// (the bottom border says where it stopped).
 			core = st.Error.Render("verdict unknown") + fmt.Sprintf(" · %d outcomes so far", len(o.Result.Outcomes))
 			if in.Spec.Final != nil {
-				v := in.Spec.Verdict(o.Result)
+				v = in.Spec.Verdict(o.Result)
 				core = st.Error.Render("verdict unknown") + fmt.Sprintf(" · %d so far, %d ✓", v.Positive+v.Negative, v.Positive)
 			}
 		case in.Spec.Final == nil:
 			core = itoa(len(o.Result.Outcomes)) + " outcomes"
 		default:
-			v := in.Spec.Verdict(o.Result)
+			v = in.Spec.Verdict(o.Result)
 			core = st.Verdict.Render(string(v.Observation)) + fmt.Sprintf(" %d/%d", v.Positive, v.Positive+v.Negative)
 		}
-		if in.Spec.Expected != "" {
-			core += st.Dim.Render(" (LKMM " + string(in.Spec.Expected) + ")")
+		// The longest form that fits: with the mode and the LKMM verdict
+		// in full, then without the mode, then "as LKMM" when the two
+		// agree; what still does not fit wraps.
+		forms := []string{core}
+		if e := in.Spec.Expected; e != "" {
+			full := core + st.Dim.Render(" (LKMM "+string(e)+")")
+			forms = []string{mode + ": " + full, full}
+			if in.Spec.Final != nil && o.Result.Complete && v.Observation == e {
+				forms = append(forms, core+st.Dim.Render(", as LKMM"))
+			} else {
+				forms = append(forms, full)
+			}
+		} else {
+			forms = []string{mode + ": " + core, core}
 		}
-		v := mode + ": " + core
-		if ansi.StringWidth(v) > w {
-			v = core
+		line := forms[len(forms)-1]
+		for _, f := range forms {
+			if ansi.StringWidth(f) <= w {
+				line = f
+				break
+			}
 		}
-		lines = append(lines, v)
+		out.head = append(out.head, wrapIndented("", line, w)...)
 	}
 	if o.Result != nil {
+		// Each row: a selection mark and an outcome mark, then its text,
+		// wrapping under itself.
+		add := func(selected bool, mark string, items []string, style func(...string) string) {
+			sel := "  "
+			if selected {
+				sel = "› "
+			}
+			out.start = append(out.start, len(out.lines))
+			for j, l := range wrapItems(items, " ", w-4, w-4, false) {
+				lead := sel + mark
+				if j > 0 {
+					lead = "    "
+				}
+				if selected {
+					out.lines = append(out.lines, st.Selected.Render(lead+l))
+				} else {
+					out.lines = append(out.lines, style(lead+l))
+				}
+			}
+		}
 		row := 0
 		before := in.beforeOutcomes()
 		for _, or := range o.Result.Outcomes {
@@ -449,74 +555,58 @@ func outcomeLines(in ScenarioInput, st Styles, w int) (head, rows []string, bott
 			if row == o.Loaded {
 				mk = "▶ "
 			}
-			sel := "  "
-			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
-				sel = "› "
-			}
-			text := sel + mk + OutcomeLine(in.Spec, or.Outcome)
-			if !kept {
-				text += " (filtered)"
-			}
+			items := strings.Fields(OutcomeLine(in.Spec, or.Outcome))
+			style := func(x ...string) string { return strings.Join(x, "") }
 			if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
-				text += " new"
+				items = append(items, "new")
 			}
 			switch {
-			case in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes]:
-				text = st.Selected.Render(text)
 			case !kept:
-				text = st.Dim.Render(text)
+				items = append(items, "(filtered)")
+				style = st.Dim.Render
 			case holds:
-				text = st.OutcomeMatch.Render(text)
+				style = st.OutcomeMatch.Render
 			}
-			lines = append(lines, text)
+			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, items, style)
 			row++
 		}
 		for _, d := range o.Result.Deadlocks {
-			sel := "  "
-			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
-				sel = "› "
-			}
 			mk := "✗ "
 			if row == o.Loaded {
 				mk = "▶ "
 			}
-			text := sel + mk + "deadlock: " + strings.Join(d.Reasons, "; ")
-			if in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes] {
-				text = st.Selected.Render(text)
-			} else {
-				text = st.Deadlock.Render(text)
-			}
-			lines = append(lines, text)
+			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(d.Reasons, "; ")), st.Deadlock.Render)
 			row++
 		}
-		lines = append(lines, vanishedLines(in, st)...)
+		// Outcomes an edit made vanish follow the rows; they are no rows.
+		out.rowLines = len(out.lines)
+		out.lines = append(out.lines, vanishedLines(in, st)...)
 		if o.Result.Complete {
-			bottom = fmt.Sprintf("%d states", o.Result.States)
+			out.bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
 			// Where the search stopped, as much as the border holds.
-			bottom = o.Result.Summary()
-			if ansi.StringWidth(bottom)+3 > w {
-				bottom = "stopped: " + o.Result.StopReason
+			out.bottom = o.Result.Summary()
+			if ansi.StringWidth(out.bottom)+3 > w {
+				out.bottom = "stopped: " + o.Result.StopReason
 			}
 		}
 	}
-	n := in.OutcomeHeadLines()
-	return lines[:n], lines[n:], bottom
+	return out
 }
 
-// renderOutcomes draws the outcomes pane: the two header lines stay in
-// view, the rows below them scroll.
-func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string, head, rows []string, bottom string, off int) string {
+// renderOutcomes draws the outcomes pane: the header stays in view, the
+// rows' lines below it scroll.
+func renderOutcomes(in ScenarioInput, st Styles, r Rect, title string, o outcomeRows, off int) string {
 	if title == "" {
 		title = "outcomes"
 	}
-	off = clamp(off, 0, max(len(rows)-(r.H-2-len(head)), 0))
-	lines := append(append([]string{}, head...), rows[off:]...)
+	off = clamp(off, 0, max(len(o.lines)-(r.H-2-len(o.head)), 0))
+	lines := append(append([]string{}, o.head...), o.lines[off:]...)
 	right := ""
 	if off > 0 {
 		right = "▲"
 	}
-	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneOutcomes, lines: lines, bottom: bottom}, st, r.W, r.H)
+	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneOutcomes, lines: lines, bottom: o.bottom}, st, r.W, r.H)
 }
 
 func helpPageLines(in ScenarioInput, st Styles, w int) []string {

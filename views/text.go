@@ -140,6 +140,10 @@ type table struct {
 	// marks, when set, starts each line (header first) with a mark
 	// column, e.g. "▶ " on the row open now.
 	marks []string
+	// width, when set, is the widest line text may write: a last
+	// column that does not fit wraps onto lines of its own, aligned
+	// under it.
+	width int
 }
 
 // widths is the width of each column.
@@ -165,13 +169,24 @@ func (t table) text(rule bool) []string {
 		if t.marks != nil {
 			b.WriteString(t.marks[k])
 		}
-		for i, c := range r {
-			if i < len(r)-1 {
-				c = fit(c, widths[i]) + "  "
-			}
-			b.WriteString(c)
+		for i, c := range r[:len(r)-1] {
+			b.WriteString(fit(c, widths[i]) + "  ")
 		}
-		return strings.TrimRight(b.String(), " ")
+		lead, last := b.String(), r[len(r)-1]
+		if t.width <= 0 || len(r) < 2 || ansi.StringWidth(lead+last) <= t.width {
+			return strings.TrimRight(lead+last, " ")
+		}
+		// Wrap the last column under itself.
+		pad := strings.Repeat(" ", ansi.StringWidth(lead))
+		ls := wrap(last, max(t.width-len(pad), 10))
+		for i := range ls {
+			if i == 0 {
+				ls[i] = lead + ls[i]
+			} else {
+				ls[i] = pad + ls[i]
+			}
+		}
+		return strings.Join(ls, "\n")
 	}
 	out := []string{line(0, t.header)}
 	if rule {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -56,9 +57,9 @@ type TraceOptions struct {
 	Color bool
 }
 
-// staleMarker starts every line about a stale read, so that it stands out
-// without colour.
-const staleMarker = "!! STALE"
+// staleMarker starts the description of a stale read, so that it stands
+// out without colour; the description itself says STALE (once).
+const staleMarker = "!!"
 
 // traceStyles are the few styles a coloured trace uses.
 type traceStyles struct {
@@ -181,6 +182,10 @@ func (t *tracer) header() {
 			t.para("", "", "Edited: "+mdCode(t.plain(scenarios.EditFlags(sp.Edits))))
 			t.line("")
 		}
+		if a := ex.Attempt; a != nil {
+			t.para("", "", t.text(attemptIntro(a)))
+			t.line("")
+		}
 	} else {
 		t.para("", "", t.text(head))
 		if sp.Title != "" {
@@ -192,6 +197,9 @@ func (t *tracer) header() {
 		if len(sp.Edits) > 0 {
 			// The what-if, as the flags that reproduce it.
 			t.para("", "  ", "Edited: "+t.text(scenarios.EditFlags(sp.Edits)))
+		}
+		if a := ex.Attempt; a != nil {
+			t.para("", "", t.text(attemptIntro(a)))
 		}
 		t.line(strings.Repeat(t.sym("─", "-"), t.width))
 	}
@@ -225,7 +233,7 @@ func (t *tracer) initial(s *machine.State) {
 		t.line("")
 		if !warm {
 			for c := 0; c < s.NumCPUs(); c++ {
-				t.para("- ", "  ", mdCode(t.plain(cacheText(m, s, c))))
+				t.para("- ", "  ", mdCode(t.plain(cacheText(m, s, c, nil))))
 			}
 			t.line("")
 		}
@@ -234,7 +242,7 @@ func (t *tracer) initial(s *machine.State) {
 	t.para("", "", t.text(text))
 	if !warm {
 		for c := 0; c < s.NumCPUs(); c++ {
-			t.para("  ", "    ", t.text(cacheText(m, s, c)))
+			t.para("  ", "    ", t.text(cacheText(m, s, c, nil)))
 		}
 	}
 	t.line("")
@@ -252,11 +260,16 @@ func (t *tracer) step(i int) {
 	// classification included; a stale read's description starts with
 	// the marker, so that it stands out without colour.
 	stale := ev.Load != nil && ev.Load.Class == machine.Stale
-	notes := changes(m, ex.States[i], ex.States[i+1], t.sym("→", "->"))
+	notes := changes(m, ex.States[i], ex.States[i+1], ev, t.sym("→", "->"))
+	tags := EventTags(m, ev)
 	if t.md {
 		marker := num + ". "
 		ind := strings.Repeat(" ", len(marker))
-		text := "**" + t.text(id) + "**: "
+		text := "**" + t.text(id) + "**"
+		if len(tags) > 0 {
+			text += " (" + t.text(strings.Join(tags, "; ")) + ")"
+		}
+		text += ": "
 		if stale {
 			text += "**" + staleMarker + "** "
 		}
@@ -272,13 +285,24 @@ func (t *tracer) step(i int) {
 	if t.color {
 		head = t.st.step.Render(head)
 	}
+	// The causes a reviewer looks for are marked on the step's own line,
+	// at its right end ("[store→load reordering]"); the text says them.
+	if len(tags) > 0 {
+		tag := t.text("[" + strings.Join(tags, "; ") + "]")
+		if pad := t.width - len(marker) - len(id) - ansi.StringWidth(tag); pad >= 2 {
+			head += strings.Repeat(" ", pad) + tag
+		} else {
+			head += "  " + tag
+		}
+	}
 	t.line(head)
 	if stale {
 		mark := staleMarker
 		if t.color {
 			mark = t.st.stale.Render(mark)
 		}
-		t.para(mark+" ", ind, t.text(ev.Text))
+		// The marker stands in the margin; the text keeps its column.
+		t.para(mark+strings.Repeat(" ", max(len(ind)-len(staleMarker), 1)), ind, t.text(ev.Text))
 	} else {
 		t.para(ind, ind, t.text(ev.Text))
 	}
@@ -295,29 +319,66 @@ func (t *tracer) step(i int) {
 	}
 }
 
+// EventTags names the causes a step shows that a reviewer looks for,
+// from the machine's facts about it: "store→load reordering" for a load
+// made while its CPU's own earlier store was still buffered, and
+// "invalidation arrived after smp_mb()" for a stale read whose
+// invalidation came in after the CPU's barrier had passed. The step's
+// text says each in full; these mark the step in traces and on screen.
+func EventTags(m *machine.Machine, ev machine.Event) []string {
+	ld := ev.Load
+	if ld == nil {
+		return nil
+	}
+	var tags []string
+	if len(ld.OwnBuffered) > 0 {
+		tags = append(tags, "store→load reordering")
+	}
+	if late := ld.ArrivedAfterBarrier; late != nil {
+		code := m.Prog.Threads[ev.Step.CPU].Code
+		what := "its barrier"
+		if late.Barrier >= 0 && late.Barrier < len(code) {
+			what = strings.TrimSuffix(strings.TrimSpace(code[late.Barrier].Text), ";")
+		}
+		tags = append(tags, "invalidation arrived after "+what)
+	}
+	return tags
+}
+
 // changes lists compact snapshots of what differs between two states:
 // per CPU its store buffer, invalidation queue and cache when they
 // changed, its status when it became blocked or finished, then memory.
-func changes(m *machine.Machine, before, after *machine.State, arrow string) []string {
+func changes(m *machine.Machine, before, after *machine.State, ev machine.Event, arrow string) []string {
 	var out []string
 	p := m.Prog
 	for c := 0; c < after.NumCPUs(); c++ {
 		cpu := p.Threads[c].Name
-		if !slices.Equal(before.StoreBuffer(c), after.StoreBuffer(c)) {
-			out = append(out, cpu+" store buffer: "+storeBufferText(p, after.StoreBuffer(c)))
+		// A buffer or queue that went from empty to the one entry the
+		// step's text names ("x=1 goes into its store buffer",
+		// "Invalidation queued at P1") is not said again.
+		sbA, sbB := before.StoreBuffer(c), after.StoreBuffer(c)
+		saidSB := len(sbA) == 0 && len(sbB) == 1 && sbB[0].Kind == machine.EntryPlain && int(ev.Step.CPU) == c &&
+			(ev.Step.Kind == machine.StepExec || ev.Step.Kind == machine.StepEarly)
+		if !slices.Equal(sbA, sbB) && !saidSB {
+			out = append(out, cpu+" store buffer: "+storeBufferText(p, sbB))
 		}
-		if !sameQueue(before.InvalQueue(c), after.InvalQueue(c)) {
-			out = append(out, cpu+" inval queue: "+invalQueueText(p, after.InvalQueue(c)))
+		iqA, iqB := before.InvalQueue(c), after.InvalQueue(c)
+		saidIQ := len(iqA) == 0 && len(iqB) == 1 && ev.Commit != nil && ev.Commit.Loc == iqB[0].Loc && slices.Contains(ev.Commit.Queued, c) ||
+			len(iqA) == 1 && len(iqB) == 0 && ev.Step.Kind == machine.StepInvalidate && int(ev.Step.CPU) == c
+		if !sameQueue(iqA, iqB) && !saidIQ {
+			out = append(out, cpu+" inval queue: "+invalQueueText(p, iqB))
 		}
-		changed := false
+		// Only the lines that changed: the others were said before.
+		var lines []machine.Loc
 		for l := range p.Locs {
 			a, b := before.Cache(c, machine.Loc(l)), after.Cache(c, machine.Loc(l))
-			if a.State != b.State || a.Val != b.Val || before.Stale(c, machine.Loc(l)) != after.Stale(c, machine.Loc(l)) {
-				changed = true
+			said := lineSaid(ev, c, machine.Loc(l), b)
+			if !said && (a.State != b.State || a.Val != b.Val || before.Stale(c, machine.Loc(l)) != after.Stale(c, machine.Loc(l))) {
+				lines = append(lines, machine.Loc(l))
 			}
 		}
-		if changed {
-			out = append(out, cacheText(m, after, c))
+		if len(lines) > 0 {
+			out = append(out, cacheText(m, after, c, lines))
 		}
 		sb, sa := m.Status(before, c), m.Status(after, c)
 		switch {
@@ -332,7 +393,9 @@ func changes(m *machine.Machine, before, after *machine.State, arrow string) []s
 	var mem []string
 	for l := range p.Locs {
 		a, b := before.Memory(machine.Loc(l)), after.Memory(machine.Loc(l))
-		if a != b {
+		// A load miss that had another CPU write the line back says so.
+		said := ev.Load != nil && ev.WroteBack >= 0 && ev.Load.Loc == machine.Loc(l)
+		if a != b && !said {
 			mem = append(mem, fmt.Sprintf("%s=%s %s %s", p.Locs[l], p.FormatValue(a), arrow, p.FormatValue(b)))
 		}
 	}
@@ -340,6 +403,25 @@ func changes(m *machine.Machine, before, after *machine.State, arrow string) []s
 		out = append(out, "memory: "+strings.Join(mem, ", "))
 	}
 	return out
+}
+
+// lineSaid reports whether the step's own text already says what CPU c's
+// cache line l now is (b): the committing CPU's line in M with the value
+// committed, a copy its invalidation dropped, the line a load miss
+// fetched, and the copy the CPU that wrote it back keeps.
+func lineSaid(ev machine.Event, c int, l machine.Loc, b machine.Line) bool {
+	own := int(ev.Step.CPU) == c
+	switch {
+	case ev.Commit != nil && own && ev.Commit.Loc == l:
+		return b.State == machine.Modified && b.Val == ev.Commit.Val
+	case ev.Step.Kind == machine.StepInvalidate && own && machine.Loc(ev.Step.Arg) == l:
+		return b.State == machine.Invalid
+	case ev.Load != nil && ev.Load.Loc == l && ev.Load.Source == machine.FromMiss && own:
+		return b.State != machine.Invalid && b.Val == ev.Load.Val
+	case ev.Load != nil && ev.Load.Loc == l && ev.WroteBack == c:
+		return b.State == machine.Shared
+	}
+	return false
 }
 
 // sameQueue compares invalidation queues by what the trace shows of them
@@ -386,11 +468,15 @@ func invalQueueText(p *machine.Program, iq []machine.IQEntry) string {
 	return strings.Join(parts, ", ")
 }
 
-// cacheText renders CPU c's cache, e.g. "P1 cache: x=0 S stale, y=1 S".
-func cacheText(m *machine.Machine, s *machine.State, c int) string {
+// cacheText renders the given lines of CPU c's cache (nil: all of
+// them), e.g. "P1 cache: x=0 S stale, y=1 S".
+func cacheText(m *machine.Machine, s *machine.State, c int, only []machine.Loc) string {
 	p := m.Prog
 	var parts []string
 	for l := range p.Locs {
+		if only != nil && !slices.Contains(only, machine.Loc(l)) {
+			continue
+		}
 		ln := s.Cache(c, machine.Loc(l))
 		if ln.State == machine.Invalid {
 			parts = append(parts, p.Locs[l]+" I")
@@ -459,6 +545,11 @@ func (t *tracer) final() {
 		if !sp.Kept(o) {
 			out = append(out, t.sentence(span{"The filter clause leaves this outcome out of the verdict.", plainSpan}))
 		}
+		if a := ex.Attempt; a != nil {
+			for _, l := range a.Sentences() {
+				out = append(out, t.sentence(span{l, plainSpan}))
+			}
+		}
 	case m.Deadlocked(s):
 		out = append(out, t.sentence(span{fmt.Sprintf("Deadlock after %d %s: no CPU can make progress.", n, steps), strongSpan}))
 		for c := 0; c < s.NumCPUs(); c++ {
@@ -492,6 +583,11 @@ func (t *tracer) final() {
 	for _, l := range out {
 		t.para("", "  ", l)
 	}
+}
+
+// attemptIntro says, before the steps, what a closest attempt is.
+func attemptIntro(a *scenarios.Attempt) string {
+	return fmt.Sprintf("Closest attempt: this outcome is unreachable in %s mode, so here is the execution that comes nearest to it.", a.Mode.Title())
 }
 
 // clauseVerdict says what one outcome means for a final clause of kind k
@@ -553,11 +649,20 @@ func mdCode(s string) string {
 	return fence + s + fence
 }
 
-// asciiOnly replaces every non-ASCII character by "?", and drops control
-// characters other than newline and tab.
+// asciiSpellings are the ASCII spellings of the symbols the machine's and
+// the views' texts use; asciiOnly writes them instead of "?".
+var asciiSpellings = map[rune]string{'→': "->", '←': "<-", '…': "...", '—': "--", '–': "-", '×': "x"}
+
+// asciiOnly replaces every non-ASCII character by its ASCII spelling
+// (asciiSpellings) or "?", and drops control characters other than
+// newline and tab.
 func asciiOnly(s string) string {
 	var b strings.Builder
 	for _, r := range s {
+		if a, ok := asciiSpellings[r]; ok {
+			b.WriteString(a)
+			continue
+		}
 		switch {
 		case r == '\n' || r == '\t' || r == 0x1b:
 			b.WriteRune(r)

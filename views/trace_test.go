@@ -66,8 +66,9 @@ func TestTraceStaleText(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	for _, want := range []string{
-		"!! STALE P1 executes r1 = READ_ONCE(*x). It reads x=0 from its cache:",
+		"!!   P1 executes r1 = READ_ONCE(*x). It reads x=0 from its cache: STALE.",
 		"P1 inval queue: x",
+		"P1 cache: x=0 S stale\n", // the lines that changed, not the whole cache
 		"exists (1:r0=1 /\\ 1:r1=0): HOLDS.",
 	} {
 		if !strings.Contains(out, want) {
@@ -75,6 +76,28 @@ func TestTraceStaleText(t *testing.T) {
 		}
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
+	// Each fact once: the classification is the machine's, and no
+	// snapshot repeats a cache line that did not change.
+	if n := strings.Count(out, "STALE"); n != 1 {
+		t.Errorf("STALE said %d times:\n%s", n, out)
+	}
+	if strings.Contains(out, "y=0 S, ") || strings.Contains(out, ", y=0 S\n") {
+		t.Errorf("a snapshot repeats an unchanged cache line:\n%s", out)
+	}
+	// ... nor what the step's own text says: the one entry a store put in
+	// an empty buffer, the committing CPU's line in M, the copy an
+	// invalidation dropped.
+	for _, said := range []string{"P0 store buffer: x=1\n", "P0 cache: x=1 M", "P1 cache: y I"} {
+		if strings.Contains(out, said) {
+			t.Errorf("a snapshot repeats the step's text (%q):\n%s", said, out)
+		}
+	}
+	// What the text does not say is still there.
+	for _, kept := range []string{"P0 store buffer: x=1 | y=1", "P1 cache: x=0 S stale", "P0 store buffer: y=1"} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("missing %q:\n%s", kept, out)
+		}
+	}
 }
 
 func TestTraceStaleASCII(t *testing.T) {
@@ -86,7 +109,7 @@ func TestTraceStaleASCII(t *testing.T) {
 func TestTraceStaleMarkdown(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, staleTrace, nil), TraceOptions{Format: TraceMarkdown})
 	golden.RequireEqual(t, out)
-	if !strings.Contains(out, "7. **P1 exec**: **!! STALE** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
+	if !strings.Contains(out, "7. **P1 exec**: **!!** P1 executes r1") || !strings.HasPrefix(out, "### mp+once (once), ARM-like mode\n") {
 		t.Errorf("markdown:\n%s", out)
 	}
 	// Instruction text stays unescaped where markdown would not misread it,
@@ -115,7 +138,7 @@ func TestTraceReorder(t *testing.T) {
 	out := RenderTrace(traceInput(t, "mp+once", machine.ARM, reorderTrace, nil), TraceOptions{})
 	golden.RequireEqual(t, out)
 	flat := strings.Join(strings.Fields(out), " ")
-	if strings.Contains(out, "STALE") || !strings.Contains(flat, "up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
+	if strings.Contains(out, "STALE") || !strings.Contains(flat, "It reads x=0 from its cache: up to date, but a newer value is pending: x=1 sits in P0's store buffer") {
 		t.Errorf("reorder trace:\n%s", out)
 	}
 	checkTraceText(t, out, DefaultTraceWidth, false)
@@ -236,5 +259,101 @@ func TestTraceHelpers(t *testing.T) {
 	}
 	if _, err := ParseTraceFormat("html"); err == nil {
 		t.Errorf("html accepted")
+	}
+}
+
+// TestTraceAttempt: the trace of a closest attempt says what it is at the
+// top, shows the CPU waiting at the barrier, and ends with how near it
+// came and why it gets no nearer, within 72 columns.
+func TestTraceAttempt(t *testing.T) {
+	sp, err := scenarios.BuiltinSpec("mp+wmb-rmb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := scenarios.WitnessOrAttempt(sp, machine.ARM, machine.Options{})
+	if err != nil || ex.Attempt == nil {
+		t.Fatalf("no attempt: %v", err)
+	}
+	out := RenderTrace(ex, TraceOptions{})
+	golden.RequireEqual(t, out)
+	checkTraceText(t, out, DefaultTraceWidth, false)
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{
+		"Closest attempt: this outcome is unreachable in ARM-like mode",
+		"P1 is blocked: smp_rmb",
+		"exists (1:r0=1 /\\ 1:r1=0): not satisfied by this outcome. It reaches 1:r0=1 of the outcome asked for, but not 1:r1=0. This is as far as it gets",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	md := RenderTrace(ex, TraceOptions{Format: TraceMarkdown})
+	if !strings.Contains(md, "This is as far as it gets") || !strings.Contains(md, "Closest attempt:") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestTraceMarksCauses: the step a reviewer looks for is marked on its
+// own line: a load made while the CPU's own store is still buffered
+// (sb-end-write's P0 reading wq), and a stale read whose invalidation
+// arrived after the barrier had passed.
+func TestTraceMarksCauses(t *testing.T) {
+	sp, err := scenarios.BuiltinSpec("sb-end-write+mb-inside-if")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := scenarios.WitnessOrAttempt(sp, machine.ARM, machine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := RenderTrace(ex, TraceOptions{})
+	checkTraceText(t, out, DefaultTraceWidth, false)
+	marked := 0
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, "[store→load reordering]") {
+			marked++
+			if !strings.Contains(l, "P0 exec") {
+				t.Errorf("marked the wrong step: %q", l)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d steps marked as store→load reordering, want 1:\n%s", marked, out)
+	}
+	if ascii := RenderTrace(ex, TraceOptions{ASCII: true}); !strings.Contains(ascii, "[store->load reordering]") {
+		t.Errorf("ASCII spelling of the mark:\n%s", ascii)
+	}
+
+	const late = `C late
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); smp_rmb(); r1 = READ_ONCE(*x); }
+exists (1:r1=0)
+`
+	s, err := scenarios.Parse("late.litmus", []byte(late))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lsp := scenarios.NewSpec(c)
+	m := machine.MustNew(lsp.Program, machine.ARM)
+	var steps []machine.Step
+	for _, id := range []string{"P1 exec", "P0 exec", "P0 commit #0", "P1 exec"} {
+		st, err := m.ParseID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, st)
+	}
+	lex, err := scenarios.NewExecution(lsp, machine.ARM, steps, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = RenderTrace(lex, TraceOptions{})
+	if !strings.Contains(out, "  4. P1 exec") || !strings.Contains(out, "[invalidation arrived after smp_rmb()]") {
+		t.Errorf("the late invalidation is not marked:\n%s", out)
 	}
 }

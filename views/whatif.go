@@ -69,16 +69,6 @@ func cpusTitle(in ScenarioInput) string {
 	return t
 }
 
-// OutcomeHeadLines is the number of lines above the first outcome row
-// of the outcomes pane: the condition, the verdict (before → after when
-// edited) and, for a what-if explored in the other mode too, that mode's.
-func (in ScenarioInput) OutcomeHeadLines() int {
-	if in.otherModeShown() {
-		return OutcomeHeaderLines + 1
-	}
-	return OutcomeHeaderLines
-}
-
 func (in ScenarioInput) otherModeShown() bool {
 	wi := in.WhatIf
 	if wi == nil || in.Mach == nil {
@@ -321,6 +311,7 @@ func (f Frame) CodeRow(i int) int { return f.cpus.heights[secHead] + i }
 // CPUsShown is how many CPU columns fit side by side.
 func (f Frame) CPUsShown() int { return max(f.cpus.k, 1) }
 
-// OutcomeHeadLines is the input's [ScenarioInput.OutcomeHeadLines], for
-// clicks.
-func (f Frame) OutcomeHeadLines() int { return f.in.OutcomeHeadLines() }
+// OutcomeHeadLines is how many lines the outcomes pane's header takes
+// (the condition, the verdict and, for a what-if, the other mode's
+// before → after; each wraps), above the rows: mouse hit-tests use it.
+func (f Frame) OutcomeHeadLines() int { return len(f.outcomes.head) }

@@ -20,7 +20,7 @@ func newCompareCmd(stdout io.Writer) *cobra.Command {
 	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "compare FAMILY [--markdown] [--timeout D] [--max-states N] [--max-memory SIZE]",
-		Short: "Explore every variant of a built-in family in both modes, as one table",
+		Short: "Every variant of a built-in family in both modes, as one table",
 		Long: `compare explores every variant of a built-in family (see smpscope list)
 in TSO and ARM-like mode and prints one table: a row per variant, a column
 per mode. Each cell is herd7's word for how often the final condition holds
@@ -74,7 +74,7 @@ func newWhyCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "why SCENARIO [--mode tso|arm|both] [--timeout D] [--max-states N] [--max-memory SIZE]",
-		Short: "Find which barriers, acquires, releases and ordered RMWs are needed",
+		Short: "Which barriers, acquires, releases and ordered RMWs are needed",
 		Long: `why answers "is this barrier needed, and what breaks without it?". For
 each ordering annotation of the scenario (every barrier, acquire load,
 release store and fully ordered, acquire or release RMW; spin locks and

@@ -26,8 +26,8 @@ type execSource struct {
 // addFlags registers --mode, --witness, --replay and --random; verb says
 // what the command does with the execution ("show", "record").
 func (o *execSource) addFlags(f *pflag.FlagSet, verb string) {
-	f.StringVar(&o.mode, "mode", "arm", "tso or arm (with --replay: the trace's mode)")
-	f.BoolVar(&o.witness, "witness", false, verb+" the shortest witness of the final clause's outcome (default)")
+	f.StringVar(&o.mode, "mode", scenarios.DefaultMode.String(), "tso or arm (with --replay: the trace's mode)")
+	f.BoolVar(&o.witness, "witness", false, verb+" the shortest witness of the final clause's outcome, or the closest attempt when it is unreachable (default)")
 	f.StringVar(&o.replay, "replay", "", verb+" the execution of a trace `FILE` (- for standard input)")
 	f.Uint64Var(&o.random, "random", 0, verb+" random enabled steps chosen by `SEED`, to a final state (the UI's --seed SEED, then g)")
 	o.limits.add(f, "the search for the witness")
@@ -128,10 +128,12 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 }
 
 // witness (who is the subcommand, "" for the UI) is the shortest witness
-// of the outcome the final clause asks about; exit status 1 when that
-// outcome is unreachable, 2 when the search stopped at a limit first.
+// of the outcome the final clause asks about, or, when that outcome is
+// unreachable, the closest attempt at it (ex.Attempt set); exit status 1
+// when there is no outcome to show at all (no final clause), 2 when the
+// search stopped at a limit first.
 func witness(who, verb string, spec *scenarios.Spec, mode machine.Mode, opts machine.Options) (*scenarios.Execution, error) {
-	ex, err := scenarios.WitnessExecution(spec, mode, opts)
+	ex, err := scenarios.WitnessOrAttempt(spec, mode, opts)
 	prefix := "smpscope"
 	if who != "" {
 		prefix += " " + who
@@ -144,4 +146,13 @@ func witness(who, verb string, spec *scenarios.Spec, mode machine.Mode, opts mac
 		return nil, &exitError{2, fmt.Sprintf("%s: %v", prefix, err)}
 	}
 	return ex, nil
+}
+
+// noteAttempt tells stderr when a command shows the closest attempt
+// rather than a witness (the output itself says so too, but it may have
+// gone to a file).
+func noteAttempt(w io.Writer, who string, ex *scenarios.Execution) {
+	if ex.Attempt != nil {
+		fmt.Fprintf(w, "smpscope %s: %s is unreachable in %s mode: showing the closest attempt (%d steps)\n", who, ex.Spec.AskedWords(), ex.Mach.Mode.Title(), len(ex.Steps))
+	}
 }

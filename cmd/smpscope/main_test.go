@@ -69,6 +69,50 @@ func TestNonInteractiveRootPrintsHelpAndList(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "mp+once") {
 		t.Fatalf("exit %d, output %q", code, out)
 	}
+	// Piped, the help and the list fit a terminal's 80 columns, and every
+	// command's description starts in the same column (completion, the
+	// longest name, included).
+	col := -1
+	cmds := 0
+	for _, l := range strings.Split(out, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("%d columns: %q", w, l)
+		}
+		f := strings.Fields(l)
+		if len(f) < 2 || !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") {
+			continue
+		}
+		switch f[0] {
+		case "check", "compare", "completion", "list", "record", "show", "trace", "why":
+			cmds++
+			at := strings.Index(l, f[1])
+			if col >= 0 && at != col {
+				t.Errorf("%s's description starts at column %d, the others at %d:\n%s", f[0], at, col, out)
+			}
+			col = at
+		}
+	}
+	if cmds != 8 {
+		t.Errorf("found %d command rows, want 8:\n%s", cmds, out)
+	}
+}
+
+func TestListFits80Columns(t *testing.T) {
+	out, _, code := runCmd(t, "list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("%d columns: %q", w, l)
+		}
+	}
+	// Library order: the classic shapes first, MP at the top.
+	if len(lines) < 2 || !strings.HasPrefix(lines[1], "mp+mb ") {
+		t.Errorf("list starts %q, want mp+mb", lines[min(1, len(lines)-1)])
+	}
+	mustContain(t, flat(out), "ext4-last-group+rel-acq ext4 goal with smp_store_release/smp_load_acquire (the v2 patch)")
 }
 
 func TestCheckText(t *testing.T) {
@@ -178,5 +222,12 @@ func TestOneNameRule(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"check", "-"}, strings.NewReader(mine), &out, &errb); code != 0 || !strings.Contains(out.String(), "Observation mine Sometimes") {
 		t.Errorf("check -: exit %d, %s\n%s", code, errb.String(), out.String())
+	}
+}
+
+func TestCheckSuggestsName(t *testing.T) {
+	_, errs, code := runCmd(t, "check", "mp+onse")
+	if code != 2 || !strings.Contains(errs, "did you mean mp+once?") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }

@@ -27,7 +27,7 @@ func newRecordCmd(stdin io.Reader, stderr io.Writer) *cobra.Command {
 	var o recordOptions
 	cmd := &cobra.Command{
 		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape] [--force]",
-		Short: "Record the UI stepping through an execution as an asciicast v2 file",
+		Short: "Record the UI stepping through an execution (asciicast v2)",
 		Long: `record renders the real UI frames of an execution, one per step,
 deterministically and without a terminal, into an asciicast v2 file that
 asciinema plays ("asciinema play demo.cast") and converts (svg-term, agg).
@@ -45,7 +45,10 @@ enabled steps, --delay apart, and q.
 Every output path is checked before anything is written, and an existing
 file is never overwritten without --force (like the UI's e).
 
-Exit status: 0 written; 1 no witness (the outcome is unreachable); 2 usage,
+When the outcome is unreachable, --witness records the closest attempt
+at it (see README, "The closest attempt").
+
+Exit status: 0 written; 1 no outcome to show (no final clause); 2 usage,
 parse, replay, limit or write errors.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -106,6 +109,7 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 	if err != nil {
 		return err
 	}
+	noteAttempt(stderr, "record", ex)
 	frames := model.Frames(ex, w, h, !o.noColor)
 	var cast bytes.Buffer
 	title := fmt.Sprintf("smpscope %s (%s mode)", ex.Spec.Name, ex.Mach.Mode.Title())

@@ -105,6 +105,10 @@ func TestRecordCast(t *testing.T) {
 		t.Errorf("--no-color frame has colours")
 	}
 	first, last := ansi.Strip(data[0]), ansi.Strip(data[7])
+	// Frames number the variant in its family, as the screen does.
+	if !strings.Contains(first, "variant once 2/4") {
+		t.Errorf("the frame does not say variant once 2/4:\n%s", first)
+	}
 	if !strings.Contains(first, "mp+once") || strings.Contains(first, "final") {
 		t.Errorf("first frame is not the initial state:\n%s", first)
 	}
@@ -135,8 +139,14 @@ func TestRecordReplayAndErrors(t *testing.T) {
 	if header["width"] != float64(90) || header["height"] != float64(28) || !strings.Contains(ansi.Strip(data[len(data)-2]), "TSO") {
 		t.Errorf("header %v", header)
 	}
-	if _, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--out", filepath.Join(dir, "x.cast")); code != 1 || !strings.Contains(errs, "unreachable") {
+	// An unreachable outcome: the closest attempt is recorded, and its
+	// last frame says why it gets no further.
+	if _, errs, code := runCmd(t, "record", "mp+wmb-rmb", "--out", filepath.Join(dir, "x.cast"), "--no-color"); code != 0 || !strings.Contains(errs, "showing the closest attempt") {
 		t.Errorf("unreachable: exit %d, stderr %q", code, errs)
+	}
+	_, _, data = readCast(t, filepath.Join(dir, "x.cast"))
+	if last := strings.Join(strings.Fields(ansi.Strip(data[len(data)-2])), " "); !strings.Contains(last, "This is as far as it gets") {
+		t.Errorf("the last frame of the attempt:\n%s", ansi.Strip(data[len(data)-2]))
 	}
 	for _, args := range [][]string{
 		{"record", "mp+once"},
@@ -233,6 +243,11 @@ func TestRecordTape(t *testing.T) {
 			}
 			if typed[len(typed)-1] != "q" || !strings.HasPrefix(lines[0], "#") {
 				t.Fatalf("the tape does not end with q: %v", typed)
+			}
+			// VHS stops at the last command: a Sleep after q lets the
+			// recording show the UI quitting.
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Sleep ") || lines[len(lines)-2] != `Type "q"` {
+				t.Errorf("the tape ends %q, %q; want Type \"q\" then a Sleep", lines[len(lines)-2], last)
 			}
 			if c.name == "random-wide" && !strings.Contains(strings.Join(typed, " "), "enter") {
 				t.Errorf("no step needed enter; the test no longer covers two-digit numbers: %v", typed)

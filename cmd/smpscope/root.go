@@ -57,10 +57,16 @@ which the UI can undo (u); check and trace take the same flags.`,
 func printNonInteractive(cmd *cobra.Command, w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\nUsage:\n  %s\n\nCommands:\n", cmd.Short, cmd.UseLine())
+	var shown []*cobra.Command
+	width := 0 // the longest name, so that every description lines up
 	for _, c := range cmd.Commands() {
 		if c.IsAvailableCommand() {
-			fmt.Fprintf(&b, "  %-8s %s\n", c.Name(), c.Short)
+			shown = append(shown, c)
+			width = max(width, len(c.Name()))
 		}
+	}
+	for _, c := range shown {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Name(), c.Short)
 	}
 	fmt.Fprintf(&b, "\n(stdout is not a terminal, so the interactive UI was not started.)\n\nBuilt-in scenarios:\n")
 	if err := writeOut("", w, b.String()); err != nil {

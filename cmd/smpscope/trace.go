@@ -28,13 +28,15 @@ func newTraceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE] [--force]",
 		Short: "Print one execution step by step, ready for a mail",
 		Long: `trace prints one execution of a scenario step by step: what each step
-did, how each read is classified (a stale read is marked "!! STALE"), the
-store buffers, invalidation queues, caches and memory each step changed,
-and at the end the outcome and whether the final clause holds.
+did, how each read is classified (a stale read is marked "!!" in the
+margin), the store buffers, invalidation queues, cache lines and memory
+each step changed, and at the end the outcome and whether the final clause
+holds.
 
 The execution is one of:
   --witness        the shortest execution reaching the outcome the final
-                   clause asks about (the default)
+                   clause asks about (the default); when it is
+                   unreachable, the closest attempt at it
   --replay FILE    a saved trace file (SCENARIO may then be left out)
   --random SEED    random enabled steps, chosen by SEED, to a final state:
                    the same steps as the UI's --seed SEED, then g
@@ -47,10 +49,10 @@ goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the
 execution as a replayable trace file (see README, "Trace files"). An
 existing --out or --save file is never overwritten without --force.
 
-Exit status: 0 printed; 1 the outcome the final clause asks about is
-unreachable, so there is no witness; 2 usage, parse, replay, write or
-limit errors (a search a limit stopped before finding a witness cannot
-say whether the outcome is reachable).`,
+Exit status: 0 printed (a witness or the closest attempt); 1 no outcome
+to show (the scenario has no final clause); 2 usage, parse, replay,
+write or limit errors (a search a limit stopped before finding a witness
+cannot say whether the outcome is reachable).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTrace(cmd, args, o, stdin, stdout, stderr)
@@ -86,6 +88,7 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 	if err != nil {
 		return err
 	}
+	noteAttempt(stderr, "trace", ex)
 	color := false
 	if f, ok := stdout.(*os.File); ok && out == "" && format == views.TraceText && term.IsTerminal(f.Fd()) {
 		color = true

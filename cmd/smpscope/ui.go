@@ -27,11 +27,11 @@ type uiOptions struct {
 
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.mode, "mode", "tso", "start in tso or arm mode (m switches)")
+	f.StringVar(&o.mode, "mode", scenarios.DefaultMode.String(), "start in tso or arm mode (m switches)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for the random steps of space and g, so sessions replay alike (g from the start: smpscope trace --random SEED)")
 	f.StringVar(&o.replay, "replay", "", "open at the end of the trace `FILE`, with its whole history to step back through")
 	f.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection) instead of clicks and wheel")
-	f.BoolVar(&o.present, "present", false, "presentation mode: step through the --replay trace, or the witness of the final clause's outcome, on its own (space pauses)")
+	f.BoolVar(&o.present, "present", false, "presentation mode: step through the --replay trace, or the witness of the final clause's outcome (the closest attempt when it is unreachable), on its own (space pauses)")
 	f.DurationVar(&o.every, "every", model.DefaultEvery, "with --present: the time between steps")
 	addEditFlag(f, &o.edits)
 }

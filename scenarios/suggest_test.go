@@ -1,0 +1,64 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{
+		{"mp+onse", "mp+once", 1},
+		{"mp+ocne", "mp+once", 1}, // a swap
+		{"mp+one", "mp+once", 1},
+		{"", "abc", 3},
+		{"sb", "mp", 2},
+		{"same", "same", 0},
+	} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	names := []string{"mp+once", "mp+mb", "sb+once", "lb+once", "s+once", "ext4-last-group+once"}
+	for _, c := range []struct{ in, want string }{
+		{"mp+onse", "mp+once"},
+		{"MP+ONSE.litmus", "mp+once"},
+		{"sb+oce", "sb+once lb+once s+once"},
+		{"xyz", ""},
+		{"ab", ""}, // too short to guess from
+		{"ext4-last-grop+once", "ext4-last-group+once"},
+	} {
+		if got := strings.Join(suggestions(c.in, names), " "); got != c.want {
+			t.Errorf("suggestions(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestResolveSuggests: a mistyped name is answered with the names it is
+// closest to, a family's name with the family's scenarios.
+func TestResolveSuggests(t *testing.T) {
+	for _, c := range []struct{ arg, want string }{
+		{"mp+onse", "did you mean mp+once?"},
+		{"sb-end-wrte+mb-inside-if", "did you mean sb-end-write+mb-inside-if?"},
+		{"mp", "mp is a family, of mp+mb, mp+once, mp+rel-acq, mp+wmb-rmb"},
+	} {
+		_, err := Resolve(c.arg, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Resolve(%q): %v, want %q", c.arg, err, c.want)
+		}
+	}
+	if _, err := Builtin("mp+onse"); err == nil || !strings.Contains(err.Error(), "did you mean mp+once?") {
+		t.Errorf("Builtin: %v", err)
+	}
+	if _, err := FindFamily("sb-freze"); err == nil || !strings.Contains(err.Error(), "did you mean sb-freeze?") {
+		t.Errorf("FindFamily: %v", err)
+	}
+	if _, err := Resolve("qqqqqqqq", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("Resolve of nothing like a name: %v", err)
+	}
+}
