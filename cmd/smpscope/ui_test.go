@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"os"
 	"path/filepath"
 	"strconv"
