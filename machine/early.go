@@ -4,6 +4,17 @@ package machine
 // may perform a later plain store or smp_wmb before earlier plain loads and
 // register arithmetic, when nothing it needs depends on those loads.
 //
+// It may also pass an unexecuted plain store that cannot go ahead itself
+// (its value comes from a passed load, or a passed access touches its
+// location), when the two stores are to different locations and no
+// smp_wmb lies between: ARMv8 orders a plain store before neither later
+// stores nor later loads of other locations. This goes beyond machine.md's
+// rule ("k never overtakes a store") to close a gap herd7's ARMv8 model
+// found (litmusgen regression arm-missing-store-past-store-50174: LB
+// through a load of y, a store to y, then a store to x). A store that can
+// go ahead itself is never passed: it is offered early instead, and the
+// stores after it once it has gone, which reaches the same states.
+//
 // The same walk also offers later plain loads (and conditional RMWs or
 // trylocks that fail, which are plain loads): ARMv8 satisfies loads out of
 // order, so a later load may return a value that was overwritten before an
@@ -26,7 +37,8 @@ const (
 )
 
 // earlyCandidates walks CPU c's program from its pc over unexecuted plain
-// loads and register arithmetic, evaluating what it can on a shadow copy of
+// loads, register arithmetic and plain stores that cannot go ahead
+// themselves, evaluating what it can on a shadow copy of
 // the registers, and calls yield for every later instruction that may be
 // issued early: a store or smp_wmb (with the location and value it would
 // store), or a load (with its location).
@@ -43,7 +55,8 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 	var skippedLocs uint64 // locations read by overtaken loads
 	unknownAddr := false   // an overtaken load's address is not yet known
 	skippedLoad := false
-	passedRMW := false // an overtaken relaxed RMW: stores may not pass it
+	passedRMW := false       // an overtaken relaxed RMW: stores may not pass it
+	var skippedStores uint64 // locations written by overtaken stores
 	for i := int(cs.pc); i < len(code); {
 		if cs.early&(1<<uint(i)) != 0 {
 			i++
@@ -82,7 +95,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 			addrKnown := in.Addr.Regs()&tainted == 0
 			l, isLoc := in.Addr.Eval(shadow[:]).AsLoc()
 			isLoc = isLoc && int(l) < len(m.Prog.Locs)
-			if skippedLoad && addrKnown && isLoc && !unknownAddr && skippedLocs&(1<<l) == 0 &&
+			if skippedLoad && addrKnown && isLoc && !unknownAddr && (skippedLocs|skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || touched&(1<<in.Dst) == 0) && m.earlyLoadOK(s, c, in, l, shadow[:], tainted) {
 				yield(i, earlyLoad, l, 0)
 			}
@@ -114,20 +127,30 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 				i++ // compiler barriers and no-op fences order nothing here
 				continue
 			}
-			if in.Fence == FenceWmb && skippedLoad && !passedRMW {
+			if in.Fence == FenceWmb && skippedLoad && !passedRMW && skippedStores == 0 {
 				yield(i, earlyWmb, 0, 0)
 			}
 			return
 		case OpStore:
-			if !skippedLoad || passedRMW || in.Access.IsRelease() || (in.Addr.Regs()|in.Val.Regs())&tainted != 0 || unknownAddr {
+			if !skippedLoad || passedRMW || in.Access.IsRelease() || in.Addr.Regs()&tainted != 0 || unknownAddr {
 				return
 			}
 			l, ok := in.Addr.Eval(shadow[:]).AsLoc()
-			if !ok || int(l) >= len(m.Prog.Locs) || skippedLocs&(1<<l) != 0 {
+			if !ok || int(l) >= len(m.Prog.Locs) {
 				return
 			}
-			yield(i, earlyStore, l, in.Val.Eval(shadow[:]))
-			return
+			if in.Val.Regs()&tainted == 0 && (skippedLocs|skippedStores)&(1<<l) == 0 {
+				yield(i, earlyStore, l, in.Val.Eval(shadow[:]))
+				return // stores after it may go ahead once it has
+			}
+			// It cannot go ahead itself (its value comes from an overtaken
+			// load, or an overtaken access touches its location), but
+			// ARMv8 orders a plain store before neither later stores nor
+			// later loads of other locations: walk past it.
+			skippedStores |= 1 << l
+			touched |= in.Addr.Regs() | in.Val.Regs()
+			i++
+			continue
 		default:
 			return
 		}
