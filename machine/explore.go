@@ -120,6 +120,9 @@ const (
 	preNone uint8 = iota
 	preOne
 	preAll
+	// preStore: first the CPU's next instruction, a plain store (see
+	// postponedStoreMoves).
+	preStore
 )
 
 // node data of the visited states, indexed like the tuple set: parent
@@ -663,6 +666,8 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 	}
 	c := int(mv.step.CPU)
 	switch mv.pre {
+	case preStore:
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
 	case preOne:
 		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
 	case preAll:
@@ -779,10 +784,14 @@ func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
 	m := e.m
 	w.steps = m.appendCPUSteps(w.steps[:0], s, c)
 	steps := w.steps
+	postponed := e.postponableStore(s, c, w)
 	for _, st := range steps {
-		if st.Kind != StepInvalidate {
+		if st.Kind != StepInvalidate && !(postponed && st.Kind == StepExec) {
 			out = append(out, macro{step: st})
 		}
+	}
+	if postponed {
+		return e.postponedStoreMoves(out, s, c, w)
 	}
 	if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
 		return out
@@ -825,6 +834,82 @@ func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
 			continue
 		}
 		out = append(out, macro{step: st, pre: preAll})
+	}
+	return out
+}
+
+// Postponed stores. While a grace period is running or may still start, a
+// plain store in the store buffer delays its CPU's quiescent state, so the
+// moment a store is executed matters and, taken as a step of its own, it
+// multiplies the states by every moment it could have been taken. But
+// executing it later takes no behaviour away: no other CPU can see a
+// store-buffer entry, nothing of its own CPU but the entry's commit and the
+// CPU's next step depends on it, and a CPU whose buffer lacks the entry is
+// quiescent at least whenever one that holds it is. So the search does not
+// offer such a store on its own; it offers it together with the step that
+// needs it: its own commit, or the CPU's next step (its next instruction or
+// one issued early). For every execution of the machine, the execution in
+// which each such store runs just before the first of those two steps
+// takes the same steps otherwise, with every grace period waiting for the
+// same CPUs or fewer (reports only ever enable a grace period's end), and
+// so reaches the same final state.
+//
+// Stuck states are kept too, because the CPU must be outside every
+// read-side section and unable to enter one later: in a stuck state every
+// store buffer and invalidation queue is empty (a pending commit or
+// invalidation is always a step), so the only CPUs a grace period still
+// waits for are inside read-side sections; this CPU is not, so it has
+// reported in both executions, and the two stuck states are equal.
+//
+// Only when the CPU's invalidation queue is empty (neither step then needs
+// lazy-invalidation variants), the program has no SRCU, and the store
+// folds nothing but register arithmetic, branches and compiler barriers.
+
+// postponableStore reports whether CPU c's next instruction is a plain
+// store that the search takes only together with the step that needs it.
+func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
+	m := e.m
+	cs := &s.cpus[c]
+	if m.finished(s, c) || cs.fault || len(cs.iq) > 0 || cs.rcuDepth > 0 || m.futureReader[c][cs.pc] ||
+		m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
+		return false
+	}
+	in := &m.code(c)[cs.pc]
+	if in.Op != OpStore || in.Access.IsRelease() || !m.enabledExec(s, c) {
+		return false
+	}
+	if _, ok := m.addr(in, cs.regs); !ok {
+		return false
+	}
+	t := w.drained.load(s)
+	w.ev.Folded = w.ev.Folded[:0]
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, &w.ev)
+	w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
+	for _, i := range w.ev.Folded {
+		f := &m.code(c)[i]
+		switch {
+		case f.Op == OpAssign, f.Op == OpBranch, f.Op == OpJump:
+		case f.Op == OpFence && m.fenceKind(f.Fence) == fenceNone:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// postponedStoreMoves appends CPU c's moves that begin with its next
+// instruction, a postponable plain store: the store with its commit, or
+// with the CPU's next step.
+func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) []macro {
+	m := e.m
+	store := s.cpus[c].pc
+	t := w.drained.load(s)
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
+	for _, st := range w.steps2 {
+		if st.Kind == StepExec || st.Kind == StepEarly || st.Kind == StepCommit && st.Arg == store {
+			out = append(out, macro{step: st, pre: preStore})
+		}
 	}
 	return out
 }

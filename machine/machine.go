@@ -38,6 +38,9 @@ type Machine struct {
 	futureWrites [][]uint64
 	// futureSync[c][pc]: whether it may still start a grace period.
 	futureSync [][]bool
+	// futureReader[c][pc]: whether it may still enter a read-side
+	// section (RCU or SRCU).
+	futureReader [][]bool
 }
 
 // New validates p and returns a machine running it in mode.
@@ -70,7 +73,8 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		m.drainReads = append(m.drainReads, readsBeforeDrain(t.Code))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
-		m.futureSync = append(m.futureSync, futureSync(t.Code))
+		m.futureSync = append(m.futureSync, futureOp(t.Code, func(op Op) bool { return op == OpSyncRCU || op == OpSyncSRCU }))
+		m.futureReader = append(m.futureReader, futureOp(t.Code, func(op Op) bool { return op == OpRCULock || op == OpSRCULock }))
 	}
 	if err := m.initSRCU(); err != nil {
 		return nil, err
@@ -447,9 +451,11 @@ func readsBeforeDrain(code []Instr) []uint64 {
 			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
 			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
 			out[pc] = 0 // drains before it reads anything
-		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock, in.Op == OpTryLock:
+		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock:
 			// An acquire reads, then the next instruction waits for the
-			// entries queued when it ran to be applied.
+			// entries queued when it ran to be applied. (A failed
+			// cmpxchg_acquire is still an acquire load; a failed
+			// spin_trylock is a plain load, so a trylock drains nothing.)
 			out[pc] = own
 		default:
 			out[pc] = own | out[pc+1]
@@ -458,9 +464,9 @@ func readsBeforeDrain(code []Instr) []uint64 {
 	return out
 }
 
-// futureSync computes, for every pc, whether an instruction at or after pc
-// starts a grace period.
-func futureSync(code []Instr) []bool {
+// futureOp computes, for every pc, whether an instruction at or after pc
+// (on some path) has an operation op satisfies.
+func futureOp(code []Instr, op func(Op) bool) []bool {
 	out := make([]bool, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
@@ -470,7 +476,7 @@ func futureSync(code []Instr) []bool {
 		case OpBranch:
 			out[pc] = out[pc+1] || out[in.Target]
 		default:
-			out[pc] = in.Op == OpSyncRCU || in.Op == OpSyncSRCU || out[pc+1]
+			out[pc] = op(in.Op) || out[pc+1]
 		}
 	}
 	return out

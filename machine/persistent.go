@@ -98,6 +98,8 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 	arm := m.Mode == ARM
 	for _, mv := range mvs {
 		switch mv.pre {
+		case preStore:
+			return fp, false // only while a grace period may wait for it: rule 7
 		case preOne:
 			fp.drops |= 1 << mv.preLoc
 			fp.queue = true

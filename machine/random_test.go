@@ -18,6 +18,7 @@ import (
 var (
 	randomChecks = flag.Int("random.checks", 300, "random programs of up to 4 CPUs and 10 statements TestReferenceRandom compares")
 	randomSmall  = flag.Int("random.small", 1500, "random programs of up to 3 CPUs and 6 statements TestReferenceRandom compares")
+	randomGrace  = flag.Int("random.grace", 300, "random programs about grace periods (up to 4 CPUs, 9 statements) TestReferenceRandom compares")
 )
 
 // gen builds one random program.
@@ -31,6 +32,9 @@ type gen struct {
 	next  machine.Value // stores write distinct values: a value names its store
 	th    *machine.Thread
 	nregs int
+	// kinds, when set, are the statement kinds to draw from (see
+	// statement), for programs aimed at one part of the machine.
+	kinds []int
 }
 
 func (g *gen) draw(n int, label string) int { return rapid.IntRange(0, n-1).Draw(g.t, label) }
@@ -66,7 +70,13 @@ var (
 
 // statement emits one random statement (one to three instructions).
 func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
-	switch g.draw(14, "kind") {
+	kind := 0
+	if g.kinds != nil {
+		kind = g.kinds[g.draw(len(g.kinds), "kind")]
+	} else {
+		kind = g.draw(14, "kind")
+	}
+	switch kind {
 	case 0, 1: // load
 		g.emit(machine.Instr{Op: machine.OpLoad, Access: loadAccesses[g.draw(len(loadAccesses), "acc")], HasDst: true, Dst: g.reg(), Addr: at(g.loc())})
 	case 2, 3: // store
@@ -140,8 +150,17 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 
 const noReg = machine.Reg(255)
 
+// gracePeriodKinds are the statement kinds of programs about grace
+// periods: loads, stores, barriers, control dependencies, locks, RCU
+// readers and synchronize_rcu (drawn twice as often).
+var gracePeriodKinds = []int{0, 2, 3, 4, 9, 10, 11, 12, 12}
+
 func genRandom(t *rapid.T, maxCPUs, budget int) *machine.Program {
-	g := &gen{t: t, p: &machine.Program{Name: "random"}}
+	return genRandomOf(t, maxCPUs, budget, nil)
+}
+
+func genRandomOf(t *rapid.T, maxCPUs, budget int, kinds []int) *machine.Program {
+	g := &gen{t: t, p: &machine.Program{Name: "random"}, kinds: kinds}
 	add := func(name string, init machine.Value) machine.Loc {
 		g.p.Locs = append(g.p.Locs, name)
 		g.p.Init = append(g.p.Init, init)
@@ -194,9 +213,14 @@ func TestReferenceRandom(t *testing.T) {
 		name         string
 		rounds       int
 		cpus, budget int
+		kinds        []int
 	}{
-		{"small", max(1, *randomSmall/100), 3, 6},
-		{"medium", max(1, *randomChecks/100), 4, 10},
+		{"small", max(1, *randomSmall/100), 3, 6, nil},
+		{"medium", max(1, *randomChecks/100), 4, 10, nil},
+		// Grace periods with stores, readers and locks on up to four
+		// CPUs: where quiescent states, postponed stores and grace-period
+		// steps meet (explore.go).
+		{"grace", max(1, *randomGrace/100), 4, 9, gracePeriodKinds},
 	}
 	var compared, skipped atomic.Int64
 	t.Run("rounds", func(t *testing.T) {
@@ -208,7 +232,7 @@ func TestReferenceRandom(t *testing.T) {
 			for i := range rounds {
 				t.Run(fmt.Sprintf("%s/%d", size.name, i), func(t *testing.T) {
 					t.Parallel()
-					rapid.Check(t, property(size.cpus, size.budget, &compared, &skipped))
+					rapid.Check(t, property(size.cpus, size.budget, size.kinds, &compared, &skipped))
 				})
 			}
 		}
@@ -216,9 +240,9 @@ func TestReferenceRandom(t *testing.T) {
 	t.Logf("%d explorations compared, %d over the reference limit of %d states", compared.Load(), skipped.Load(), refLimit)
 }
 
-func property(cpus, budget int, compared, skipped *atomic.Int64) func(*rapid.T) {
+func property(cpus, budget int, kinds []int, compared, skipped *atomic.Int64) func(*rapid.T) {
 	return func(rt *rapid.T) {
-		p := genRandom(rt, cpus, budget)
+		p := genRandomOf(rt, cpus, budget, kinds)
 		for _, mode := range modes {
 			diff, tooBig := difference(p, mode)
 			if tooBig {

@@ -104,6 +104,16 @@ exists (0:r2=1 /\ 0:r0=1 /\ 0:r1=0)`,
 		tso: false, arm: true,
 	},
 	{
+		name: "trylock-fails-then-stale",
+		rule: "a failed spin_trylock drains nothing: a later load may still read a stale copy (found by the grace-period random programs)",
+		src: `C trylock-fails-then-stale
+{}
+P0(int *y, spinlock_t *l) { smp_mb(); smp_store_release(y, 1); spin_lock(l); spin_unlock(l); }
+P1(int *y, spinlock_t *l) { int r0; int r1; r0 = spin_trylock(l); r1 = READ_ONCE(*y); }
+exists (1:r0=0 /\ 1:r1=0)`,
+		tso: false, arm: true,
+	},
+	{
 		name: "acquire-then-drained",
 		rule: "an acquire load taken with its queue drained does not leave the CPU waiting",
 		src: `C acquire-then-drained
