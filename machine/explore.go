@@ -114,15 +114,16 @@ type macro struct {
 	step   Step
 	pre    uint8 // preNone, preOne, preAll
 	preLoc Loc
+	// store, when not 0, is a postponed plain store of the CPU taken
+	// first (see postponedStoreMoves): 1 for its next instruction, 2+k
+	// for instruction k issued early.
+	store uint8
 }
 
 const (
 	preNone uint8 = iota
 	preOne
 	preAll
-	// preStore: first the CPU's next instruction, a plain store (see
-	// postponedStoreMoves).
-	preStore
 )
 
 // node data of the visited states, indexed like the tuple set: parent
@@ -135,11 +136,11 @@ type nodes struct {
 const doneBit = 1 << 31
 
 func packMacro(mv macro) uint32 {
-	return uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16
+	return uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16 | uint32(mv.store)<<22
 }
 
 func unpackMacro(v uint32) macro {
-	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16)}
+	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22)}
 }
 
 func (n *nodes) bytes() int64 { return n.parent.bytes() + n.via.bytes() + n.dist.bytes() }
@@ -567,6 +568,7 @@ type worker struct {
 	parentBlocks [][]byte
 	parentTuple  []uint32
 	ev           Event
+	post         scratch   // the state after a postponed store (postponedStoreMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
 	final        []finalState
@@ -665,9 +667,13 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		did(st)
 	}
 	c := int(mv.step.CPU)
-	switch mv.pre {
-	case preStore:
+	switch {
+	case mv.store == 1:
 		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	case mv.store > 1:
+		do(Step{Kind: StepEarly, CPU: mv.step.CPU, Arg: mv.store - 2}, nil)
+	}
+	switch mv.pre {
 	case preOne:
 		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
 	case preAll:
@@ -781,17 +787,21 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 // invalidations, and the lazy-invalidation variants of the ones that
 // observe its queue.
 func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
+	if !e.postponing(s, c) {
+		return e.cpuMoves(out, s, c, w)
+	}
+	return e.postponedStoreMoves(out, s, c, w)
+}
+
+// cpuMoves appends CPU c's moves from s, every store on its own.
+func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 	m := e.m
 	w.steps = m.appendCPUSteps(w.steps[:0], s, c)
 	steps := w.steps
-	postponed := e.postponableStore(s, c, w)
 	for _, st := range steps {
-		if st.Kind != StepInvalidate && !(postponed && st.Kind == StepExec) {
+		if st.Kind != StepInvalidate {
 			out = append(out, macro{step: st})
 		}
-	}
-	if postponed {
-		return e.postponedStoreMoves(out, s, c, w)
 	}
 	if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
 		return out
@@ -854,24 +864,30 @@ func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
 // same CPUs or fewer (reports only ever enable a grace period's end), and
 // so reaches the same final state.
 //
-// Stuck states are kept too, because the CPU must be outside every
-// read-side section and unable to enter one later: in a stuck state every
-// store buffer and invalidation queue is empty (a pending commit or
-// invalidation is always a step), so the only CPUs a grace period still
-// waits for are inside read-side sections; this CPU is not, so it has
-// reported in both executions, and the two stuck states are equal.
+// Stuck states are kept too. In a stuck state every store buffer and
+// invalidation queue is empty (a pending commit or invalidation is always
+// a step), so the only CPUs a grace period still waits for are inside
+// read-side sections. So it is enough that the CPU is outside every
+// section and cannot enter one later (then it has reported in both
+// executions), or that no CPU can stay inside a section for ever
+// (Machine.readerCanHang: then a stuck state has no grace period waiting
+// at all); either way the two stuck states are equal.
 //
-// Only when the CPU's invalidation queue is empty (neither step then needs
-// lazy-invalidation variants), the program has no SRCU, and the store
-// folds nothing but register arithmetic, branches and compiler barriers.
+// A store issued early (ARM-like mode) is postponed the same way: what
+// depends on its entry is its commit and the CPU's own later steps (which
+// instructions may be issued early after it, and loads of its location).
+//
+// The step taken with the store comes with its lazy-invalidation variants
+// as usual (appending a store neither reads nor changes the queue). Only
+// when the program has no SRCU, and an in-order store folds nothing but
+// register arithmetic, branches and compiler barriers.
 
 // postponableStore reports whether CPU c's next instruction is a plain
 // store that the search takes only together with the step that needs it.
 func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 	m := e.m
 	cs := &s.cpus[c]
-	if m.finished(s, c) || cs.fault || len(cs.iq) > 0 || cs.rcuDepth > 0 || m.futureReader[c][cs.pc] ||
-		m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
+	if !e.postponing(s, c) {
 		return false
 	}
 	in := &m.code(c)[cs.pc]
@@ -897,21 +913,74 @@ func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 	return true
 }
 
-// postponedStoreMoves appends CPU c's moves that begin with its next
-// instruction, a postponable plain store: the store with its commit, or
-// with the CPU's next step.
+// postponing reports whether CPU c's plain stores are postponed in s.
+func (e *explorer) postponing(s *State, c int) bool {
+	m := e.m
+	cs := &s.cpus[c]
+	if m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
+		return false
+	}
+	return !m.readerCanHang || cs.rcuDepth == 0 && !m.futureReader[c][cs.pc]
+}
+
+// postponedStoreMoves appends CPU c's moves from s with its plain stores
+// postponed: its moves other than appending such a store, and for each
+// such store (its next instruction, or one it may issue early), the moves
+// of c after it that need it (its next instruction, one issued early, the
+// store's commit), each with the store taken first.
 func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) []macro {
 	m := e.m
-	store := s.cpus[c].pc
-	t := w.drained.load(s)
-	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
-	w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
-	for _, st := range w.steps2 {
-		if st.Kind == StepExec || st.Kind == StepEarly || st.Kind == StepCommit && st.Arg == store {
-			out = append(out, macro{step: st, pre: preStore})
+	inOrder := e.postponableStore(s, c, w)
+	start := len(out)
+	out = e.cpuMoves(out, s, c, w)
+	var stores [MaxInstrs + 1]uint8
+	n := 0
+	kept := out[:start]
+	for _, mv := range out[start:] {
+		switch {
+		case mv.pre != preNone:
+			kept = append(kept, mv) // a variant (after an acquire): taken as it is
+		case inOrder && mv.step.Kind == StepExec:
+			stores[n] = 1
+			n++
+		case e.earlyStoreArg(s, mv.step):
+			stores[n] = 2 + mv.step.Arg
+			n++
+		default:
+			kept = append(kept, mv)
 		}
 	}
+	out = kept
+	for _, store := range stores[:n] {
+		st := Step{Kind: StepExec, CPU: uint8(c)}
+		instr := s.cpus[c].pc
+		if store > 1 {
+			st = Step{Kind: StepEarly, CPU: uint8(c), Arg: store - 2}
+			instr = store - 2
+		}
+		t := w.post.load(s)
+		m.apply(t, st, nil)
+		from := len(out)
+		out = e.cpuMoves(out, t, c, w)
+		keep := out[:from]
+		for _, mv := range out[from:] {
+			if k := mv.step.Kind; k == StepExec || k == StepEarly || k == StepCommit && mv.step.Arg == instr {
+				mv.store = store
+				keep = append(keep, mv)
+			}
+		}
+		out = keep
+	}
 	return out
+}
+
+// earlyStoreArg reports whether st issues a plain store early.
+func (e *explorer) earlyStoreArg(s *State, st Step) bool {
+	if st.Kind != StepEarly {
+		return false
+	}
+	in := &e.m.code(int(st.CPU))[st.Arg]
+	return in.Op == OpStore
 }
 
 // queueSensitive reports whether the effect of CPU c's next instruction,
@@ -1029,6 +1098,9 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			return mvs, true
 		}
 	}
+	if k, c, ok := e.earlyStore(s); ok {
+		return []macro{{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}}}, true
+	}
 	for c := range s.cpus {
 		for i, en := range s.cpus[c].sb {
 			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
@@ -1038,6 +1110,40 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		}
 	}
 	return nil, false
+}
+
+// earlyStore finds a plain store some CPU may issue early (ARM-like mode)
+// while no grace period is running or may start, and returns it (its
+// instruction and CPU) to be taken alone. Issuing it early adds an entry
+// to the CPU's own store buffer, which no other CPU can see; what it adds
+// is only the freedom to commit the entry before the loads it passes. Every
+// execution that does not issue it now (one that runs the passed loads
+// first and then the store in order, or issues it later) is matched by one
+// that issues it now and then takes the same steps: the passed loads read
+// other locations, so the entry changes no value they read, and once the
+// store's turn comes the two reach the same state. Without grace periods
+// an entry in the buffer delays nothing (rule 7 of persistent.go does not
+// apply).
+func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
+	m := e.m
+	if m.Mode != ARM || e.gpPossible(s) {
+		return 0, 0, false
+	}
+	for c := range s.cpus {
+		if m.finished(s, c) {
+			continue
+		}
+		k := -1
+		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value) {
+			if kind == earlyStore && k < 0 {
+				k = i
+			}
+		})
+		if k >= 0 {
+			return k, c, true
+		}
+	}
+	return 0, 0, false
 }
 
 // gracePeriodStep finds a CPU that can start an RCU grace period or end a

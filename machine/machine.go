@@ -41,6 +41,11 @@ type Machine struct {
 	// futureReader[c][pc]: whether it may still enter a read-side
 	// section (RCU or SRCU).
 	futureReader [][]bool
+	// readerCanHang: some CPU may stay inside an RCU read-side section
+	// for ever (it blocks on a lock or a grace period inside one, or ends
+	// its program inside one), or the program uses SRCU. Only then can a
+	// stuck state have a grace period still waiting for a CPU.
+	readerCanHang bool
 }
 
 // New validates p and returns a machine running it in mode.
@@ -75,6 +80,10 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
 		m.futureSync = append(m.futureSync, futureOp(t.Code, func(op Op) bool { return op == OpSyncRCU || op == OpSyncSRCU }))
 		m.futureReader = append(m.futureReader, futureOp(t.Code, func(op Op) bool { return op == OpRCULock || op == OpSRCULock }))
+	}
+	m.readerCanHang = m.hasSyncSRCU
+	for _, t := range p.Threads {
+		m.readerCanHang = m.readerCanHang || readerMayHang(t.Code)
 	}
 	if err := m.initSRCU(); err != nil {
 		return nil, err
@@ -462,6 +471,50 @@ func readsBeforeDrain(code []Instr) []uint64 {
 		}
 	}
 	return out
+}
+
+// readerMayHang reports whether a CPU running code may stay inside an RCU
+// or SRCU read-side section for ever: it may block on a spin lock or a
+// grace period inside one, or finish inside one. Branches only jump
+// forward, so one pass in program order finds the greatest nesting each
+// instruction may run at.
+func readerMayHang(code []Instr) bool {
+	depth := make([]int, len(code)+1)
+	for i := range depth {
+		depth[i] = -1 // not reached yet
+	}
+	depth[0] = 0
+	at := func(pc, d int) {
+		if pc <= len(code) && d > depth[pc] {
+			depth[pc] = d
+		}
+	}
+	for pc := range code {
+		d := depth[pc]
+		if d < 0 {
+			continue
+		}
+		in := &code[pc]
+		switch in.Op {
+		case OpRCULock, OpSRCULock:
+			at(pc+1, d+1)
+		case OpRCUUnlock, OpSRCUUnlock:
+			at(pc+1, max(d-1, 0))
+		case OpJump:
+			at(in.Target, d)
+		case OpBranch:
+			at(pc+1, d)
+			at(in.Target, d)
+		case OpLock, OpSyncRCU, OpSyncSRCU:
+			if d > 0 {
+				return true
+			}
+			at(pc+1, d)
+		default:
+			at(pc+1, d)
+		}
+	}
+	return depth[len(code)] > 0
 }
 
 // futureOp computes, for every pc, whether an instruction at or after pc

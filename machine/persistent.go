@@ -97,9 +97,10 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 	var fp footprint
 	arm := m.Mode == ARM
 	for _, mv := range mvs {
-		switch mv.pre {
-		case preStore:
+		if mv.store != 0 {
 			return fp, false // only while a grace period may wait for it: rule 7
+		}
+		switch mv.pre {
 		case preOne:
 			fp.drops |= 1 << mv.preLoc
 			fp.queue = true
