@@ -185,8 +185,13 @@ type outcomeAcc struct {
 //   - eager quiescent-state reports (perform), and grace periods started
 //     and ended at the first moment they can (gracePeriodStep);
 //   - persistent sets: a step no other CPU can observe, disable or
-//     influence is taken alone (privateStep), as are all the moves of a CPU
-//     that nothing another CPU may still do interferes with (persistentCPU);
+//     influence is taken alone (privateStep; without grace periods that
+//     includes a plain store issued early, earlyStore), as are all the
+//     moves of a CPU that nothing another CPU may still do interferes with
+//     (persistentCPU);
+//   - postponed stores: while a grace period may wait, a plain store is
+//     taken only together with the step of its CPU that needs it
+//     (postponedStoreMoves);
 //   - the state key leaves out what no future step can observe (Key).
 //
 // Successors are generated on all cores in chunks and merged in a fixed
