@@ -25,9 +25,20 @@ func benchFamilies() []struct{ name, src string } {
 			add(sh+"/"+links, src, err)
 		}
 	}
+	// Every CPU in a grace period, each writing first: the family that
+	// postponed stores brought from millions of states to tens of
+	// thousands.
+	for _, links := range []string{"G+G+G+G+G", "G+G+G+G+G+G+G"} {
+		src, err := Cycle(links, "WW")
+		add("WW/"+links, src, err)
+	}
 	for n := 2; n <= 5; n++ {
 		src, err := LockCycle(n, "WR", "")
 		add(fmt.Sprintf("lock-WR/%d", n), src, err)
+	}
+	for _, v := range []string{"C", "X"} {
+		src, err := LockCycle(4, "WR", v)
+		add("lock-WR-"+v+"/4", src, err)
 	}
 	return out
 }
