@@ -692,13 +692,16 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		// load the line before its queue is next drained anyway (by a
 		// full barrier, smp_rmb, a grace period, a fully ordered RMW or the
 		// wait after an acquire: drainReads) and, besides, no other CPU
-		// will load the line or no CPU will write it again. Its stale copy
-		// can then never be read; what else it does is make another CPU's
-		// miss get S rather than E, which matters only if a later commit
-		// then leaves that CPU a stale copy to read — impossible without a
-		// later reader and a later writer. So applying it now or at the
-		// drain leads to the same outcomes, and applying it now keeps it
-		// from multiplying states and from blocking reports.
+		// will load the line twice more or no CPU will write it again. Its
+		// stale copy can then never be read; what else it does is make
+		// another CPU's miss get S rather than E, which matters only if a
+		// later commit then leaves that CPU a stale copy to read again —
+		// impossible without a later writer and a second later load by
+		// the CPU that missed (its first load, the miss, reads the latest
+		// value either way; a CPU that already holds the line is not
+		// affected). So applying it now or at the drain leads to the same
+		// outcomes, and applying it now keeps it from multiplying states
+		// and from blocking reports.
 		writes := e.liveWrites(t)
 		for d := range t.cpus {
 			if len(t.cpus[d].iq) == 0 {
@@ -708,7 +711,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			var others uint64
 			for x := range t.cpus {
 				if x != d {
-					others |= m.futureReads[x][t.cpus[x].pc]
+					others |= m.futureRereads[x][t.cpus[x].pc]
 				}
 			}
 			for i := 0; i < len(t.cpus[d].iq); {

@@ -25,6 +25,9 @@ type Machine struct {
 	// when its pc is at pc: a stale copy of any other line can never be
 	// read, so its queued invalidation cannot change any outcome.
 	futureReads [][]uint64
+	// futureRereads[c][pc]: the locations it may still load from at least
+	// twice (on one path).
+	futureRereads [][]uint64
 	// drainReads[c][pc] holds the locations CPU c may load from before
 	// its invalidation queue is next drained (by a full barrier, smp_rmb,
 	// a grace period, a fully ordered RMW, or the wait after an acquire):
@@ -75,6 +78,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		}
 		m.addrRegs[c] = regs
 		m.futureReads = append(m.futureReads, futureLocs(t.Code, readsLine))
+		m.futureRereads = append(m.futureRereads, futureRereads(t.Code))
 		m.drainReads = append(m.drainReads, readsBeforeDrain(t.Code))
 		m.futureAccess = append(m.futureAccess, futureLocs(t.Code, anyAccess))
 		m.futureWrites = append(m.futureWrites, futureLocs(t.Code, writesLoc))
@@ -434,6 +438,35 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 		}
 	}
 	return locs
+}
+
+// futureRereads computes, for every pc, the locations an instruction at or
+// after pc loads from, on some path, at least twice.
+func futureRereads(code []Instr) []uint64 {
+	once := make([]uint64, len(code)+1)
+	twice := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		var own uint64
+		if in.Addr != nil && readsLine(in) {
+			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+				own = 1 << l
+			} else {
+				own = ^uint64(0)
+			}
+		}
+		switch in.Op {
+		case OpJump:
+			once[pc], twice[pc] = once[in.Target], twice[in.Target]
+		case OpBranch:
+			once[pc] = once[pc+1] | once[in.Target]
+			twice[pc] = twice[pc+1] | twice[in.Target]
+		default:
+			once[pc] = own | once[pc+1]
+			twice[pc] = twice[pc+1] | own&once[pc+1]
+		}
+	}
+	return twice
 }
 
 // readsBeforeDrain computes drainReads for one thread (ARM-like rules):
