@@ -14,6 +14,9 @@ type Budget struct {
 	reserve int64 // of the limit, left to everything but the stores
 	used    atomic.Int64
 	peak    atomic.Int64
+	// large, when set, is called once when used first reaches largeAt.
+	large   atomic.Pointer[func()]
+	largeAt atomic.Int64
 }
 
 // NewBudget returns a budget of limit bytes for explorers' stores.
@@ -30,6 +33,11 @@ func (b *Budget) fits(more int64) bool { return b.used.Load()+more <= b.limit-b.
 // charge adds delta bytes and keeps the peak.
 func (b *Budget) charge(delta int64) {
 	now := b.used.Add(delta)
+	if b.large.Load() != nil && now >= b.largeAt.Load() {
+		if f := b.large.Swap(nil); f != nil {
+			(*f)()
+		}
+	}
 	for {
 		p := b.peak.Load()
 		if now <= p || b.peak.CompareAndSwap(p, now) {
@@ -59,4 +67,20 @@ func SetProcessMemoryLimit(limit int64) {
 	// program's own pages.
 	debug.SetMemoryLimit(limit - min(limit/10, 16<<20))
 	processBudget.Store(&Budget{limit: limit, reserve: max(limit/3, 32<<20)})
+}
+
+// WhenProcessExplorationsExceed calls f once, from the exploration that
+// gets there, when the explorations sharing the process's budget first
+// hold at least bytes together. A short-lived command can collect garbage
+// rarely while its searches are small and more often once they are large,
+// when the heap's headroom would otherwise dominate the resident memory.
+// A nil f removes the call.
+func WhenProcessExplorationsExceed(bytes int64, f func()) {
+	b := processBudget.Load()
+	if f == nil {
+		b.large.Store(nil)
+		return
+	}
+	b.largeAt.Store(bytes)
+	b.large.Store(&f)
 }

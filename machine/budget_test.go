@@ -127,3 +127,22 @@ func peakRSS() int64 {
 	}
 	return 0
 }
+
+// The call for large explorations comes once, when the explorations on
+// the process's budget first hold that much, and not before.
+func TestWhenProcessExplorationsExceed(t *testing.T) {
+	var calls, early int
+	var mu sync.Mutex
+	m := MustNew(ring(4, nil), TSO)
+	WhenProcessExplorationsExceed(1<<40, func() { mu.Lock(); early++; mu.Unlock() })
+	Explore(m, Options{Workers: 1})
+	WhenProcessExplorationsExceed(1, func() { mu.Lock(); calls++; mu.Unlock() })
+	defer WhenProcessExplorationsExceed(0, nil)
+	Explore(m, Options{Workers: 1})
+	Explore(m, Options{Workers: 1})
+	mu.Lock()
+	defer mu.Unlock()
+	if early != 0 || calls != 1 {
+		t.Errorf("called %d times below the threshold, %d times above it; want 0 and 1", early, calls)
+	}
+}
