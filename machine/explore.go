@@ -412,8 +412,16 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 	at := mark()
 	b = m.appendMemBlock(b, s)
 	finish(at)
+	// blockMasks(s, c, true), with the masks every CPU shares computed once.
+	live := ^uint64(0)
+	if m.Mode == ARM {
+		live = m.liveReads(s) & m.liveWrites(s)
+	}
 	for c := range s.cpus {
-		live, reads := m.blockMasks(s, c, true)
+		reads := ^uint64(0)
+		if m.Mode == ARM {
+			reads = m.drainReads[c][s.cpus[c].pc]
+		}
 		at := mark()
 		b = m.appendCPUBlock(b, s, c, live, reads)
 		finish(at)
