@@ -35,6 +35,12 @@ type Options struct {
 	// empty, for callers that only need verdicts (rebuilding a witness
 	// replays it from the initial state).
 	NoWitnesses bool
+	// Prune, when set, says of a state that no execution through it
+	// matters to the caller (a litmus test's filter that can no longer
+	// hold): the search does not expand it, so the outcomes, deadlocks and
+	// faults only reachable through such states are not reported, and
+	// counts it in Result.Pruned. It must not keep the state it is given.
+	Prune func(*State) bool
 }
 
 const (
@@ -77,8 +83,10 @@ type Result struct {
 	// 16, nearest first); FaultStates counts them all.
 	Faults      []FaultResult
 	FaultStates int
-	// States is the number of distinct states expanded.
+	// States is the number of distinct states expanded (or pruned).
 	States int
+	// Pruned is the number of states Options.Prune left unexpanded.
+	Pruned int
 	// Transitions is the number of successor states generated.
 	Transitions int
 	// Complete is false when a limit stopped the search: outcomes are then
@@ -257,8 +265,13 @@ func Explore(m *Machine, opts Options) *Result {
 			e.buckets[d] = b[:len(b)-n]
 			gens := make([][]successor, len(work))
 			terminal := make([]bool, len(work))
+			pruned := make([]bool, len(work))
 			expand := func(w *worker, i int) {
 				s := e.decode(int(work[i]), w)
+				if opts.Prune != nil && opts.Prune(s) {
+					pruned[i] = true
+					return
+				}
 				gens[i] = e.successors(s, int32(d), w)
 				terminal[i] = w.transitions == 0
 				transitions[w.id] += w.transitions
@@ -294,6 +307,9 @@ func Explore(m *Machine, opts Options) *Result {
 			}
 			for i, idx := range work {
 				e.res.States++
+				if pruned[i] {
+					e.res.Pruned++
+				}
 				if s, ok := finals[i]; ok {
 					e.terminal(int32(idx), s)
 				}

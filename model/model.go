@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -161,7 +162,7 @@ func New(opts Options) Model {
 	} else {
 		m.keys = DefaultKeyMap()
 	}
-	if m.opts.Explore == (machine.Options{}) {
+	if reflect.ValueOf(m.opts.Explore).IsZero() {
 		m.opts.Explore = DefaultExploreOptions
 	}
 	if m.opts.DigitDelay <= 0 {

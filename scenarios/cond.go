@@ -171,7 +171,8 @@ type Verdict struct {
 	// Positive and Negative count the kept final states that do and do
 	// not satisfy the condition.
 	Positive, Negative int
-	// Filtered counts final states the filter clause left out.
+	// Filtered counts final states the filter clause left out, of those
+	// the search reached (a search pruned on the filter reaches few).
 	Filtered int
 	// Validated is herd7's "Ok": the final clause holds (exists: some
 	// state satisfies the condition; ~exists: none does; forall: all do).

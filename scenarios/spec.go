@@ -33,6 +33,11 @@ type Spec struct {
 	// Filter is the filter clause: outcomes it rejects are left out of the
 	// verdict. Nil keeps every outcome.
 	Filter *Clause
+	// Prune says of a running state that the filter can no longer keep
+	// any execution through it (Compiled.FilterPrune); nil without a
+	// filter. Explorations for verdicts pass it to the machine.
+	Prune    func(*machine.State) bool
+	pruneFor func(*machine.Program) func(*machine.State) bool
 	// Parts are what the outcome the final clause asks about is made of:
 	// each holds of it (see Compiled.askedParts). Nil counts the asked
 	// outcome as one part.
@@ -91,6 +96,7 @@ func NewSpec(c *Compiled) *Spec {
 	}
 	if s.Filter != nil {
 		sp.Filter = &Clause{Cond: condText(s.Filter.Cond), Holds: c.Filtered}
+		sp.Prune, sp.pruneFor = c.FilterPrune(), c.filterPrune
 	}
 	return sp
 }
@@ -109,6 +115,9 @@ func condText(c Cond) string {
 func (s *Spec) WithProgram(p *machine.Program) *Spec {
 	c := *s
 	c.Program = p
+	if s.pruneFor != nil {
+		c.Prune = s.pruneFor(p) // the pcs are p's
+	}
 	return &c
 }
 

@@ -1,0 +1,126 @@
+package scenarios
+
+import "smpscope/machine"
+
+// A filter clause decided early. herd7 drops the executions a filter
+// rejects; an exploration can drop them as soon as the filter's value is
+// settled, before they end, when the filter is false on registers that no
+// instruction of their CPU can still write. Perfbook's lock cycles built
+// on xchg_acquire or cmpxchg_acquire filter on every lock attempt having
+// succeeded: once one has failed, nothing that execution does matters.
+
+// FilterPrune returns, for a test with a filter clause, a test of a
+// running state that no execution through it can pass the filter; nil
+// without a filter. Locations are never settled before the end (a commit
+// may still come), so only atoms on registers decide.
+func (c *Compiled) FilterPrune() func(*machine.State) bool { return c.filterPrune(c.Program) }
+
+// filterPrune is FilterPrune for p, a program with c's threads, registers
+// and locations (a weakened or edited one).
+func (c *Compiled) filterPrune(p *machine.Program) func(*machine.State) bool {
+	if c.Scenario.Filter == nil {
+		return nil
+	}
+	writes := make([][]uint32, len(p.Threads))
+	for t, th := range p.Threads {
+		writes[t] = futureRegWrites(th.Code)
+	}
+	f := c.settle(c.Scenario.Filter.Cond, writes)
+	return func(s *machine.State) bool {
+		v, known := f(s)
+		return known && !v
+	}
+}
+
+// futureRegWrites computes, for every pc, the registers an instruction at
+// or after pc may write (on some path; branches only jump forward).
+func futureRegWrites(code []machine.Instr) []uint32 {
+	out := make([]uint32, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		switch in.Op {
+		case machine.OpJump:
+			out[pc] = out[in.Target]
+		case machine.OpBranch:
+			out[pc] = out[pc+1] | out[in.Target]
+		default:
+			out[pc] = out[pc+1]
+			if in.HasDst {
+				out[pc] |= 1 << in.Dst
+			}
+		}
+	}
+	return out
+}
+
+// settled evaluates a condition on a running state in three values: the
+// value, and whether the rest of the execution can no longer change it.
+type settled func(s *machine.State) (v, known bool)
+
+func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
+	switch x := x.(type) {
+	case *CondAnd:
+		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
+		return func(s *machine.State) (bool, bool) {
+			lv, lk := l(s)
+			if lk && !lv {
+				return false, true
+			}
+			rv, rk := r(s)
+			if rk && !rv {
+				return false, true
+			}
+			return true, lk && rk
+		}
+	case *CondOr:
+		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
+		return func(s *machine.State) (bool, bool) {
+			lv, lk := l(s)
+			if lk && lv {
+				return true, true
+			}
+			rv, rk := r(s)
+			if rk && rv {
+				return true, true
+			}
+			return false, lk && rk
+		}
+	case *CondNot:
+		f := c.settle(x.X, writes)
+		return func(s *machine.State) (bool, bool) { v, k := f(s); return !v, k }
+	case *CondImplies:
+		return c.settle(&CondOr{X: &CondNot{X: x.X}, Y: x.Y}, writes)
+	case *CondParen:
+		return c.settle(x.X, writes)
+	case *CondBool:
+		v := x.Value
+		return func(*machine.State) (bool, bool) { return v, true }
+	case *CondAtom:
+		unknown := func(*machine.State) (bool, bool) { return false, false }
+		if x.Loc.Thread < 0 || x.Loc.Thread >= len(c.Program.Threads) {
+			return unknown
+		}
+		r, ok := c.Reg(x.Loc.Thread, x.Loc.Name)
+		if !ok {
+			return unknown
+		}
+		want := machine.Value(x.Val.Int)
+		if x.Val.Loc != "" {
+			l, ok := c.locs[x.Val.Loc]
+			if !ok {
+				return unknown
+			}
+			want = machine.PtrTo(l)
+		}
+		eq := x.Op != "!="
+		t := x.Loc.Thread
+		w := writes[t]
+		return func(s *machine.State) (bool, bool) {
+			if w[s.PC(t)]&(1<<r) != 0 {
+				return false, false
+			}
+			return (s.Reg(t, r) == want) == eq, true
+		}
+	}
+	return func(*machine.State) (bool, bool) { return false, false }
+}
