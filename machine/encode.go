@@ -102,8 +102,12 @@ func (m *Machine) blockMasks(s *State, c int, dead bool) (live, reads uint64) {
 	if !dead || m.Mode != ARM {
 		return ^uint64(0), ^uint64(0)
 	}
-	return m.liveReads(s) & m.liveWrites(s), m.drainReads[c][s.cpus[c].pc]
+	return m.liveLines(s), m.drainReads[c][s.cpus[c].pc]
 }
+
+// liveLines returns the lines whose states the search encodes (ARM-like
+// mode): those some CPU may still load and some CPU may still write.
+func (m *Machine) liveLines(s *State) uint64 { return m.liveReads(s) & m.liveWrites(s) }
 
 // decoder reads a byte block.
 type decoder struct {

@@ -428,13 +428,12 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 	at := mark()
 	b = m.appendMemBlock(b, s)
 	finish(at)
-	// blockMasks(s, c, true), with the masks every CPU shares computed once.
-	live := ^uint64(0)
+	// blockMasks(s, c, true), with the mask every CPU shares computed once.
+	live, reads := ^uint64(0), ^uint64(0)
 	if m.Mode == ARM {
-		live = m.liveReads(s) & m.liveWrites(s)
+		live = m.liveLines(s)
 	}
 	for c := range s.cpus {
-		reads := ^uint64(0)
 		if m.Mode == ARM {
 			reads = m.drainReads[c][s.cpus[c].pc]
 		}
@@ -915,13 +914,11 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 // register arithmetic, branches and compiler barriers.
 
 // postponableStore reports whether CPU c's next instruction is a plain
-// store that the search takes only together with the step that needs it.
+// store that the search takes only together with the step that needs it,
+// given that c's stores are postponed in s (postponing).
 func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 	m := e.m
 	cs := &s.cpus[c]
-	if !e.postponing(s, c) {
-		return false
-	}
 	in := &m.code(c)[cs.pc]
 	if in.Op != OpStore || in.Access.IsRelease() || !m.enabledExec(s, c) {
 		return false
@@ -975,7 +972,7 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 		case inOrder && mv.step.Kind == StepExec:
 			stores[n] = 1
 			n++
-		case e.earlyStoreArg(s, mv.step):
+		case e.issuesStoreEarly(mv.step):
 			stores[n] = 2 + mv.step.Arg
 			n++
 		default:
@@ -1006,13 +1003,9 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 	return out
 }
 
-// earlyStoreArg reports whether st issues a plain store early.
-func (e *explorer) earlyStoreArg(s *State, st Step) bool {
-	if st.Kind != StepEarly {
-		return false
-	}
-	in := &e.m.code(int(st.CPU))[st.Arg]
-	return in.Op == OpStore
+// issuesStoreEarly reports whether st issues a plain store early.
+func (e *explorer) issuesStoreEarly(st Step) bool {
+	return st.Kind == StepEarly && e.m.code(int(st.CPU))[st.Arg].Op == OpStore
 }
 
 // queueSensitive reports whether the effect of CPU c's next instruction,

@@ -420,14 +420,7 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 	locs := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		var own uint64
-		if in.Addr != nil && pick(in) {
-			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
-				own = 1 << l
-			} else {
-				own = ^uint64(0) // the address is computed: any location
-			}
-		}
+		own := instrLocs(in, pick)
 		switch in.Op {
 		case OpJump:
 			locs[pc] = locs[in.Target]
@@ -440,6 +433,18 @@ func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
 	return locs
 }
 
+// instrLocs returns the locations instruction in may access when pick
+// selects it: its own, or every location when its address is computed.
+func instrLocs(in *Instr, pick func(*Instr) bool) uint64 {
+	if in.Addr == nil || !pick(in) {
+		return 0
+	}
+	if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+		return 1 << l
+	}
+	return ^uint64(0)
+}
+
 // futureRereads computes, for every pc, the locations an instruction at or
 // after pc loads from, on some path, at least twice.
 func futureRereads(code []Instr) []uint64 {
@@ -447,14 +452,7 @@ func futureRereads(code []Instr) []uint64 {
 	twice := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		var own uint64
-		if in.Addr != nil && readsLine(in) {
-			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
-				own = 1 << l
-			} else {
-				own = ^uint64(0)
-			}
-		}
+		own := instrLocs(in, readsLine)
 		switch in.Op {
 		case OpJump:
 			once[pc], twice[pc] = once[in.Target], twice[in.Target]
@@ -475,14 +473,7 @@ func readsBeforeDrain(code []Instr) []uint64 {
 	out := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		var own uint64
-		if in.Addr != nil && readsLine(in) {
-			if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
-				own = 1 << l
-			} else {
-				own = ^uint64(0)
-			}
-		}
+		own := instrLocs(in, readsLine)
 		switch {
 		case in.Op == OpJump:
 			out[pc] = out[in.Target]

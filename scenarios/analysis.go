@@ -127,7 +127,7 @@ func runJob(j Job, opts machine.Options) Run {
 		r.Err = err
 		return r
 	}
-	opts.Prune = j.Spec.Prune // executions the filter rejects do not matter to a verdict
+	opts.Prune = j.Spec.Prune() // executions the filter rejects do not matter to a verdict
 	r.Result = machine.Explore(m, opts)
 	r.Elapsed = time.Since(start)
 	return r

@@ -85,14 +85,7 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 		return func(machine.Outcome) bool { return v }
 	case *CondAtom:
 		get := c.resolveLoc(x.Loc)
-		want := machine.Value(x.Val.Int)
-		if x.Val.Loc != "" {
-			l, ok := c.locs[x.Val.Loc]
-			if !ok {
-				panic(errorf(x.Val.ValuePos, "unknown location %s", x.Val.Loc))
-			}
-			want = machine.PtrTo(l)
-		}
+		want := c.atomValue(x)
 		eq := x.Op != "!="
 		return func(o machine.Outcome) bool {
 			v, ok := get(o)
@@ -100,6 +93,19 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 		}
 	}
 	panic(errorf(c.Scenario.NamePos, "unsupported condition"))
+}
+
+// atomValue is the value atom x compares with: a number, or a pointer to
+// a location.
+func (c *Compiled) atomValue(x *CondAtom) machine.Value {
+	if x.Val.Loc == "" {
+		return machine.Value(x.Val.Int)
+	}
+	l, ok := c.locs[x.Val.Loc]
+	if !ok {
+		panic(errorf(x.Val.ValuePos, "unknown location %s", x.Val.Loc))
+	}
+	return machine.PtrTo(l)
 }
 
 // askedParts splits the outcome the final clause asks about into parts

@@ -96,22 +96,12 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 		v := x.Value
 		return func(*machine.State) (bool, bool) { return v, true }
 	case *CondAtom:
-		unknown := func(*machine.State) (bool, bool) { return false, false }
-		if x.Loc.Thread < 0 || x.Loc.Thread >= len(c.Program.Threads) {
-			return unknown
+		if x.Loc.Thread < 0 {
+			return func(*machine.State) (bool, bool) { return false, false }
 		}
-		r, ok := c.Reg(x.Loc.Thread, x.Loc.Name)
-		if !ok {
-			return unknown
-		}
-		want := machine.Value(x.Val.Int)
-		if x.Val.Loc != "" {
-			l, ok := c.locs[x.Val.Loc]
-			if !ok {
-				return unknown
-			}
-			want = machine.PtrTo(l)
-		}
+		// The clause resolved when the test compiled: its names exist.
+		r, _ := c.Reg(x.Loc.Thread, x.Loc.Name)
+		want := c.atomValue(x)
 		eq := x.Op != "!="
 		t := x.Loc.Thread
 		w := writes[t]

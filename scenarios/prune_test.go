@@ -78,13 +78,13 @@ func TestFilterPruneKeepsVerdicts(t *testing.T) {
 			if err != nil || !strings.Contains(string(src), "filter") {
 				continue
 			}
-			if sp, err := parseSpec(f, src); err == nil && sp.Prune != nil {
+			if sp, err := parseSpec(f, src); err == nil && sp.Prune() != nil {
 				specs[f] = sp
 			}
 		}
 	}
 	for name, sp := range specs {
-		if sp.Prune == nil {
+		if sp.Prune() == nil {
 			t.Errorf("%s: a filter but no Prune", name)
 			continue
 		}
@@ -97,7 +97,7 @@ func TestFilterPruneKeepsVerdicts(t *testing.T) {
 			if !full.Complete {
 				continue // too big for the full search here (5-CPU lock cycles)
 			}
-			pruned := machine.Explore(m, machine.Options{NoWitnesses: true, Prune: sp.Prune})
+			pruned := machine.Explore(m, machine.Options{NoWitnesses: true, Prune: sp.Prune()})
 			got, want := sp.Verdict(pruned), sp.Verdict(full)
 			got.Filtered, want.Filtered = 0, 0 // a pruned search never sees most of what the filter drops
 			if got != want {
@@ -110,7 +110,7 @@ func TestFilterPruneKeepsVerdicts(t *testing.T) {
 	}
 	if sp := specs["lock-xchg"]; sp != nil {
 		m, _ := sp.Machine(machine.ARM)
-		if r := machine.Explore(m, machine.Options{Prune: sp.Prune}); r.Pruned == 0 {
+		if r := machine.Explore(m, machine.Options{Prune: sp.Prune()}); r.Pruned == 0 {
 			t.Errorf("lock-xchg: nothing pruned, though a failed xchg_acquire settles the filter")
 		}
 	}

@@ -33,11 +33,8 @@ type Spec struct {
 	// Filter is the filter clause: outcomes it rejects are left out of the
 	// verdict. Nil keeps every outcome.
 	Filter *Clause
-	// Prune says of a running state that the filter can no longer keep
-	// any execution through it (Compiled.FilterPrune); nil without a
-	// filter. Explorations for verdicts pass it to the machine.
-	Prune    func(*machine.State) bool
-	pruneFor func(*machine.Program) func(*machine.State) bool
+	// filterPrune builds Prune's test for a program (the pcs are its).
+	filterPrune func(*machine.Program) func(*machine.State) bool
 	// Parts are what the outcome the final clause asks about is made of:
 	// each holds of it (see Compiled.askedParts). Nil counts the asked
 	// outcome as one part.
@@ -96,7 +93,7 @@ func NewSpec(c *Compiled) *Spec {
 	}
 	if s.Filter != nil {
 		sp.Filter = &Clause{Cond: condText(s.Filter.Cond), Holds: c.Filtered}
-		sp.Prune, sp.pruneFor = c.FilterPrune(), c.filterPrune
+		sp.filterPrune = c.filterPrune
 	}
 	return sp
 }
@@ -115,10 +112,17 @@ func condText(c Cond) string {
 func (s *Spec) WithProgram(p *machine.Program) *Spec {
 	c := *s
 	c.Program = p
-	if s.pruneFor != nil {
-		c.Prune = s.pruneFor(p) // the pcs are p's
-	}
 	return &c
+}
+
+// Prune returns a test of a running state that the filter can no longer
+// keep any execution through it (Compiled.FilterPrune), for s's program;
+// nil without a filter. Explorations for verdicts pass it to the machine.
+func (s *Spec) Prune() func(*machine.State) bool {
+	if s.filterPrune == nil {
+		return nil
+	}
+	return s.filterPrune(s.Program)
 }
 
 // Machine returns the machine running s's program in mode.
