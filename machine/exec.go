@@ -133,7 +133,17 @@ func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
 			return false, "smp_load_acquire waits for its earlier release stores to commit"
 		}
 		return true, ""
-	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
+	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCUUnlock:
+		return true, ""
+	case OpSRCULock:
+		if arm && len(cs.iq) > 0 {
+			if d := m.lateSection(s, c, in); d >= 0 {
+				return false, because(why, func() string {
+					return fmt.Sprintf("%s waits for %s: %s's grace period of %s started before this section, which must not read older values (Tree SRCU's srcu_read_lock is a full barrier)",
+						srcuLockName(in), plural(len(cs.iq), "queued invalidation", "queued invalidations"), m.Prog.Threads[d].Name, m.Prog.LocName(m.srcuDomain(in)))
+				})
+			}
+		}
 		return true, ""
 	case OpFence:
 		switch m.fenceKind(in.Fence) {
