@@ -61,13 +61,13 @@ type WaitRule uint8
 const (
 	// RuleOwn: the instruction's own rule (a fence, an acquire load, a
 	// grace period; and every WaitAfterAcquire).
-	RuleOwn WaitRule = iota
-	RuleLocked     // TSO: every RMW, spin_lock and spin_trylock is a locked instruction, which drains the store buffer
-	RuleFullRMW    // ARM-like: a fully ordered RMW is a full barrier
-	RuleReleaseRMW // ARM-like: a release RMW writes at once, after every earlier store
-	RuleExclusive  // ARM-like: an exclusive RMW (relaxed or acquire RMW, spin_lock, spin_trylock)
-	RuleFailedRMW  // ARM-like: a conditional RMW that fails now is a load (an acquire load for _acquire)
-	RuleLock       // spin_lock: the lock must be free and its line not reserved
+	RuleOwn        WaitRule = iota
+	RuleLocked              // TSO: every RMW, spin_lock and spin_trylock is a locked instruction, which drains the store buffer
+	RuleFullRMW             // ARM-like: a fully ordered RMW is a full barrier
+	RuleReleaseRMW          // ARM-like: a release RMW writes at once, after every earlier store
+	RuleExclusive           // ARM-like: an exclusive RMW (relaxed or acquire RMW, spin_lock, spin_trylock)
+	RuleFailedRMW           // ARM-like: a conditional RMW that fails now is a load (an acquire load for _acquire)
+	RuleLock                // spin_lock: the lock must be free and its line not reserved
 	numWaitRules
 )
 
