@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -177,8 +178,8 @@ func TestPropReplayReproducesStates(t *testing.T) {
 			}
 		}
 		for i := range events {
-			if events[i].Text != evs[i].Text {
-				t.Fatalf("replayed event %d differs: %q vs %q", i+1, events[i].Text, evs[i].Text)
+			if !reflect.DeepEqual(events[i], evs[i]) {
+				t.Fatalf("replayed event %d differs: %+v vs %+v", i+1, events[i], evs[i])
 			}
 		}
 	})
