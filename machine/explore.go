@@ -251,7 +251,9 @@ func Explore(m *Machine, opts Options) *Result {
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
 			// results do not depend on scheduling.
-			if e.res.States >= opts.MaxStates {
+			// At the limit with every discovered state expanded, what is
+			// left in the buckets are stale entries: drain them.
+			if e.res.States >= opts.MaxStates && e.res.States < e.states.n {
 				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
 				break
 			}
@@ -347,7 +349,10 @@ func Explore(m *Machine, opts Options) *Result {
 		}
 		e.buckets[d] = nil
 	}
-	if stopped == "" && e.pendingWork() {
+	// Complete means every discovered state was expanded: a chunk cut short
+	// by the state limit drops its remaining states from the buckets, so
+	// the buckets alone cannot tell.
+	if stopped == "" && e.res.States < e.states.n {
 		stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
 	}
 	for _, t := range transitions {
@@ -373,17 +378,6 @@ func Explore(m *Machine, opts Options) *Result {
 type finalState struct {
 	i     int
 	state *State
-}
-
-func (e *explorer) pendingWork() bool {
-	for _, b := range e.buckets {
-		for _, idx := range b {
-			if e.nodes.dist.at(int(idx))&doneBit == 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // bytes is what the explorer holds now.

@@ -384,6 +384,9 @@ func (p *Program) Validate() error {
 			if in.HasDst && int(in.Dst) >= len(t.Regs) {
 				return fmt.Errorf("%s: register %d out of range", where, in.Dst)
 			}
+			if in.Op > OpJump {
+				return fmt.Errorf("%s: unknown operation %d", where, in.Op)
+			}
 			switch in.Op {
 			case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock, OpSRCULock, OpSRCUUnlock, OpSyncSRCU:
 				if in.Addr == nil {

@@ -186,3 +186,22 @@ func TestBinaryFullDisk(t *testing.T) {
 		}
 	}
 }
+
+// The real binary at the limits issue 22 (item 1) found wrong verdicts
+// at: a limit in the last states of a search is no verdict.
+func TestBinaryLimitInLastStates(t *testing.T) {
+	for _, tc := range []struct {
+		args         []string
+		banned, want string
+	}{
+		{[]string{"check", "--mode", "tso", "sb+once", "--max-states", "20"}, "Observation", "verdict unknown"},
+		{[]string{"trace", "--mode", "tso", "sb+mb", "--max-states", "21"}, "unreachable", "is unknown"},
+		{[]string{"compare", "sb", "--max-states", "20"}, "Never 0/1", "no verdict"},
+		{[]string{"why", "iriw+mb", "--max-states", "126"}, "no annotation is needed on its own", "marked unknown"},
+	} {
+		r := runBinary(t, 20*time.Second, nil, nil, tc.args...)
+		if r.code != 2 || strings.Contains(r.stdout+r.stderr, tc.banned) || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d\n%s%s", tc.args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
