@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"smpscope/machine"
 )
@@ -26,13 +27,24 @@ const (
 //   - anything else is a built-in scenario: its C name or its library file
 //     name, with or without ".litmus".
 //
-// The scenario is parsed and compiled; errors carry file:line:col.
+// Standard input and files not named .litmus may be mails: a text that
+// is not a litmus test as it is has its tests found by [FindLitmus]
+// (quoted, in a patch, among prose). With several, "-#2" or
+// "mail.txt#sb+once" takes one by its number or name.
+//
+// The scenario is parsed and compiled; errors carry file:line:col (in a
+// mail, the mail's lines and columns).
 func Resolve(arg string, stdin io.Reader) (*Spec, error) {
-	s, file, err := resolveScenario(arg, stdin)
+	src, err := resolveSource(arg, stdin)
 	if err != nil {
 		return nil, err
 	}
-	return compileSpec(s, file)
+	sp, err := compileSpec(src.sc, src.file)
+	if err != nil {
+		return nil, src.remap(err)
+	}
+	sp.From = src.from
+	return sp, nil
 }
 
 // BuiltinSpec is the built-in scenario called name (its C name or its
@@ -56,34 +68,114 @@ func compileSpec(s *Scenario, file string) (*Spec, error) {
 	return sp, nil
 }
 
-// resolveScenario parses the scenario arg names (see Resolve) and
-// returns the file it was read from ("" for stdin and built-ins).
-func resolveScenario(arg string, stdin io.Reader) (*Scenario, string, error) {
-	if arg == StdinName {
-		src, err := readInput(arg, stdin, MaxSourceSize, "a scenario")
-		if err != nil {
-			return nil, "", err
-		}
-		s, err := Parse(stdinFile, src)
-		return s, "", err
+// source is a parsed scenario and where it came from.
+type source struct {
+	sc   *Scenario
+	file string // the .litmus file it is ("" for stdin, mails and built-ins)
+	from string // the place in a mail it was found at ("<stdin>:12"), else ""
+	mail *MailTest
+}
+
+// remap moves an error's position back into the mail the test came from.
+func (s source) remap(err error) error {
+	if s.mail == nil {
+		return err
 	}
-	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-		src, err := readInput(arg, stdin, MaxSourceSize, "a scenario")
+	return s.mail.remap(err)
+}
+
+// resolveSource parses the scenario arg names (see Resolve).
+func resolveSource(arg string, stdin io.Reader) (source, error) {
+	path, sel := splitSelector(arg)
+	if path == StdinName {
+		src, err := readInput(path, stdin, MaxSourceSize, "a scenario")
 		if err != nil {
-			return nil, "", err
+			return source{}, err
 		}
-		s, err := Parse(arg, src)
-		return s, arg, err
+		return parseInput(stdinFile, src, sel, false)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		src, err := readInput(path, stdin, MaxSourceSize, "a scenario")
+		if err != nil {
+			return source{}, err
+		}
+		s, err := parseInput(path, src, sel, strings.HasSuffix(path, ".litmus"))
+		if err == nil && s.from == "" {
+			s.file = path
+		}
+		return s, err
 	}
 	entries, libErr := Library()
 	if e := findEntry(entries, arg); e != nil {
 		s, err := Parse("library/"+e.File, []byte(e.Source))
-		return s, "", err
+		return source{sc: s}, err
 	}
 	if libErr != nil {
-		return nil, "", fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
+		return source{}, fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
 	}
-	return nil, "", fmt.Errorf("%s: no such file, and no built-in scenario has that name%s (see smpscope list)", arg, nameHint(arg, entries))
+	return source{}, fmt.Errorf("%s: no such file, and no built-in scenario has that name%s (see smpscope list)", arg, nameHint(arg, entries))
+}
+
+// splitSelector splits "mail.txt#2" or "-#sb+once" into the file and the
+// test it selects, when the part before "#" is standard input or a file
+// and the whole is not.
+func splitSelector(arg string) (path, sel string) {
+	if arg == StdinName || exists(arg) {
+		return arg, ""
+	}
+	i := strings.LastIndexByte(arg, '#')
+	if i <= 0 || i == len(arg)-1 {
+		return arg, ""
+	}
+	base := arg[:i]
+	if fi, err := os.Stat(base); base == StdinName || err == nil && !fi.IsDir() {
+		return base, arg[i+1:]
+	}
+	return arg, ""
+}
+
+// parseInput parses what a file or standard input held: a litmus test as
+// it is, else (unless litmusOnly, a .litmus file) the test sel selects
+// among those a mail holds.
+func parseInput(name string, src []byte, sel string, litmusOnly bool) (source, error) {
+	var direct error
+	if sel == "" {
+		s, err := Parse(name, src)
+		if err == nil || litmusOnly {
+			return source{sc: s}, err
+		}
+		direct = err
+	}
+	tests := FindLitmus(name, src)
+	switch {
+	case len(tests) == 0 && direct != nil:
+		return source{}, direct
+	case len(tests) == 1 && direct != nil && tests[0].Err != nil && startsText(src, tests[0]):
+		return source{}, direct // a litmus file with an error
+	}
+	t, err := selectMailTest(name, tests, sel)
+	if err != nil {
+		return source{}, err
+	}
+	s, err := t.Parse()
+	if err != nil {
+		return source{}, err
+	}
+	return source{sc: s, from: t.Where(), mail: &t}, nil
+}
+
+// ListMail lists the litmus tests the text arg names holds (a file or
+// "-"), for smpscope list.
+func ListMail(arg string, stdin io.Reader) ([]MailTest, error) {
+	name := arg
+	if arg == StdinName {
+		name = stdinFile
+	}
+	src, err := readInput(arg, stdin, MaxSourceSize, "a mail")
+	if err != nil {
+		return nil, err
+	}
+	return FindLitmus(name, src), nil
 }
 
 // ReplayTraceFile reads the trace file at path ("-": standard input),

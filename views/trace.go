@@ -165,6 +165,9 @@ func (t *tracer) header() {
 	if sp.Variant != "" {
 		head += " (" + sp.Variant + ")"
 	}
+	if sp.From != "" {
+		head += " (from " + sp.From + ")"
+	}
 	head += ", " + ex.Mach.Mode.Title() + " mode"
 	cond := sp.Condition()
 	if t.md {
