@@ -3,8 +3,8 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
