@@ -256,11 +256,12 @@ type CPUStatus struct {
 
 // Status returns CPU c's status in s.
 func (m *Machine) Status(s *State, c int) CPUStatus {
-	if m.finished(s, c) {
+	w := m.Wait(s, c)
+	switch {
+	case w.Kind == WaitFinished:
 		return CPUStatus{Finished: true, Reason: "finished", Brief: "finished"}
-	}
-	if ok, why := m.canExec(s, c); !ok {
-		return CPUStatus{Blocked: true, Reason: m.blockedReason(s, c, why), Brief: why}
+	case w.Blocked():
+		return CPUStatus{Blocked: true, Reason: m.WaitText(s, &w, false), Brief: m.WaitText(s, &w, true)}
 	}
 	return CPUStatus{}
 }
@@ -1114,192 +1115,149 @@ func (m *Machine) describeCommit(ce *CommitEvent, atOnce bool) string {
 	return strings.Join(parts, " ")
 }
 
-// blockedReason says, in words, what a blocked CPU waits for: canExec's
-// reason (why), with the entries and invalidations it waits on named. It
-// follows canExec's order of checks and falls back to why for any case it
-// does not recognise.
-func (m *Machine) blockedReason(s *State, c int, why string) string {
-	cs := &s.cpus[c]
-	if cs.fault || m.finished(s, c) {
-		return why
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	in := &m.code(c)[cs.pc]
-	if cs.acqWait && len(cs.iq) > 0 {
-		return "after an acquire, waits for " + m.iqWait(cs) + " before its next instruction"
-	}
-	arm := m.Mode == ARM
-	switch in.Op {
-	case OpLoad:
-		if arm && in.Access == Acquire && hasRelease(cs.sb) {
-			return "smp_load_acquire waits for its earlier " + m.releaseWait(cs)
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// waitSubject names what waits, for a sentence about w.
+func (m *Machine) waitSubject(w *Wait) string {
+	in := &m.code(w.CPU)[w.Instr]
+	switch w.Rule {
+	case RuleLocked:
+		return "locked instruction"
+	case RuleFullRMW:
+		return "fully ordered RMW"
+	case RuleReleaseRMW:
+		return "release RMW"
+	case RuleLock:
+		return "spin_lock"
+	case RuleFailedRMW:
+		return in.rmwName()
+	case RuleExclusive:
+		if w.Kind == WaitRelease {
+			return "acquire RMW"
 		}
+		return "exclusive RMW"
+	}
+	switch in.Op {
 	case OpFence:
-		switch m.fenceKind(in.Fence) {
-		case fenceFull:
-			if w := m.fullWait(cs); w != "" {
-				return in.Fence.String() + " waits for " + w
-			}
-		case fenceRead:
-			if len(cs.iq) > 0 {
-				return "smp_rmb waits for " + m.iqWait(cs)
-			}
-		}
-	case OpSyncRCU, OpSyncSRCU:
-		name := "synchronize_rcu"
-		if in.Op == OpSyncSRCU {
-			name = "synchronize_srcu"
-		}
-		if cs.syncWait {
-			if cs.gpWait != 0 {
-				var owe []string
-				for d := range s.cpus {
-					if cs.gpWait&(1<<uint(d)) != 0 {
-						owe = append(owe, m.cpuName(d)+m.notReporting(s, d, c))
-					}
-				}
-				return name + " waits for a quiescent state from " + strings.Join(owe, ", ")
-			}
-			if open := cs.gpSecs & s.srcuOpen; open != 0 {
-				return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end (" + m.openers(open) + ")"
-			}
-		}
-		if w := m.fullWait(cs); w != "" {
-			return name + " waits for " + w
-		}
-	case OpRMW, OpLock, OpTryLock:
-		return m.rmwBlocked(s, c, in, why)
+		return in.Fence.String()
+	case OpSyncRCU:
+		return "synchronize_rcu"
+	case OpSyncSRCU:
+		return "synchronize_srcu"
 	}
-	return why
+	return "smp_load_acquire"
 }
 
-// rmwBlocked is blockedReason for read-modify-writes and locks.
-func (m *Machine) rmwBlocked(s *State, c int, in *Instr, why string) string {
-	cs := &s.cpus[c]
-	l, ok := m.addr(in, cs.regs)
-	if !ok {
-		return why
+// WaitText says what w waits for: brief leaves out which entries,
+// invalidations and sections, for panes too narrow for them.
+func (m *Machine) WaitText(s *State, w *Wait, brief bool) string {
+	switch w.Kind {
+	case WaitNone:
+		return ""
+	case WaitFinished:
+		return "finished"
+	case WaitFault:
+		return "stopped: " + m.faultText(s, w.CPU)
+	case WaitAfterAcquire:
+		if brief {
+			return "after an acquire, waits for " + plural(len(w.Invals), "queued invalidation", "queued invalidations")
+		}
+		return "after an acquire, waits for " + m.iqWait(w.Invals) + " before its next instruction"
 	}
-	if m.Mode == TSO {
-		if hasStores(cs.sb) {
-			return "locked instruction waits for " + m.sbWait(cs)
+	subj := m.waitSubject(w)
+	switch w.Kind {
+	case WaitRelease:
+		if brief {
+			return subj + " waits for its earlier release stores to commit"
 		}
-		return why
-	}
-	switch in.Op {
-	case OpLock:
-		if s.Latest(l) != 0 || s.reservedBy(c, l) >= 0 {
-			return why
-		}
-		return m.exclusiveBlocked(s, c, l, true, why)
-	case OpTryLock:
-		if m.trylockFails(s, c, in, l) {
-			return why
-		}
-		return m.exclusiveBlocked(s, c, l, true, why)
-	}
-	if m.rmwFailsNow(s, c, in, l) {
-		if in.Order == OrderAcquire && hasRelease(cs.sb) {
-			return in.rmwName() + " waits for its earlier " + m.releaseWait(cs)
-		}
-		return why
-	}
-	switch in.Order {
-	case OrderFull:
-		if w := m.fullWait(cs); w != "" {
-			return "fully ordered RMW waits for " + w
-		}
-	case OrderRelease:
-		if hasStores(cs.sb) {
-			return "release RMW waits for " + m.sbWait(cs)
-		}
-	default:
-		return m.exclusiveBlocked(s, c, l, in.Order == OrderAcquire, why)
-	}
-	return why
-}
-
-func (m *Machine) exclusiveBlocked(s *State, c int, l Loc, acquire bool, why string) string {
-	cs := &s.cpus[c]
-	switch {
-	case acquire && hasRelease(cs.sb):
-		return "acquire RMW waits for its earlier " + m.releaseWait(cs)
-	case hasEntryFor(cs.sb, l):
-		var own []SBEntry
-		for _, e := range cs.sb {
-			if isStore(e) && e.Loc == l {
-				own = append(own, e)
+		return subj + " waits for its earlier " + pluralWord(len(w.Entries), "release store ", "release stores ") + m.sbList(w.Entries) + " to commit"
+	case WaitDrain:
+		var parts []string
+		if len(w.Entries) > 0 {
+			if brief {
+				parts = append(parts, plural(len(w.Entries), "store-buffer entry", "store-buffer entries"))
+			} else {
+				parts = append(parts, m.sbWait(w.Entries))
 			}
 		}
-		return "exclusive RMW waits for its own pending store " + m.sbList(own) + " to commit"
-	case hasMarker(cs.sb):
-		last := 0
-		for i, e := range cs.sb {
-			if isMarker(e) {
-				last = i
+		if len(w.Invals) > 0 {
+			if brief {
+				parts = append(parts, plural(len(w.Invals), "queued invalidation", "queued invalidations"))
+			} else {
+				parts = append(parts, m.iqWait(w.Invals))
 			}
 		}
-		return "exclusive RMW waits for the stores before its smp_wmb (" + m.sbList(cs.sb[:last]) + ") to commit"
+		return subj + " waits for " + strings.Join(parts, " and ")
+	case WaitQuiescent:
+		var owe []string
+		for i, d := range w.CPUs {
+			name := m.cpuName(d)
+			if !brief {
+				name += m.holdText(w, w.Holds[i])
+			}
+			owe = append(owe, name)
+		}
+		return subj + " waits for a quiescent state from " + strings.Join(owe, ", ")
+	case WaitSections:
+		t := subj + " waits for " + plural(len(w.Sections), "SRCU read-side section", "SRCU read-side sections") + " to end"
+		if !brief {
+			var names []string
+			for _, sec := range w.Sections {
+				names = append(names, "opened by "+m.cpuName(sec.CPU))
+			}
+			t += " (" + strings.Join(names, ", ") + ")"
+		}
+		return t
+	case WaitLockHeld:
+		return "spin_lock waits: " + m.Prog.LocName(w.Loc) + " is held"
+	case WaitReserved:
+		name, holder := m.Prog.LocName(w.Loc), m.cpuName(w.Holder)
+		if w.Rule == RuleFullRMW || w.Rule == RuleReleaseRMW {
+			return fmt.Sprintf("RMW waits: %s is reserved by %s", name, holder)
+		}
+		return fmt.Sprintf("%s waits: %s is reserved by %s's pending exclusive store", subj, name, holder)
+	case WaitOwnStore:
+		if brief {
+			return "exclusive RMW waits for its own pending store to " + m.Prog.LocName(w.Loc)
+		}
+		return "exclusive RMW waits for its own pending store " + m.sbList(w.Entries) + " to commit"
+	case WaitMarker:
+		if brief {
+			return "exclusive RMW waits for the stores before its smp_wmb to commit"
+		}
+		return "exclusive RMW waits for the stores before its smp_wmb (" + m.sbList(w.Entries) + ") to commit"
 	}
-	return why
+	return ""
 }
 
-// notReporting says why CPU d has not yet reported a quiescent state to
-// CPU g's grace period, or "" when it can report now.
-func (m *Machine) notReporting(s *State, d, g int) string {
-	ds := &s.cpus[d]
-	switch {
-	case !m.canReportTo(s, d, g):
-		if gd := s.cpus[g].gpDomain; gd != 0 {
-			return " (inside an SRCU read-side section of " + m.Prog.LocName(Loc(gd-1)) + ")"
+// holdText says why a CPU has not yet reported a quiescent state to w's
+// grace period, or "" when it can report now.
+func (m *Machine) holdText(w *Wait, h QSHold) string {
+	switch h {
+	case HoldReader:
+		if w.SRCU {
+			return " (inside an SRCU read-side section of " + m.Prog.LocName(w.Domain) + ")"
 		}
 		return " (inside an RCU read-side critical section)"
-	case hasStores(ds.sb):
+	case HoldStoreBuffer:
 		return " (its store buffer is not empty)"
-	case m.Mode == ARM && len(ds.iq) > 0:
+	case HoldQueue:
 		return " (its invalidation queue is not empty)"
 	}
 	return ""
 }
 
 // sbWait: "2 store-buffer entries (x=1, y=1) to commit".
-func (m *Machine) sbWait(cs *cpuState) string {
-	var st []SBEntry
-	for _, e := range cs.sb {
-		if isStore(e) {
-			st = append(st, e)
-		}
-	}
+func (m *Machine) sbWait(st []SBEntry) string {
 	return fmt.Sprintf("%s (%s) to commit", plural(len(st), "store-buffer entry", "store-buffer entries"), m.sbList(st))
 }
 
 // iqWait: "1 queued invalidation (x) to be applied".
-func (m *Machine) iqWait(cs *cpuState) string {
-	var ls []Loc
-	for _, e := range cs.iq {
-		ls = append(ls, e.Loc)
-	}
+func (m *Machine) iqWait(ls []Loc) string {
 	return fmt.Sprintf("%s (%s) to be applied", plural(len(ls), "queued invalidation", "queued invalidations"), m.locList(ls))
-}
-
-// fullWait is what smp_mb waits for, or "" if nothing.
-func (m *Machine) fullWait(cs *cpuState) string {
-	var parts []string
-	if hasStores(cs.sb) {
-		parts = append(parts, m.sbWait(cs))
-	}
-	if m.Mode == ARM && len(cs.iq) > 0 {
-		parts = append(parts, m.iqWait(cs))
-	}
-	return strings.Join(parts, " and ")
-}
-
-// releaseWait: "release store y=1 to commit".
-func (m *Machine) releaseWait(cs *cpuState) string {
-	var rel []SBEntry
-	for _, e := range cs.sb {
-		if e.Kind == EntryRelease {
-			rel = append(rel, e)
-		}
-	}
-	return pluralWord(len(rel), "release store ", "release stores ") + m.sbList(rel) + " to commit"
 }

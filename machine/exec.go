@@ -1,14 +1,10 @@
 package machine
 
-import (
-	"fmt"
-	"math/bits"
-	"slices"
-	"strings"
-)
+import "slices"
 
-// This file holds the semantics proper: what each step requires and does.
-// The table in shared/design/machine.md is the reference; comments name the
+// This file holds the semantics proper: what each step does, and what the
+// steps other than exec require (wait.go says when exec may run). The
+// table in shared/design/machine.md is the reference; comments name the
 // rule each branch implements.
 
 func (m *Machine) code(c int) []Instr { return m.Prog.Threads[c].Code }
@@ -53,195 +49,6 @@ func (s *State) reservedBy(c int, l Loc) int {
 		}
 	}
 	return -1
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// fullFenceReady is the condition of smp_mb: store buffer empty and, in
-// ARM-like mode, invalidation queue empty.
-func (m *Machine) fullFenceReady(cs *cpuState, why bool) (bool, string) {
-	nsb := 0
-	for _, e := range cs.sb {
-		if e.Kind != EntryWmb {
-			nsb++
-		}
-	}
-	niq := 0
-	if m.Mode == ARM {
-		niq = len(cs.iq)
-	}
-	switch {
-	case nsb > 0 && niq > 0:
-		return false, because(why, func() string {
-			return fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
-		})
-	case nsb > 0:
-		return false, because(why, func() string { return "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries") })
-	case niq > 0:
-		return false, because(why, func() string { return "waits for " + plural(niq, "queued invalidation", "queued invalidations") })
-	}
-	return true, ""
-}
-
-// canExec reports whether CPU c can perform its next instruction, and if
-// not, why, in words.
-func (m *Machine) canExec(s *State, c int) (bool, string) { return m.canExecWhy(s, c, true) }
-
-// enabledExec is canExec without the reason (no strings are built).
-func (m *Machine) enabledExec(s *State, c int) bool {
-	ok, _ := m.canExecWhy(s, c, false)
-	return ok
-}
-
-// because returns f() when a reason is wanted; f is not called otherwise,
-// so the search, which only asks whether, builds no strings.
-func because(why bool, f func() string) string {
-	if why {
-		return f()
-	}
-	return ""
-}
-
-func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
-	if m.finished(s, c) {
-		return false, "finished"
-	}
-	cs := &s.cpus[c]
-	if cs.fault {
-		return false, because(why, func() string { return "stopped: " + m.faultText(s, c) })
-	}
-	in := &m.code(c)[cs.pc]
-	if cs.acqWait && len(cs.iq) > 0 {
-		return false, because(why, func() string {
-			return "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
-		})
-	}
-	if in.Addr != nil {
-		if _, ok := m.addr(in, cs.regs); !ok {
-			return true, "" // performing it faults and ends the execution
-		}
-	}
-	arm := m.Mode == ARM
-	switch in.Op {
-	case OpLoad:
-		if arm && in.Access == Acquire && hasRelease(cs.sb) {
-			return false, "smp_load_acquire waits for its earlier release stores to commit"
-		}
-		return true, ""
-	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
-		return true, ""
-	case OpFence:
-		switch m.fenceKind(in.Fence) {
-		case fenceFull:
-			if ok, what := m.fullFenceReady(cs, why); !ok {
-				return false, because(why, func() string { return in.Fence.String() + " " + what })
-			}
-		case fenceRead:
-			if len(cs.iq) > 0 {
-				return false, because(why, func() string {
-					return "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
-				})
-			}
-		}
-		return true, ""
-	case OpSyncRCU, OpSyncSRCU:
-		name := "synchronize_rcu"
-		if in.Op == OpSyncSRCU {
-			name = "synchronize_srcu"
-		}
-		if cs.syncWait {
-			if cs.gpWait != 0 {
-				var names []string
-				for d := range s.cpus {
-					if cs.gpWait&(1<<uint(d)) != 0 {
-						names = append(names, m.Prog.Threads[d].Name)
-					}
-				}
-				return false, because(why, func() string { return name + " waits for a quiescent state from " + strings.Join(names, ", ") })
-			}
-			if open := cs.gpSecs & s.srcuOpen; open != 0 {
-				return false, because(why, func() string {
-					return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
-				})
-			}
-		}
-		if ok, what := m.fullFenceReady(cs, why); !ok {
-			return false, because(why, func() string { return name + " " + what })
-		}
-		return true, ""
-	}
-	// Read-modify-writes and locks.
-	l, _ := m.addr(in, cs.regs)
-	name := m.Prog.LocName(l)
-	if !arm {
-		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
-			return true, "" // a plain load that saw the lock held
-		}
-		// x86: every locked instruction drains the store buffer first.
-		if hasStores(cs.sb) {
-			return false, because(why, func() string {
-				return "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
-			})
-		}
-		if in.Op == OpLock && s.Latest(l) != 0 {
-			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
-		}
-		return true, ""
-	}
-	switch in.Op {
-	case OpLock:
-		if s.Latest(l) != 0 {
-			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
-		}
-		if d := s.reservedBy(c, l); d >= 0 {
-			return false, because(why, func() string {
-				return fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
-			})
-		}
-		return m.exclusiveReady(s, c, l, true, why)
-	case OpTryLock:
-		if m.trylockFails(s, c, in, l) {
-			return true, "" // a plain load that saw the lock held
-		}
-		return m.exclusiveReady(s, c, l, true, why)
-	case OpRMW:
-		if m.rmwFailsNow(s, c, in, l) {
-			// A failed conditional RMW is a plain load (an acquire load
-			// for _acquire), with no barrier.
-			if in.Order == OrderAcquire && hasRelease(cs.sb) {
-				return false, because(why, func() string { return in.rmwName() + " waits for its earlier release stores to commit" })
-			}
-			return true, ""
-		}
-		switch in.Order {
-		case OrderFull:
-			if ok, what := m.fullFenceReady(cs, why); !ok {
-				return false, because(why, func() string { return "fully ordered RMW " + what })
-			}
-			if d := s.reservedBy(c, l); d >= 0 {
-				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
-			}
-			return true, ""
-		case OrderRelease:
-			if hasStores(cs.sb) {
-				return false, because(why, func() string {
-					return "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
-				})
-			}
-			if d := s.reservedBy(c, l); d >= 0 {
-				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
-			}
-			return true, ""
-		default:
-			return m.exclusiveReady(s, c, l, in.Order == OrderAcquire, why)
-		}
-	}
-	return false, "unknown instruction"
 }
 
 // isConditional reports whether an RMW may fail (cmpxchg, atomic_add_unless).
@@ -296,29 +103,6 @@ func (m *Machine) trylockFails(s *State, c int, in *Instr, l Loc) bool {
 	return m.view(s, c, in, l, false) != 0 || s.Latest(l) != 0 || s.reservedBy(c, l) >= 0
 }
 
-// exclusiveReady is the condition of an exclusive RMW (ARM-like): no own
-// entry for the line or wmb marker in the store buffer, the line not
-// reserved by another CPU, and for an acquire RMW no own pending release.
-func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire, why bool) (bool, string) {
-	cs := &s.cpus[c]
-	name := m.Prog.LocName(l)
-	if acquire && hasRelease(cs.sb) {
-		return false, "acquire RMW waits for its earlier release stores to commit"
-	}
-	if hasEntryFor(cs.sb, l) {
-		return false, because(why, func() string { return "exclusive RMW waits for its own pending store to " + name })
-	}
-	if hasMarker(cs.sb) {
-		return false, "exclusive RMW waits for the stores before its smp_wmb to commit"
-	}
-	if d := s.reservedBy(c, l); d >= 0 {
-		return false, because(why, func() string {
-			return fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
-		})
-	}
-	return true, ""
-}
-
 type fenceClass uint8
 
 const (
@@ -351,7 +135,6 @@ func (m *Machine) fenceKind(f Fence) fenceClass {
 // arithmetic, control flow, fences that are no-ops here or whose condition
 // already holds, and RCU markers when no grace period can ever start.
 func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
-	cs := &s.cpus[c]
 	switch in.Op {
 	case OpAssign, OpBranch, OpJump:
 		return true
@@ -364,18 +147,9 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 	case OpSRCULock:
 		return !m.hasSyncSRCU
 	case OpFence:
-		if cs.acqWait && len(cs.iq) > 0 {
-			return false
-		}
-		switch m.fenceKind(in.Fence) {
-		case fenceNone, fenceWrite:
-			return true // a marker only changes the CPU's own store buffer
-		case fenceRead:
-			return len(cs.iq) == 0
-		case fenceFull:
-			ok, _ := m.fullFenceReady(cs, false)
-			return ok
-		}
+		// A fence whose condition holds (a marker only changes the CPU's
+		// own store buffer): in is the instruction at the CPU's pc.
+		return m.cpuWait(s, c).kind == WaitNone
 	}
 	return false
 }
@@ -754,7 +528,7 @@ func rmwResult(in *Instr, old Value, regs []Value) (Value, bool) {
 	return old, false
 }
 
-// exec performs CPU c's next instruction (canExec must hold) and then folds
+// exec performs CPU c's next instruction (cpuWait must say WaitNone) and then folds
 // the local instructions after it.
 func (m *Machine) exec(s *State, c int, ev *Event) {
 	cs := &s.cpus[c]

@@ -159,6 +159,11 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 			}
 		}
 	}
+	label := "variant "
+	if variant == "" && in.Spec.From != "" {
+		// A test found in a mail says where: "from <stdin>:12".
+		variant, label = "from "+scenarios.Printable(in.Spec.From), ""
+	}
 	mode := "?"
 	if in.Mach != nil {
 		mode = in.Mach.Mode.Title()
@@ -191,7 +196,7 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 		return h
 	}
 	room := w - ansi.StringWidth(tail)
-	h := head("variant ")
+	h := head(label)
 	if ansi.StringWidth(h) > room {
 		h = head("")
 	}

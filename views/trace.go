@@ -110,6 +110,7 @@ func RenderTrace(ex *scenarios.Execution, opts TraceOptions) string {
 		t.step(i)
 	}
 	t.final()
+	t.replayBlock()
 	out := t.b.String()
 	if opts.ASCII {
 		out = asciiOnly(out)
@@ -164,6 +165,9 @@ func (t *tracer) header() {
 	head := sp.Name
 	if sp.Variant != "" {
 		head += " (" + sp.Variant + ")"
+	}
+	if sp.From != "" {
+		head += " (from " + sp.From + ")"
 	}
 	head += ", " + ex.Mach.Mode.Title() + " mode"
 	cond := sp.Condition()
@@ -583,6 +587,30 @@ func (t *tracer) final() {
 	for _, l := range out {
 		t.para("", "  ", l)
 	}
+}
+
+// replayBlock ends the text with what replaying it needs
+// (Execution.ReplayBlock), after a sentence that says how: the mail
+// itself, saved or piped, quoted or not, is the trace to replay.
+func (t *tracer) replayBlock() {
+	block := t.plain(t.ex.ReplayBlock(t.width))
+	how := "To replay this execution, save this text (quoted in a reply or not) as FILE and run smpscope --replay FILE, or smpscope trace --replay FILE to print it again:"
+	if t.md {
+		t.line("")
+		t.para("", "", t.text(how))
+		t.line("")
+		fence := "```"
+		for strings.Contains(block, fence) {
+			fence += "`"
+		}
+		t.line(fence + "text")
+		t.b.WriteString(block)
+		t.line(fence)
+		return
+	}
+	t.line(strings.Repeat(t.sym("─", "-"), t.width))
+	t.para("", "", t.text(how))
+	t.b.WriteString(block)
 }
 
 // attemptIntro says, before the steps, what a closest attempt is.
