@@ -97,13 +97,25 @@ func TestRuleTSOStoreBufferIsFIFO(t *testing.T) {
 }
 
 func TestRuleARMCommitsOutOfOrder(t *testing.T) {
-	p, _, _ := twoStores(Once, Once, nil, nil, Once)
+	p, x, _ := twoStores(Once, Once, nil, nil, Once)
 	d := drive(t, p, ARM)
 	d.do("P0 exec")
 	d.do("P0 exec")
 	d.must("P0 commit #1", "ARM: any entry with no older entry to its location may commit")
-	d.do("P0 commit #1")
-	d.do("P1 exec") // reads y=1 (up to date: it missed? no, S copy was queued-invalidated)
+	d.do("P0 commit #1") // y=1 is visible while x=1 still waits in P0's buffer
+	// P1 applies the invalidation of its copy of y, reads y=1 and then
+	// x=0: the message-passing outcome TSO forbids.
+	d.do("P1 inv y")
+	if ev := d.do("P1 exec"); ev.Load == nil || ev.Load.Val != 1 {
+		t.Fatalf("rule \"ARM: a later store becomes visible first\": P1 reads y as %+v, want 1", ev.Load)
+	}
+	if ev := d.do("P1 exec"); ev.Load == nil || ev.Load.Val != 0 {
+		t.Fatalf("rule \"ARM: an earlier store is still invisible\": P1 reads x as %+v, want 0", ev.Load)
+	}
+	if sb := d.state().StoreBuffer(0); len(sb) != 1 || sb[0].Loc != x || sb[0].Val != 1 {
+		t.Fatalf("x=1 should still be P0's only buffered store: %+v", sb)
+	}
+	d.must("P0 commit #0", "ARM: the older entry commits later")
 }
 
 func TestRuleARMSameLocationStaysOrdered(t *testing.T) {

@@ -128,7 +128,7 @@ func TestBinaryHostileInput(t *testing.T) {
 	}{
 		{[]string{"check", "/dev/zero"}, nil, "/dev/zero: not a regular file (a character device)"},
 		{[]string{"trace", "--replay", "/dev/zero"}, nil, "/dev/zero: not a regular file"},
-		{[]string{"trace", "--replay", src}, nil, "/dev/zero: not a regular file"},
+		{[]string{"trace", "--replay", src}, nil, "a trace's source is a .litmus file beside the trace or below it"},
 		{[]string{"why", "/dev/zero"}, nil, "not a regular file"},
 		{[]string{"record", "/dev/zero", "--out", filepath.Join(dir, "x.cast")}, nil, "not a regular file"},
 		{[]string{"/dev/zero"}, nil, "not a regular file"},
@@ -138,7 +138,7 @@ func TestBinaryHostileInput(t *testing.T) {
 		{[]string{"trace", "--replay", sparse}, nil, "a trace is at most 16 MiB"},
 		{[]string{"check", fifo}, nil, "a named pipe with nothing written to it"},
 		{[]string{"trace", "--replay", fifo}, nil, "a named pipe with nothing written to it"},
-		{[]string{"trace", "--replay", srcFifo}, nil, "a named pipe with nothing written to it"},
+		{[]string{"trace", "--replay", srcFifo}, nil, "not a regular file (a named pipe)"}, // refused from the stat
 	} {
 		r := runBinary(t, 10*time.Second, tc.stdin, nil, tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "goroutine") {
