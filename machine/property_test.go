@@ -318,7 +318,7 @@ func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
 				// A deadlock or a fault is reached like an outcome:
 				// merging a state that reaches one with a state that
 				// does not would hide it from the explorer.
-				if _, _, faulted := m.Fault(s); faulted {
+				if _, faulted := m.Fault(s); faulted {
 					set["!fault"] = true
 				} else {
 					set["!deadlock"] = true
