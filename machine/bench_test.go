@@ -70,3 +70,25 @@ func BenchmarkExplore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExploreTiny is the fixed cost of one small exploration in a
+// batch (check over a directory): CoRR and MP, both modes, verdicts
+// only, one worker, as check runs them.
+//
+//	go test ./machine -run '^$' -bench ExploreTiny -benchmem
+func BenchmarkExploreTiny(b *testing.B) {
+	for _, name := range []string{"CoRR", "MP"} {
+		p, _ := shapeNamed(name)
+		for _, mode := range []Mode{TSO, ARM} {
+			b.Run(fmt.Sprintf("%s/%s", name, mode), func(b *testing.B) {
+				m := MustNew(p, mode)
+				b.ReportAllocs()
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					r = Explore(m, Options{Workers: 1, NoWitnesses: true})
+				}
+				b.ReportMetric(float64(r.States), "states")
+			})
+		}
+	}
+}

@@ -24,6 +24,30 @@ func TestStateLimitIsExact(t *testing.T) {
 	}
 }
 
+// A limit in the last of several chunks is no verdict either (issue 22,
+// item 1): the chunk's states past the limit are dropped from the queue,
+// and the search was once called complete when nothing else was queued.
+func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
+	m := MustNew(ring(4, nil), TSO)
+	full := Explore(m, Options{})
+	if !full.Complete || full.States <= expandChunk {
+		t.Fatalf("want a complete search of more than one chunk: %s", full.Summary())
+	}
+	limits := []int{expandChunk - 1, expandChunk, expandChunk + 1, (expandChunk + full.States) / 2}
+	for n := full.States - 12; n <= full.States+1; n++ {
+		limits = append(limits, n)
+	}
+	for _, n := range limits {
+		res := Explore(m, Options{MaxStates: n})
+		switch {
+		case n < full.States && res.Complete:
+			t.Errorf("MaxStates %d of %d: complete after %d states", n, full.States, res.States)
+		case n >= full.States && (!res.Complete || res.States != full.States || len(res.Outcomes) != len(full.Outcomes)):
+			t.Errorf("MaxStates %d of %d: %s, %d outcomes of %d", n, full.States, res.Summary(), len(res.Outcomes), len(full.Outcomes))
+		}
+	}
+}
+
 // Searches sharing a budget stop when together they would pass it, and
 // give their share back when they end.
 func TestBudgetIsShared(t *testing.T) {

@@ -1,14 +1,10 @@
 package machine
 
-import (
-	"fmt"
-	"math/bits"
-	"slices"
-	"strings"
-)
+import "slices"
 
-// This file holds the semantics proper: what each step requires and does.
-// The table in shared/design/machine.md is the reference; comments name the
+// This file holds the semantics proper: what each step does, and what the
+// steps other than exec require (wait.go says when exec may run). The
+// table in shared/design/machine.md is the reference; comments name the
 // rule each branch implements.
 
 func (m *Machine) code(c int) []Instr { return m.Prog.Threads[c].Code }
@@ -53,205 +49,6 @@ func (s *State) reservedBy(c int, l Loc) int {
 		}
 	}
 	return -1
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// fullFenceReady is the condition of smp_mb: store buffer empty and, in
-// ARM-like mode, invalidation queue empty.
-func (m *Machine) fullFenceReady(cs *cpuState, why bool) (bool, string) {
-	nsb := 0
-	for _, e := range cs.sb {
-		if e.Kind != EntryWmb {
-			nsb++
-		}
-	}
-	niq := 0
-	if m.Mode == ARM {
-		niq = len(cs.iq)
-	}
-	switch {
-	case nsb > 0 && niq > 0:
-		return false, because(why, func() string {
-			return fmt.Sprintf("waits for %s and %s", plural(nsb, "store-buffer entry", "store-buffer entries"), plural(niq, "queued invalidation", "queued invalidations"))
-		})
-	case nsb > 0:
-		return false, because(why, func() string { return "waits for " + plural(nsb, "store-buffer entry", "store-buffer entries") })
-	case niq > 0:
-		return false, because(why, func() string { return "waits for " + plural(niq, "queued invalidation", "queued invalidations") })
-	}
-	return true, ""
-}
-
-// canExec reports whether CPU c can perform its next instruction, and if
-// not, why, in words.
-func (m *Machine) canExec(s *State, c int) (bool, string) { return m.canExecWhy(s, c, true) }
-
-// enabledExec is canExec without the reason (no strings are built).
-func (m *Machine) enabledExec(s *State, c int) bool {
-	ok, _ := m.canExecWhy(s, c, false)
-	return ok
-}
-
-// because returns f() when a reason is wanted; f is not called otherwise,
-// so the search, which only asks whether, builds no strings.
-func because(why bool, f func() string) string {
-	if why {
-		return f()
-	}
-	return ""
-}
-
-func (m *Machine) canExecWhy(s *State, c int, why bool) (bool, string) {
-	if m.finished(s, c) {
-		return false, "finished"
-	}
-	cs := &s.cpus[c]
-	if cs.fault {
-		return false, because(why, func() string { return "stopped: " + m.faultText(s, c) })
-	}
-	in := &m.code(c)[cs.pc]
-	if cs.acqWait && len(cs.iq) > 0 {
-		return false, because(why, func() string {
-			return "after an acquire, waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
-		})
-	}
-	if in.Addr != nil {
-		if _, ok := m.addr(in, cs.regs); !ok {
-			return true, "" // performing it faults and ends the execution
-		}
-	}
-	arm := m.Mode == ARM
-	switch in.Op {
-	case OpLoad:
-		if arm && in.Access == Acquire && hasRelease(cs.sb) {
-			return false, "smp_load_acquire waits for its earlier release stores to commit"
-		}
-		return true, ""
-	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCUUnlock:
-		return true, ""
-	case OpSRCULock:
-		if arm && len(cs.iq) > 0 {
-			if d := m.lateSection(s, c, in); d >= 0 {
-				return false, because(why, func() string {
-					return fmt.Sprintf("%s waits for %s: %s's grace period of %s started before this section, which must not read older values (Tree SRCU's srcu_read_lock is a full barrier)",
-						srcuLockName(in), plural(len(cs.iq), "queued invalidation", "queued invalidations"), m.Prog.Threads[d].Name, m.Prog.LocName(m.srcuDomain(in)))
-				})
-			}
-		}
-		return true, ""
-	case OpFence:
-		switch m.fenceKind(in.Fence) {
-		case fenceFull:
-			if ok, what := m.fullFenceReady(cs, why); !ok {
-				return false, because(why, func() string { return in.Fence.String() + " " + what })
-			}
-		case fenceRead:
-			if len(cs.iq) > 0 {
-				return false, because(why, func() string {
-					return "smp_rmb waits for " + plural(len(cs.iq), "queued invalidation", "queued invalidations")
-				})
-			}
-		}
-		return true, ""
-	case OpSyncRCU, OpSyncSRCU:
-		name := "synchronize_rcu"
-		if in.Op == OpSyncSRCU {
-			name = "synchronize_srcu"
-		}
-		if cs.syncWait {
-			if cs.gpWait != 0 {
-				var names []string
-				for d := range s.cpus {
-					if cs.gpWait&(1<<uint(d)) != 0 {
-						names = append(names, m.Prog.Threads[d].Name)
-					}
-				}
-				return false, because(why, func() string { return name + " waits for a quiescent state from " + strings.Join(names, ", ") })
-			}
-			if open := cs.gpSecs & s.srcuOpen; open != 0 {
-				return false, because(why, func() string {
-					return name + " waits for " + plural(bits.OnesCount32(open), "SRCU read-side section", "SRCU read-side sections") + " to end"
-				})
-			}
-		}
-		if ok, what := m.fullFenceReady(cs, why); !ok {
-			return false, because(why, func() string { return name + " " + what })
-		}
-		return true, ""
-	}
-	// Read-modify-writes and locks.
-	l, _ := m.addr(in, cs.regs)
-	name := m.Prog.LocName(l)
-	if !arm {
-		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
-			return true, "" // a plain load that saw the lock held
-		}
-		// x86: every locked instruction drains the store buffer first.
-		if hasStores(cs.sb) {
-			return false, because(why, func() string {
-				return "locked instruction waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
-			})
-		}
-		if in.Op == OpLock && s.Latest(l) != 0 {
-			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
-		}
-		return true, ""
-	}
-	switch in.Op {
-	case OpLock:
-		if s.Latest(l) != 0 {
-			return false, because(why, func() string { return "spin_lock waits: " + name + " is held" })
-		}
-		if d := s.reservedBy(c, l); d >= 0 {
-			return false, because(why, func() string {
-				return fmt.Sprintf("spin_lock waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
-			})
-		}
-		return m.exclusiveReady(s, c, l, true, why)
-	case OpTryLock:
-		if m.trylockFails(s, c, in, l) {
-			return true, "" // a plain load that saw the lock held
-		}
-		return m.exclusiveReady(s, c, l, true, why)
-	case OpRMW:
-		if m.rmwFailsNow(s, c, in, l) {
-			// A failed conditional RMW is a plain load (an acquire load
-			// for _acquire), with no barrier.
-			if in.Order == OrderAcquire && hasRelease(cs.sb) {
-				return false, because(why, func() string { return in.rmwName() + " waits for its earlier release stores to commit" })
-			}
-			return true, ""
-		}
-		switch in.Order {
-		case OrderFull:
-			if ok, what := m.fullFenceReady(cs, why); !ok {
-				return false, because(why, func() string { return "fully ordered RMW " + what })
-			}
-			if d := s.reservedBy(c, l); d >= 0 {
-				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
-			}
-			return true, ""
-		case OrderRelease:
-			if hasStores(cs.sb) {
-				return false, because(why, func() string {
-					return "release RMW waits for " + plural(len(cs.sb), "store-buffer entry", "store-buffer entries")
-				})
-			}
-			if d := s.reservedBy(c, l); d >= 0 {
-				return false, because(why, func() string { return fmt.Sprintf("RMW waits: %s is reserved by %s", name, m.Prog.Threads[d].Name) })
-			}
-			return true, ""
-		default:
-			return m.exclusiveReady(s, c, l, in.Order == OrderAcquire, why)
-		}
-	}
-	return false, "unknown instruction"
 }
 
 // isConditional reports whether an RMW may fail (cmpxchg, atomic_add_unless).
@@ -306,29 +103,6 @@ func (m *Machine) trylockFails(s *State, c int, in *Instr, l Loc) bool {
 	return m.view(s, c, in, l, false) != 0 || s.Latest(l) != 0 || s.reservedBy(c, l) >= 0
 }
 
-// exclusiveReady is the condition of an exclusive RMW (ARM-like): no own
-// entry for the line or wmb marker in the store buffer, the line not
-// reserved by another CPU, and for an acquire RMW no own pending release.
-func (m *Machine) exclusiveReady(s *State, c int, l Loc, acquire, why bool) (bool, string) {
-	cs := &s.cpus[c]
-	name := m.Prog.LocName(l)
-	if acquire && hasRelease(cs.sb) {
-		return false, "acquire RMW waits for its earlier release stores to commit"
-	}
-	if hasEntryFor(cs.sb, l) {
-		return false, because(why, func() string { return "exclusive RMW waits for its own pending store to " + name })
-	}
-	if hasMarker(cs.sb) {
-		return false, "exclusive RMW waits for the stores before its smp_wmb to commit"
-	}
-	if d := s.reservedBy(c, l); d >= 0 {
-		return false, because(why, func() string {
-			return fmt.Sprintf("exclusive RMW waits: %s is reserved by %s's pending exclusive store", name, m.Prog.Threads[d].Name)
-		})
-	}
-	return true, ""
-}
-
 type fenceClass uint8
 
 const (
@@ -361,7 +135,6 @@ func (m *Machine) fenceKind(f Fence) fenceClass {
 // arithmetic, control flow, fences that are no-ops here or whose condition
 // already holds, and RCU markers when no grace period can ever start.
 func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
-	cs := &s.cpus[c]
 	switch in.Op {
 	case OpAssign, OpBranch, OpJump:
 		return true
@@ -374,18 +147,9 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 	case OpSRCULock:
 		return !m.hasSyncSRCU
 	case OpFence:
-		if cs.acqWait && len(cs.iq) > 0 {
-			return false
-		}
-		switch m.fenceKind(in.Fence) {
-		case fenceNone, fenceWrite:
-			return true // a marker only changes the CPU's own store buffer
-		case fenceRead:
-			return len(cs.iq) == 0
-		case fenceFull:
-			ok, _ := m.fullFenceReady(cs, false)
-			return ok
-		}
+		// A fence whose condition holds (a marker only changes the CPU's
+		// own store buffer): in is the instruction at the CPU's pc.
+		return m.cpuWait(s, c).kind == WaitNone
 	}
 	return false
 }
@@ -516,11 +280,17 @@ func (m *Machine) applyInval(s *State, c, i int) {
 
 func (m *Machine) applyInvalFor(s *State, c int, l Loc, ev *Event) {
 	if i := s.iqIndex(c, l); i >= 0 {
-		if ev != nil {
-			ev.Applied = append(ev.Applied, l)
-		}
-		m.applyInval(s, c, i)
+		m.applyInvalBecause(s, c, i, ApplyOwn, ev)
 	}
+}
+
+// applyInvalBecause is applyInval, recording in ev why.
+func (m *Machine) applyInvalBecause(s *State, c, i int, why ApplyCause, ev *Event) {
+	if ev != nil {
+		line := s.cpus[c].cache[s.cpus[c].iq[i].Loc]
+		ev.Applied = append(ev.Applied, Applied{Loc: s.cpus[c].iq[i].Loc, Cause: why, Stale: line.Val, Readable: line.State != Invalid})
+	}
+	m.applyInval(s, c, i)
 }
 
 // writeBack copies an owner's line for l to memory.
@@ -539,22 +309,22 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 	for i := len(cs.sb) - 1; i >= 0; i-- {
 		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
 			if ev != nil {
-				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1}
+				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1,
+					From: StoreID{CPU: c, Instr: int(e.Instr)}, Newer: initialStore, WroteBack: -1}
 			}
 			return e.Val
 		}
 	}
 	line := &cs.cache[l]
 	src := FromCache
+	wroteBack := -1
 	if line.State == Invalid {
 		src = FromMiss
 		if o := s.owner(l); o >= 0 {
 			ol := &s.cpus[o].cache[l]
 			s.writeBack(l, ol)
 			ol.State = Shared
-			if ev != nil {
-				ev.WroteBack = o
-			}
+			wroteBack = o
 		}
 		st := Exclusive
 		for d := range s.cpus {
@@ -569,19 +339,25 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 	}
 	if ev != nil {
 		ev.Load = m.classify(s, c, l, line.Val, line.Co, src)
+		ev.Load.WroteBack = wroteBack
 	}
 	return line.Val
 }
 
 func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSource) *LoadEvent {
-	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), NewerCPU: -1}
+	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), From: initialStore, Newer: initialStore}
 	if s.coh == nil {
 		return le // a search state: no history to classify against
 	}
 	head := s.coh[l]
+	for n := head; n != nil; n = n.prev {
+		if n.n == co {
+			le.From = n.store()
+		}
+	}
 	if co < head.n {
 		le.Class = Stale
-		le.NewerVal, le.NewerCPU, le.NewerStep = head.val, int(head.cpu), int(head.step)
+		le.NewerVal, le.Newer, le.NewerStep = head.val, head.store(), int(head.step)
 		return le
 	}
 	for d := range s.cpus {
@@ -592,7 +368,7 @@ func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSo
 		for i := len(sb) - 1; i >= 0; i-- {
 			if sb[i].Kind != EntryWmb && sb[i].Loc == l {
 				le.Class = NewerPending
-				le.NewerVal, le.NewerCPU = sb[i].Val, d
+				le.NewerVal, le.Newer = sb[i].Val, StoreID{CPU: d, Instr: int(sb[i].Instr)}
 				return le
 			}
 		}
@@ -608,20 +384,21 @@ func (m *Machine) readLatest(s *State, c int, l Loc, ev *Event) Value {
 	return m.load(s, c, l, ev)
 }
 
-// commitStore writes v to l from CPU c: the CPU takes the line in M. Other
-// M/E holders write back and drop to I; S holders drop to I (TSO) or get a
-// queued invalidation and keep their stale copy (ARM-like).
-func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
+// commitStore writes v to l from CPU c's instruction instr: the CPU takes
+// the line in M. Other M/E holders write back and drop to I; S holders
+// drop to I (TSO) or get a queued invalidation and keep their stale copy
+// (ARM-like).
+func (m *Machine) commitStore(s *State, c int, l Loc, v Value, instr int, ev *Event) {
 	m.applyInvalFor(s, c, l, ev)
 	var co int32
 	if s.coh != nil { // explorer states carry no history
 		head := s.coh[l]
-		s.coh[l] = &cohNode{val: v, cpu: int8(c), step: s.steps, prev: head, n: head.n + 1}
+		s.coh[l] = &cohNode{val: v, cpu: int8(c), instr: int8(instr), step: s.steps, prev: head, n: head.n + 1}
 		co = head.n + 1
 	}
 	var ce *CommitEvent
 	if ev != nil {
-		ce = &CommitEvent{Loc: l, Val: v, WroteBack: -1}
+		ce = &CommitEvent{Store: StoreID{CPU: c, Instr: instr}, Loc: l, Val: v, AtOnce: true, Co: int(co), WroteBack: -1}
 		ev.Commit = ce
 	}
 	for d := range s.cpus {
@@ -685,7 +462,10 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	}
 	copy(cs.sb[i:], cs.sb[i+1:]) // in place: a state owns its buffers
 	cs.sb = cs.sb[:len(cs.sb)-1]
-	m.commitStore(s, c, e.Loc, e.Val, ev)
+	m.commitStore(s, c, e.Loc, e.Val, int(e.Instr), ev)
+	if ev != nil {
+		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
+	}
 	normalizeSB(&s.cpus[c])
 	if e.Kind == EntryRelease {
 		markQueued(&s.cpus[c])
@@ -764,7 +544,7 @@ func rmwResult(in *Instr, old Value, regs []Value) (Value, bool) {
 	return old, false
 }
 
-// exec performs CPU c's next instruction (canExec must hold) and then folds
+// exec performs CPU c's next instruction (cpuWait must say WaitNone) and then folds
 // the local instructions after it.
 func (m *Machine) exec(s *State, c int, ev *Event) {
 	cs := &s.cpus[c]
@@ -777,7 +557,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		if _, ok := m.addr(in, cs.regs); !ok {
 			cs.fault = true
 			if ev != nil {
-				ev.Fault = true
+				ev.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultAddress, Addr: in.Addr.Eval(cs.regs)}
 			}
 			return
 		}
@@ -819,6 +599,9 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		m.srcuLock(s, c, in, pc)
 	case OpSRCUUnlock:
 		if !m.srcuUnlock(s, c, in) {
+			if ev != nil {
+				ev.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultSRCUIndex}
+			}
 			return
 		}
 	case OpSyncRCU, OpSyncSRCU:
@@ -856,7 +639,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
 			m.afterAcquire(cs, true)
 		} else {
-			m.commitStore(s, c, l, 1, ev)
+			m.commitStore(s, c, l, 1, pc, ev)
 		}
 		m.setDst(s, c, in, 1, false)
 	case OpRMW:
@@ -915,10 +698,11 @@ func (m *Machine) preLoad(s *State, c int, in *Instr, acquire bool, ev *Event) {
 	deps := in.Addr.Regs()
 	for i := 0; i < len(cs.iq); {
 		if e := cs.iq[i]; e.Before&deps != 0 || acquire && e.Marked {
-			if ev != nil {
-				ev.Applied = append(ev.Applied, e.Loc)
+			why := ApplyAddrDep
+			if acquire && e.Marked {
+				why = ApplyAcquire
 			}
-			m.applyInval(s, c, i)
+			m.applyInvalBecause(s, c, i, why, ev)
 			continue
 		}
 		i++
@@ -965,22 +749,6 @@ func (m *Machine) peek(s *State, c int, l Loc) Value {
 	return s.Latest(l)
 }
 
-// applyMarked applies the invalidations marked by the CPU's own release
-// commits (ARM-like acquire).
-func (m *Machine) applyMarked(s *State, c int, ev *Event) {
-	cs := &s.cpus[c]
-	for i := 0; i < len(cs.iq); {
-		if cs.iq[i].Marked {
-			if ev != nil {
-				ev.Applied = append(ev.Applied, cs.iq[i].Loc)
-			}
-			m.applyInval(s, c, i)
-			continue
-		}
-		i++
-	}
-}
-
 // markQueued marks the entries now in CPU c's invalidation queue: a release
 // write became visible, and ARMv8 orders a release before a later acquire,
 // which must not return a value already overwritten then.
@@ -997,7 +765,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		// A locked instruction on the line in M: read and write at once.
 		old := m.readLatest(s, c, l, ev)
 		if nv, ok := rmwResult(in, old, cs.regs); ok {
-			m.commitStore(s, c, l, nv, ev)
+			m.commitStore(s, c, l, nv, pc, ev)
 		} else if ev != nil {
 			ev.Failed = true
 		}
@@ -1017,7 +785,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	switch in.Order {
 	case OrderFull, OrderRelease:
 		if ok {
-			m.commitStore(s, c, l, nv, ev)
+			m.commitStore(s, c, l, nv, pc, ev)
 			if in.Order == OrderRelease {
 				markQueued(cs)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -62,14 +63,14 @@ type OutcomeResult struct {
 // DeadlockResult is a stuck state the search reached.
 type DeadlockResult struct {
 	Witness []Step
-	// Reasons holds each unfinished CPU's blocked reason in that state.
-	Reasons []string
+	// Waits says what each unfinished CPU waits for in that state.
+	Waits []Wait
 }
 
 // FaultResult is an execution that ended in a fault (see Machine.Fault).
 type FaultResult struct {
 	Witness []Step
-	Reason  string // the CPU, the instruction and why, in words
+	Fault   Fault
 }
 
 // Result is what an exploration found.
@@ -169,6 +170,13 @@ type explorer struct {
 	addTuple  []uint32
 	res       *Result
 	outs      map[string]*outcomeAcc
+	workers   []*worker
+	// A chunk's buffers, reused from chunk to chunk.
+	work      []uint32
+	gens      [][]successor
+	terminals []bool
+	pruned    []bool
+	finals    []*State
 }
 
 type outcomeAcc struct {
@@ -226,16 +234,12 @@ func Explore(m *Machine, opts Options) *Result {
 		defer cancel()
 	}
 	start := time.Now()
-	e := &explorer{m: m, opts: opts, budget: budget, res: &Result{}, outs: make(map[string]*outcomeAcc),
-		cpus: make([]interner, len(m.Prog.Threads)), states: tupleSet{width: 1 + len(m.Prog.Threads)}}
-	defer e.release()
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	pool := make([]*worker, opts.Workers)
-	for i := range pool {
-		pool[i] = &worker{id: i, tuple: make([]uint32, e.states.width)}
-	}
+	e := newExplorer(m, opts, budget)
+	defer e.release()
+	pool := e.workers
 	init := m.Initial()
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
 	e.add(e.encode(init, pool[0]), nil, -1, macro{}, 0)
@@ -247,13 +251,15 @@ func Explore(m *Machine, opts Options) *Result {
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
 			// results do not depend on scheduling.
-			if e.res.States >= opts.MaxStates {
+			// At the limit with every discovered state expanded, what is
+			// left in the buckets are stale entries: drain them.
+			if e.res.States >= opts.MaxStates && e.res.States < e.states.n {
 				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
 				break
 			}
 			b := e.buckets[d]
 			n := min(len(b), expandChunk)
-			var work []uint32
+			work := e.work[:0]
 			for _, idx := range b[len(b)-n:] {
 				dv := e.nodes.dist.at(int(idx))
 				if dv&doneBit != 0 || int(dv) != d || e.res.States+len(work) >= opts.MaxStates {
@@ -263,9 +269,13 @@ func Explore(m *Machine, opts Options) *Result {
 				work = append(work, idx)
 			}
 			e.buckets[d] = b[:len(b)-n]
-			gens := make([][]successor, len(work))
-			terminal := make([]bool, len(work))
-			pruned := make([]bool, len(work))
+			e.work = work
+			gens := grow(e.gens, len(work))
+			terminal := grow(e.terminals, len(work))
+			pruned := grow(e.pruned, len(work))
+			clear(terminal)
+			clear(pruned)
+			e.gens, e.terminals, e.pruned = gens, terminal, pruned
 			expand := func(w *worker, i int) {
 				s := e.decode(int(work[i]), w)
 				if opts.Prune != nil && opts.Prune(s) {
@@ -280,7 +290,10 @@ func Explore(m *Machine, opts Options) *Result {
 				}
 			}
 			for _, w := range pool {
+				// The previous chunk's successors are merged: their
+				// buffers are free again.
 				w.final = w.final[:0]
+				w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
 			}
 			if len(pool) > 1 && len(work) >= parallelMin {
 				var wg sync.WaitGroup
@@ -299,7 +312,9 @@ func Explore(m *Machine, opts Options) *Result {
 					expand(pool[0], i)
 				}
 			}
-			finals := map[int]*State{}
+			finals := grow(e.finals, len(work))
+			clear(finals)
+			e.finals = finals
 			for _, w := range pool {
 				for _, f := range w.final {
 					finals[f.i] = f.state
@@ -310,7 +325,7 @@ func Explore(m *Machine, opts Options) *Result {
 				if pruned[i] {
 					e.res.Pruned++
 				}
-				if s, ok := finals[i]; ok {
+				if s := finals[i]; s != nil {
 					e.terminal(int32(idx), s)
 				}
 				for _, sc := range gens[i] {
@@ -334,7 +349,10 @@ func Explore(m *Machine, opts Options) *Result {
 		}
 		e.buckets[d] = nil
 	}
-	if stopped == "" && e.pendingWork() {
+	// Complete means every discovered state was expanded: a chunk cut short
+	// by the state limit drops its remaining states from the buckets, so
+	// the buckets alone cannot tell.
+	if stopped == "" && e.res.States < e.states.n {
 		stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
 	}
 	for _, t := range transitions {
@@ -360,17 +378,6 @@ func Explore(m *Machine, opts Options) *Result {
 type finalState struct {
 	i     int
 	state *State
-}
-
-func (e *explorer) pendingWork() bool {
-	for _, b := range e.buckets {
-		for _, idx := range b {
-			if e.nodes.dist.at(int(idx))&doneBit == 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // bytes is what the explorer holds now.
@@ -410,6 +417,63 @@ func (e *explorer) charge() bool {
 func (e *explorer) release() {
 	e.budget.charge(-e.charged)
 	e.charged = 0
+	if e.bytes() <= reuseMax {
+		e.m, e.res, e.outs, e.budget, e.opts = nil, nil, nil, nil, Options{}
+		clear(e.finals)
+		clear(e.gens)
+		for _, w := range e.workers {
+			clear(w.final)
+		}
+		explorers.Put(e)
+	}
+}
+
+// Small explorations come in batches (a directory of litmus tests, the
+// what-if edits of one test), and for them the search's own set-up — its
+// tables, pages and workers' buffers, a few tens of KiB touched for the
+// first time — costs more than the search. So the buffers of an
+// exploration that stayed small are kept for the next one (explorers),
+// emptied; larger ones are left to the garbage collector.
+var explorers sync.Pool
+
+// reuseMax is the most an exploration may hold for its buffers to be
+// kept.
+const reuseMax = 256 << 10
+
+// newExplorer returns an explorer for m with empty tables, reusing a
+// small exploration's buffers when one is free.
+func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
+	e, _ := explorers.Get().(*explorer)
+	if e == nil {
+		e = &explorer{}
+	}
+	n := len(m.Prog.Threads)
+	e.m, e.opts, e.budget, e.res, e.outs = m, opts, budget, &Result{}, make(map[string]*outcomeAcc)
+	e.mem.reset()
+	for len(e.cpus) < n {
+		e.cpus = append(e.cpus, interner{})
+	}
+	e.cpus = e.cpus[:n]
+	for i := range e.cpus {
+		e.cpus[i].reset()
+	}
+	e.states.reset(1 + n)
+	e.nodes.parent.reset()
+	e.nodes.via.reset()
+	e.nodes.dist.reset()
+	clear(e.buckets)
+	e.buckets = e.buckets[:0]
+	for len(e.workers) < opts.Workers {
+		e.workers = append(e.workers, &worker{})
+	}
+	e.workers = e.workers[:opts.Workers]
+	for i, w := range e.workers {
+		w.id = i
+		w.tuple = grow(w.tuple, e.states.width)
+		w.final = w.final[:0]
+		w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
+	}
+	return e
 }
 
 // encoding is a state's blocks, concatenated with their lengths: the
@@ -545,10 +609,10 @@ func (e *explorer) decode(idx int, w *worker) *State {
 
 func (e *explorer) terminal(idx int32, s *State) {
 	m := e.m
-	if _, why, faulted := m.Fault(s); faulted {
+	if f, faulted := m.Fault(s); faulted {
 		e.res.FaultStates++
 		if len(e.res.Faults) < maxDeadlocks {
-			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Reason: why})
+			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Fault: f})
 		}
 		return
 	}
@@ -559,8 +623,8 @@ func (e *explorer) terminal(idx int32, s *State) {
 		}
 		d := DeadlockResult{Witness: e.witness(idx)}
 		for c := range s.cpus {
-			if st := m.Status(s, c); !st.Finished {
-				d.Reasons = append(d.Reasons, m.cpuName(c)+": "+st.Reason)
+			if w := m.Wait(s, c); w.Kind != WaitFinished {
+				d.Waits = append(d.Waits, w)
 			}
 		}
 		e.res.Deadlocks = append(e.res.Deadlocks, d)
@@ -589,6 +653,7 @@ type worker struct {
 	buf     []byte
 	arena   []byte   // encodings of new successors (see successors)
 	idArena []uint32 // and their known block numbers
+	succs   []successor
 	blocks  [][]byte
 	tuple   []uint32
 	// The state being expanded, as decode found it: its blocks and their
@@ -622,7 +687,7 @@ const (
 // only read here, never written, so several goroutines may call
 // successors at once between merges.
 func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
-	var out []successor
+	first := len(w.succs)
 	w.transitions = 0
 	for _, mv := range e.macros(s, w) {
 		t := w.sc.load(s)
@@ -636,19 +701,21 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		}
 		// Encodings of a chunk's new states go into the worker's arena,
 		// kept until the chunk is merged.
+		// Arenas start small and double up to 64 KiB, so a tiny search
+		// allocates little.
 		if len(w.arena)+len(enc) > cap(w.arena) {
-			w.arena = make([]byte, 0, max(64<<10, 2*len(enc)))
+			w.arena = make([]byte, 0, max(min(64<<10, 2*cap(w.arena)), 1024, 2*len(enc)))
 		}
 		start := len(w.arena)
 		w.arena = append(w.arena, enc...)
 		if len(w.idArena)+len(w.tuple) > cap(w.idArena) {
-			w.idArena = make([]uint32, 0, max(16<<10, len(w.tuple)))
+			w.idArena = make([]uint32, 0, max(min(16<<10, 2*cap(w.idArena)), 256, len(w.tuple)))
 		}
 		at := len(w.idArena)
 		w.idArena = append(w.idArena, w.tuple...)
-		out = append(out, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost})
+		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost})
 	}
-	return out
+	return w.succs[first:len(w.succs):len(w.succs)]
 }
 
 // applyMacro performs a macro on t and returns its cost: the number of
@@ -790,7 +857,7 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
-	if _, _, f := m.Fault(s); f {
+	if m.faulted(s) {
 		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
@@ -1271,15 +1338,36 @@ func (e *explorer) witness(idx int32) []Step {
 // witnesses step by step; a step that changes nothing they look at only
 // gets in the way.
 func (m *Machine) prune(steps []Step) []Step {
-	end := func(steps []Step) (string, bool) {
-		s := m.Initial()
-		for _, st := range steps {
+	// Candidates are tried from the last step back, so the steps before
+	// a candidate never change: the states before them are replayed
+	// once (prefix[i] is the state before candidate steps[i]), and a
+	// candidate's trial replays only what follows it.
+	candidate := func(st Step) bool { return st.Kind == StepInvalidate || st.Kind == StepReportQS }
+	if !slices.ContainsFunc(steps, candidate) {
+		return steps
+	}
+	prefix := make([]*State, len(steps))
+	s := m.Initial()
+	s.coh, s.memCo = nil, nil // witnesses end the same without history
+	for i, st := range steps {
+		if !m.IsEnabled(s, st) {
+			return steps
+		}
+		if candidate(st) {
+			prefix[i] = s.clone()
+		}
+		m.apply(s, st, nil)
+	}
+	var sc scratch
+	end := func(from *State, rest []Step) (string, bool) {
+		s := sc.load(from)
+		for _, st := range rest {
 			if !m.IsEnabled(s, st) {
 				return "", false
 			}
 			m.apply(s, st, nil)
 		}
-		if _, _, f := m.Fault(s); f {
+		if m.faulted(s) {
 			return "fault", true
 		}
 		switch {
@@ -1290,17 +1378,16 @@ func (m *Machine) prune(steps []Step) []Step {
 		}
 		return "", false
 	}
-	want, ok := end(steps)
+	want, ok := end(s, nil)
 	if !ok {
 		return steps
 	}
 	for i := len(steps) - 1; i >= 0; i-- {
-		if k := steps[i].Kind; k != StepInvalidate && k != StepReportQS {
+		if prefix[i] == nil {
 			continue
 		}
-		shorter := append(append([]Step(nil), steps[:i]...), steps[i+1:]...)
-		if got, ok := end(shorter); ok && got == want {
-			steps = shorter
+		if got, ok := end(prefix[i], steps[i+1:]); ok && got == want {
+			steps = append(steps[:i:i], steps[i+1:]...)
 		}
 	}
 	return steps

@@ -305,6 +305,9 @@ type Instr struct {
 	// Cross marks srcu_down_read / srcu_up_read: a section that another
 	// CPU may close.
 	Cross bool
+	// Prim is the primitive the instruction was compiled from (for
+	// people: which C name to show); the rules read Op and its flavour.
+	Prim Prim
 
 	Text  string // what the person wrote, e.g. "r0 = READ_ONCE(*x);"
 	Line  int    // 1-based line in the scenario source, 0 if unknown
@@ -383,6 +386,9 @@ func (p *Program) Validate() error {
 			}
 			if in.HasDst && int(in.Dst) >= len(t.Regs) {
 				return fmt.Errorf("%s: register %d out of range", where, in.Dst)
+			}
+			if in.Op > OpJump {
+				return fmt.Errorf("%s: unknown operation %d", where, in.Op)
 			}
 			switch in.Op {
 			case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock, OpSRCULock, OpSRCUUnlock, OpSyncSRCU:

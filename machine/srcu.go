@@ -60,13 +60,6 @@ func (m *Machine) srcuDomain(in *Instr) Loc {
 	return l
 }
 
-func srcuLockName(in *Instr) string {
-	if in.Cross {
-		return "srcu_down_read"
-	}
-	return "srcu_read_lock"
-}
-
 // srcuSec is one section-opening instruction.
 type srcuSec struct {
 	cpu, pc int

@@ -29,7 +29,7 @@ func (p *pagedBytes) add(b []byte) uint32 {
 	n := len(p.pages)
 	switch {
 	case n == 0:
-		p.pages = append(p.pages, make([]byte, 0, max(4096, need)))
+		p.pages = append(p.pages, make([]byte, 0, max(512, need)))
 		n++
 	case len(p.pages[n-1])+need > cap(p.pages[n-1]):
 		if c := cap(p.pages[n-1]); c < bytePage {
@@ -49,6 +49,15 @@ func (p *pagedBytes) add(b []byte) uint32 {
 	pg = append(pg, b...)
 	p.pages[n-1] = pg
 	return uint32(n-1)<<20 | uint32(off)
+}
+
+// reset empties p, keeping its first page.
+func (p *pagedBytes) reset() {
+	if len(p.pages) > 0 {
+		clear(p.pages[1:])
+		p.pages = p.pages[:1]
+		p.pages[0] = p.pages[0][:0]
+	}
 }
 
 func (p *pagedBytes) get(ref uint32) []byte {
@@ -77,7 +86,7 @@ func (p *paged32) append(v uint32) {
 	case p.n>>pageBits == len(p.pages):
 		size := 1 << pageBits
 		if p.n == 0 {
-			size = 1024 // the first page grows up to full size
+			size = 64 // the first page grows up to full size
 		}
 		p.pages = append(p.pages, make([]uint32, size))
 	case p.n < 1<<pageBits && p.n == len(p.pages[0]):
@@ -87,6 +96,15 @@ func (p *paged32) append(v uint32) {
 	}
 	p.pages[p.n>>pageBits][p.n&(1<<pageBits-1)] = v
 	p.n++
+}
+
+// reset empties p, keeping its first page.
+func (p *paged32) reset() {
+	if len(p.pages) > 0 {
+		clear(p.pages[1:])
+		p.pages = p.pages[:1]
+	}
+	p.n = 0
 }
 
 func (p *paged32) at(i int) uint32     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
@@ -155,7 +173,7 @@ func (in *interner) intern(b []byte) uint32 {
 }
 
 func (in *interner) rehash() {
-	n := max(256, 2*len(in.table))
+	n := max(64, 2*len(in.table))
 	in.table = make([]uint32, n)
 	mask := n - 1
 	for id := 0; id < in.refs.n; id++ {
@@ -165,6 +183,13 @@ func (in *interner) rehash() {
 		}
 		in.table[i] = uint32(id) + 1
 	}
+}
+
+// reset empties in, keeping its buffers.
+func (in *interner) reset() {
+	in.data.reset()
+	in.refs.reset()
+	clear(in.table)
 }
 
 func (in *interner) get(id uint32) []byte { return in.data.get(in.refs.at(int(id))) }
@@ -240,7 +265,7 @@ func (ts *tupleSet) add(t []uint32) (int, bool) {
 }
 
 func (ts *tupleSet) rehash() {
-	n := max(256, 2*len(ts.table))
+	n := max(64, 2*len(ts.table))
 	ts.table = make([]uint32, n)
 	mask := n - 1
 	t := make([]uint32, ts.width)
@@ -252,6 +277,14 @@ func (ts *tupleSet) rehash() {
 		}
 		ts.table[i] = uint32(idx) + 1
 	}
+}
+
+// reset empties ts for tuples of width words, keeping its buffers.
+func (ts *tupleSet) reset(width int) {
+	ts.width = width
+	ts.words.reset()
+	clear(ts.table)
+	ts.n = 0
 }
 
 // get copies tuple idx into t.
@@ -268,7 +301,7 @@ func (ts *tupleSet) bytes() int64 { return ts.words.bytes() + int64(len(ts.table
 // grows its table, so the budget can be asked first.
 func tableGrowth(n, tableLen int) int64 {
 	if (n+1)*4 > tableLen*3 {
-		return int64(max(256, 2*tableLen)) * 4
+		return int64(max(64, 2*tableLen)) * 4
 	}
 	return 0
 }

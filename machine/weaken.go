@@ -87,11 +87,11 @@ func (w Weakening) Apply(p *Program) *Program {
 	case in.Op == OpFence && in.Fence != FenceBarrier:
 		in.Fence = FenceBarrier
 	case in.Op == OpLoad && in.Access == Acquire:
-		in.Access = Once
+		in.Access, in.Prim = Once, PrimReadOnce
 	case in.Op == OpStore && in.Access.IsRelease():
-		in.Access = Once
+		in.Access, in.Prim = Once, PrimWriteOnce
 	case in.Op == OpRMW && in.Order != OrderRelaxed:
-		in.Order = OrderRelaxed
+		in.Order, in.Prim = OrderRelaxed, in.Prim.WithOrder(OrderRelaxed)
 	default:
 		panic(fmt.Sprintf("machine: weakening %s: instruction %q has no ordering to weaken", w, strings.TrimSpace(in.Text)))
 	}

@@ -455,8 +455,9 @@ type Together uint8
 
 // Togethers.
 const (
-	// TogetherMoot: not asked (some annotation is needed alone, the
-	// outcome is reachable as written, or there are fewer than two).
+	// TogetherMoot: not asked (some annotation is needed alone or could
+	// not be decided alone, the outcome is reachable as written, or there
+	// are fewer than two).
 	TogetherMoot Together = iota
 	// TogetherNeeded: all of them together are needed; they back each
 	// other up, and not all of them can go.
@@ -512,7 +513,12 @@ func (r NecessityReport) Together(j int) Together {
 		return TogetherMoot
 	}
 	for i := range r.Annotations {
-		if r.Need(i, j) == Needed {
+		switch r.Need(i, j) {
+		case Needed:
+			return TogetherMoot
+		case NeedUnknown:
+			// "none is needed on its own" is not known: a stopped
+			// search has no verdict (issue 22, item 1).
 			return TogetherMoot
 		}
 	}

@@ -344,6 +344,9 @@ func (tc *threadCompiler) emit(in machine.Instr) int {
 		tc.fail(tc.pos, "too many instructions in %s: at most %d are supported", tc.t.Name, machine.MaxInstrs)
 	}
 	in.Text = tc.text
+	if c := tc.from.call; c != nil {
+		in.Prim = prims[c.Fun.Name].prim // what a call emits is its primitive's
+	}
 	in.Line = tc.pos.Line
 	in.Depth = tc.depth
 	tc.th.Code = append(tc.th.Code, in)

@@ -344,11 +344,40 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 			if in.Text != stmt || in.Line != 11 {
 				t.Errorf("%s: instruction text %q line %d", stmt, in.Text, in.Line)
 			}
+			// Every instruction names its primitive: the one called, or
+			// for herd7's internal forms the kernel primitive it is.
+			if in.Prim != pr.prim || in.Prim == machine.PrimNone || !strings.HasPrefix(name, "__") && in.Prim.String() != name {
+				t.Errorf("%s: instruction %q has primitive %q", stmt, in.Text, in.Prim)
+			}
 		}
 		if pr.ret == retNone {
 			if _, err := mustParse(t, stmtScenario("r0 = "+stmt)).Compile(); err == nil || !strings.Contains(err.Error(), "does not return a value") {
 				t.Errorf("r0 = %s: got %v, want a 'does not return a value' error", stmt, err)
 			}
+		}
+	}
+}
+
+// TestPrimsAreTheCompilersPrimitives: machine's Prim enum and the
+// compiler's table name the same primitives, and each Prim takes itself
+// apart into its family and ordering.
+func TestPrimsAreTheCompilersPrimitives(t *testing.T) {
+	used := map[machine.Prim]bool{}
+	for name, pr := range prims {
+		used[pr.prim] = true
+		if pr.prim.HasVariants() && pr.class == pRMW && pr.prim.Order() != pr.order {
+			t.Errorf("%s: Prim %s orders %v, the compiler %v", name, pr.prim, pr.prim.Order(), pr.order)
+		}
+	}
+	for _, p := range machine.Prims() {
+		if !used[p] {
+			t.Errorf("machine.%s names no primitive the compiler accepts", p)
+		}
+		if q, ok := machine.PrimNamed(p.String()); !ok || q != p {
+			t.Errorf("PrimNamed(%q) = %v, %v", p, q, ok)
+		}
+		if p.Family().WithOrder(p.Order()) != p {
+			t.Errorf("%s: family %s with order %v is %s", p, p.Family(), p.Order(), p.Family().WithOrder(p.Order()))
 		}
 	}
 }

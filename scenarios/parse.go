@@ -50,6 +50,34 @@ type parser struct {
 	depth int
 	ops   int // operators in the statement or clause being parsed
 	ncom  int // comments in sc.comments already attached to the tree
+	// stopAtFinal stops parsing where the final clause starts (see
+	// findFinal): what follows it in a mail is not litmus.
+	stopAtFinal bool
+}
+
+// finalAt is how a parser with stopAtFinal set stops: where the final
+// clause starts.
+type finalAt struct{ pos Position }
+
+// findFinal parses src up to its final clause and returns where that
+// clause starts, without scanning past its first token: in a mail, the
+// prose after a test need not be anything a scanner accepts. An error
+// in the test before it is returned as Parse would.
+func findFinal(filename string, src []byte) (pos Position, err error) {
+	p := &parser{sc: newScanner(filename, src), file: filename, stopAtFinal: true}
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case finalAt:
+			pos, err = r.pos, nil
+		case Error:
+			err = r
+		default:
+			panic(r)
+		}
+	}()
+	p.parseFile()
+	return Position{}, errorf(Position{File: filename, Line: 1, Col: 1}, "internal error: no final clause")
 }
 
 func (p *parser) fail(pos Position, format string, args ...any) {
@@ -1030,6 +1058,9 @@ func (p *parser) parseClauses(s *Scenario) {
 			((p.is(tTilde) || p.isIdent("not")) && p.peek().kind == tIdent && p.peek().text == "exists"):
 			// herd7 also reads "final P" and a bare "(P)" as exists, and
 			// "not exists" as ~exists.
+			if p.stopAtFinal {
+				panic(finalAt{p.tok.pos})
+			}
 			c := &FinalClause{Pos: p.tok.pos, Lead: lead}
 			switch {
 			case p.isIdent("forall"):

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"sort"
+	"strings"
 
 	"smpscope/machine"
 )
@@ -73,6 +74,10 @@ type prim struct {
 	cross  bool // srcu_down_read / srcu_up_read
 	// zeroExp: the "unless" value is the constant 0 (atomic_inc_not_zero).
 	zeroExp bool
+	// prim is the primitive's machine name, which every instruction a
+	// call emits carries: its own, or for herd7's internal forms (named
+	// "__...") the kernel primitive's it was copied from.
+	prim machine.Prim
 }
 
 var prims = map[string]*prim{}
@@ -80,6 +85,13 @@ var prims = map[string]*prim{}
 func addPrim(p *prim) {
 	if _, dup := prims[p.name]; dup {
 		panic("scenarios: duplicate primitive " + p.name)
+	}
+	if !strings.HasPrefix(p.name, "__") {
+		mp, ok := machine.PrimNamed(p.name)
+		if !ok {
+			panic("scenarios: primitive " + p.name + " has no machine.Prim")
+		}
+		p.prim = mp
 	}
 	prims[p.name] = p
 }
@@ -265,11 +277,11 @@ func init() {
 	}
 	alias("__load{once}", "READ_ONCE")
 	load := *prims["READ_ONCE"]
-	load.name, load.access = "__load{acquire}", machine.Acquire
+	load.name, load.access, load.prim = "__load{acquire}", machine.Acquire, machine.PrimSmpLoadAcquire
 	addPrim(&load)
 	alias("__store{once}", "WRITE_ONCE")
 	store := *prims["WRITE_ONCE"]
-	store.name, store.access = "__store{release}", machine.Release
+	store.name, store.access, store.prim = "__store{release}", machine.Release, machine.PrimSmpStoreRelease
 	addPrim(&store)
 	for annot, of := range map[string]string{"mb": "smp_mb", "rmb": "smp_rmb", "wmb": "smp_wmb",
 		"before-atomic": "smp_mb__before_atomic", "after-atomic": "smp_mb__after_atomic",

@@ -50,6 +50,9 @@ type Spec struct {
 	// File is the .litmus file the scenario was read from; "" for the
 	// built-in library, standard input and programs built in Go.
 	File string
+	// From is where in a mail the test was found, "<stdin>:12" (the
+	// line of its "C NAME"); "" for a test that is a whole file.
+	From string
 	// Litmus is the parsed test (nil for programs built in Go): what a
 	// saved or edited scenario is printed from.
 	Litmus *Scenario

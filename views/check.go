@@ -10,6 +10,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // HerdReport renders a verdict the way herd7 does: the test line, the
@@ -70,10 +71,13 @@ func CheckText(r scenarios.Run) string {
 	if len(r.Spec.Edits) > 0 {
 		fmt.Fprintf(&b, "Edited %s %s\n", name, scenarios.EditsText(r.Spec.Edits))
 	}
+	if r.Spec.From != "" {
+		fmt.Fprintf(&b, "From %s %s\n", name, r.Spec.From)
+	}
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
 	if n := r.Result.DeadlockStates; n > 0 {
-		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(r.Result.Deadlocks[0].Reasons, "; "))
+		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(words.Deadlock(r.Spec.Program, &r.Result.Deadlocks[0]), "; "))
 	}
 	if exp := r.Spec.Expected; exp != "" {
 		fmt.Fprintf(&b, "Expected %s %s (LKMM)\n", name, exp)
@@ -102,6 +106,8 @@ type jsonCheck struct {
 	Error    string        `json:"error"`
 	// Edits are the --edit flags the scenario was checked with.
 	Edits []string `json:"edits,omitempty"`
+	// From is where in a mail the test was found ("<stdin>:12").
+	From string `json:"from,omitempty"`
 }
 
 // CheckJSON is the JSON object smpscope check --json prints of a run,
@@ -115,6 +121,7 @@ func CheckJSON(arg string, r scenarios.Run) ([]byte, error) {
 			j.File = sp.Litmus.File
 		}
 		j.Expected = string(sp.Expected)
+		j.From = sp.From
 		for _, e := range sp.Edits {
 			j.Edits = append(j.Edits, e.String())
 		}
@@ -230,4 +237,29 @@ func Progress(total int) func(done int) string {
 	return func(done int) string {
 		return fmt.Sprintf("%s %d/%d", bar.ViewAs(float64(done)/float64(total)), done, total)
 	}
+}
+
+// MailList is what smpscope list prints of the litmus tests a mail
+// holds: their number (what --test takes), name, where they start and
+// how they were quoted, then why any does not parse.
+func MailList(tests []scenarios.MailTest) string {
+	tb := table{header: []string{"N", "NAME", "WHERE", "AS"}, width: ListWidth}
+	var errs []string
+	for i, t := range tests {
+		as := "plain"
+		switch {
+		case t.Patch && t.Depth > 0:
+			as = fmt.Sprintf("patch, quoted %d×", t.Depth)
+		case t.Patch:
+			as = "patch"
+		case t.Depth > 0:
+			as = fmt.Sprintf("quoted %d×", t.Depth)
+		}
+		if t.Err != nil {
+			as += ", does not parse"
+			errs = append(errs, fmt.Sprintf("%d. %v", i+1, t.Err))
+		}
+		tb.rows = append(tb.rows, []string{fmt.Sprint(i + 1), t.Name, t.Where(), as})
+	}
+	return lines(append(tb.text(false), errs...))
 }

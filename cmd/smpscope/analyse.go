@@ -98,7 +98,7 @@ unknown, never needed or not needed).`,
 			if err != nil {
 				return err
 			}
-			return runWhy(args[0], modes, opts, stdin, stdout)
+			return runWhy(withTest(args[0], testFlag(cmd.Flags())), modes, opts, stdin, stdout)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")

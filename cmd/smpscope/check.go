@@ -19,6 +19,7 @@ type checkOptions struct {
 	asJSON bool
 	limits machine.Options
 	edits  []string
+	test   string // --test: which test of a mail
 }
 
 func parseModes(s string) ([]machine.Mode, error) {
@@ -60,6 +61,7 @@ has no verdict: it is reported on stderr with what it found so far.`,
 			if opts.limits, err = limits.options("check", cmd.Flags()); err != nil {
 				return err
 			}
+			opts.test = testFlag(cmd.Flags())
 			return runCheck(args, opts, stdin, stdout, stderr)
 		},
 	}
@@ -102,7 +104,7 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	var jobs []scenarios.Job
 	var at []int // index in all of each job
 	for _, arg := range args {
-		sp, err := scenarios.Resolve(arg, stdin)
+		sp, err := scenarios.Resolve(withTest(arg, opts.test), stdin)
 		if err == nil {
 			sp, err = sp.Edited(edits...)
 		}

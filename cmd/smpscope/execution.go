@@ -56,6 +56,21 @@ func editSpec(who string, spec *scenarios.Spec, flags []string) (*scenarios.Spec
 	return spec, nil
 }
 
+// testFlag is the --test flag (a persistent flag of the root command).
+func testFlag(f *pflag.FlagSet) string {
+	t, _ := f.GetString("test")
+	return t
+}
+
+// withTest makes an argument select the --test test of a mail: "-#2",
+// "mail.txt#sb+once" (see scenarios.Resolve).
+func withTest(arg, test string) string {
+	if test == "" || arg == "" {
+		return arg
+	}
+	return arg + "#" + test
+}
+
 func usageErr(format string, args ...any) error {
 	return &exitError{2, "smpscope " + fmt.Sprintf(format, args...)}
 }
@@ -108,7 +123,7 @@ func (o execSource) execution(who, verb string, f *pflag.FlagSet, args []string,
 		}
 		return ex, arg, nil
 	}
-	spec, err := scenarios.Resolve(arg, stdin)
+	spec, err := scenarios.Resolve(withTest(arg, testFlag(f)), stdin)
 	if err != nil {
 		return nil, "", usageErr("%s: %v", who, err)
 	}

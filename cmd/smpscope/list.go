@@ -10,13 +10,27 @@ import (
 	"smpscope/views"
 )
 
-func newListCmd(stdout io.Writer) *cobra.Command {
+func newListCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list [--json]",
-		Short: "List the built-in scenarios",
-		Args:  cobra.NoArgs,
+		Use:   "list [--json] [MAIL | -]",
+		Short: "List the built-in scenarios, or the litmus tests a mail holds",
+		Long: `list prints the built-in scenarios. With a file or - (standard input) it
+lists the litmus tests that text holds instead: a mail with tests quoted
+("> ", ">> "), in a patch or among prose. Every command takes one of them
+with --test N or --test NAME.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				tests, err := scenarios.ListMail(args[0], stdin)
+				if err != nil {
+					return &exitError{2, "smpscope list: " + err.Error()}
+				}
+				if len(tests) == 0 {
+					return &exitError{2, "smpscope list: " + args[0] + ": no litmus test found (a test starts with a line \"C NAME\")"}
+				}
+				return writeOut("list", stdout, views.MailList(tests))
+			}
 			return writeList("list", stdout, asJSON)
 		},
 	}

@@ -231,3 +231,10 @@ func TestCheckSuggestsName(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	out, errs, code := runCmd(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "smpscope ") || errs != "" {
+		t.Fatalf("--version: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

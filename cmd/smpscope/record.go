@@ -43,7 +43,9 @@ command that opens the scenario, then each step's number in the list of
 enabled steps, --delay apart, and q.
 
 Every output path is checked before anything is written, and an existing
-file is never overwritten without --force (like the UI's e).
+file is never overwritten without --force (like the UI's e). The cast and
+the tape are written all or none: to temporary files renamed into place
+once both are written, so a failed or killed run leaves neither half.
 
 When the outcome is unreachable, --witness records the closest attempt
 at it (see README, "The closest attempt").
@@ -116,14 +118,13 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 	if err := model.WriteCast(&cast, w, h, title, frames, o.delay); err != nil {
 		return usageErr("record: %v", err)
 	}
-	if err := writeOutput("record", o.out, cast.Bytes(), o.force); err != nil {
-		return err
-	}
+	files := outputs{who: "record", force: o.force}
+	files.add(o.out, cast.Bytes())
 	if o.tape != "" {
-		if err := writeOutput("record", o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay)), o.force); err != nil {
-			removeOutputs(o.out)
-			return err
-		}
+		files.add(o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay)))
+	}
+	if err := files.write(); err != nil {
+		return err
 	}
 	message(stderr, "smpscope record: wrote %s (%d frames, %dx%d); play it with: asciinema play %s", o.out, len(frames), w, h, views.ShellQuote(o.out))
 	if o.tape != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -45,10 +46,13 @@ which the UI can undo (u); check and trace take the same flags.`,
 			return runUI(args, ui, stdin, stdout, stderr)
 		},
 	}
+	root.Version = version()
+	root.SetVersionTemplate("smpscope {{.Version}}\n")
 	addUIFlags(root, &ui)
+	root.PersistentFlags().StringVar(&ui.test, "test", "", "of the litmus tests a mail (standard input or a file) holds, take the one with this `N`umber (from 1) or NAME")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdin, stdout), newRecordCmd(stdin, stderr))
+	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdin, stdout), newRecordCmd(stdin, stderr))
 	return root
 }
 
@@ -73,4 +77,23 @@ func printNonInteractive(cmd *cobra.Command, w io.Writer) error {
 		return err
 	}
 	return writeList("", w, false)
+}
+
+// version is the module version the binary was built from, with the
+// commit when the build recorded one ("(devel) 1a2b3c4d5e6f").
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
+		}
+	}
+	return v
 }

@@ -94,26 +94,36 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 		color = true
 	}
 	text := views.RenderTrace(ex, views.TraceOptions{Format: format, Width: o.width, ASCII: o.ascii, Color: color})
-	if out != "" {
-		err = writeOutput("trace", out, []byte(scenarios.Printable(text)), o.force)
-	} else if color {
+	// The files are written all or none, and the trace printed on stdout
+	// only once they are staged: a --save that cannot be written fails
+	// before anything is printed.
+	files := outputs{who: "trace", force: o.force}
+	files.add(out, []byte(scenarios.Printable(text)))
+	if o.save != "" {
+		saved, err := ex.Trace(filepath.Dir(o.save)).Text()
+		if err != nil {
+			return usageErr("trace: %v", err)
+		}
+		files.add(o.save, []byte(saved))
+	}
+	if err := files.stage(); err != nil {
+		return err
+	}
+	switch {
+	case out != "":
+	case color:
 		err = writeRaw("trace", stdout, text) // made safe piece by piece in views
-	} else {
+	default:
 		err = writeOut("trace", stdout, text)
 	}
 	if err != nil {
+		files.abort()
+		return err
+	}
+	if err := files.commit(); err != nil {
 		return err
 	}
 	if o.save != "" {
-		text, err := ex.Trace(filepath.Dir(o.save)).Text()
-		if err != nil {
-			removeOutputs(out)
-			return usageErr("trace: %v", err)
-		}
-		if err := writeOutput("trace", o.save, []byte(text), o.force); err != nil {
-			removeOutputs(out)
-			return err
-		}
 		message(stderr, "smpscope trace: wrote %s (%d steps); replay it with: smpscope trace --replay %s", o.save, len(ex.Steps), views.ShellQuote(o.save))
 	}
 	return nil

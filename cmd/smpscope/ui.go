@@ -23,6 +23,7 @@ type uiOptions struct {
 	present bool
 	every   time.Duration
 	edits   []string
+	test    string // --test: which test of a mail
 }
 
 func addUIFlags(cmd *cobra.Command, o *uiOptions) {
@@ -74,7 +75,7 @@ func uiModelOptions(args []string, o uiOptions, stdin io.Reader) (model.Options,
 		return opts, nil
 	}
 	if arg != "" {
-		spec, err := scenarios.Resolve(arg, stdin)
+		spec, err := scenarios.Resolve(withTest(arg, o.test), stdin)
 		if err != nil {
 			return opts, &exitError{2, "smpscope: " + err.Error()}
 		}
