@@ -104,6 +104,16 @@ exists (0:r2=1 /\ 0:r0=1 /\ 0:r1=0)`,
 		tso: false, arm: true,
 	},
 	{
+		name: "acquire-reads-before-release",
+		rule: "an acquire load that reads x before P0 writes it, then y after P0's release: an SC outcome (the full search once missed it while the reduced one found it; rapid's fail file of TestPropReductionKeepsOutcomes, a test since removed)",
+		src: `C acquire-reads-before-release
+{}
+P0(int *x, int *y) { int r0; int r2; r0 = READ_ONCE(*x); WRITE_ONCE(*x, 1); r2 = READ_ONCE(*x); smp_store_release(y, 2); }
+P1(int *x, int *y) { int r0; int r1; r0 = smp_load_acquire(x); r1 = READ_ONCE(*y); }
+exists (0:r0=0 /\ 0:r2=1 /\ 1:r0=0 /\ 1:r1=2)`,
+		tso: true, arm: true,
+	},
+	{
 		name: "trylock-fails-then-stale",
 		rule: "a failed spin_trylock drains nothing: a later load may still read a stale copy (found by the grace-period random programs)",
 		src: `C trylock-fails-then-stale

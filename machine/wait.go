@@ -107,6 +107,7 @@ type Wait struct {
 	Domain   Loc
 	SRCU     bool
 	Sections []SRCUSection // WaitSections: the open sections it waits for
+	Fault    *Fault        // WaitFault: the instruction it stopped at
 }
 
 // Blocked reports whether the CPU is blocked: not finished, and unable to
@@ -338,8 +339,12 @@ func (m *Machine) Wait(s *State, c int) Wait {
 	cw := m.cpuWait(s, c)
 	cs := &s.cpus[c]
 	w := Wait{Kind: cw.kind, Rule: cw.rule, CPU: c, Instr: int(cs.pc), Loc: cw.loc, Holder: int(cw.holder)}
-	if cw.kind == WaitFinished {
+	switch cw.kind {
+	case WaitFinished:
 		w.Instr = -1
+	case WaitFault:
+		f := m.faultAt(s, c)
+		w.Fault = &f
 	}
 	for _, e := range cs.sb {
 		if isStore(e) && cw.entries&(1<<e.Instr) != 0 {

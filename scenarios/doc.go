@@ -44,5 +44,7 @@
 //     which ordering annotations are needed.
 //
 // The package knows no terminal: package views words and draws its
-// results.
+// results. The machine's facts (events, waits, faults) are put into words
+// by the subpackage words, which this package uses for a trace file's step
+// comments, the steps its errors list and a closest attempt's waits.
 package scenarios
