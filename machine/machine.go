@@ -138,7 +138,7 @@ func (m *Machine) Initial() *State {
 // StepKind is the kind of hardware event a step is.
 type StepKind uint8
 
-// Step kinds (machine.md, "Steps").
+// Step kinds (RULES.md, "Steps").
 const (
 	StepExec       StepKind = iota // the CPU performs its next instruction
 	StepEarly                      // ARM-like: the CPU performs a later store or smp_wmb early

@@ -1,7 +1,7 @@
 package machine
 
 // When a CPU may perform its next instruction, and when not, what it waits
-// for: the one statement of machine.md's blocking rules. The enabled steps
+// for: the one statement of RULES.md's blocking rules (its waits). The enabled steps
 // (enabledExec) and every explanation of a blocked CPU ([Machine.Wait])
 // come from cpuWait, so the rule and its words cannot drift apart.
 
@@ -202,7 +202,7 @@ func (m *Machine) drainWait(cs *cpuState, rule WaitRule) cpuWait {
 func afterAcquireWait(cs *cpuState) bool { return cs.acqWait && len(cs.iq) > 0 }
 
 // cpuWait says whether CPU c can perform its next instruction in s, and if
-// not, what it waits for (machine.md's table, rule by rule).
+// not, what it waits for (RULES.md's primitive table, rule by rule).
 func (m *Machine) cpuWait(s *State, c int) cpuWait {
 	if m.finished(s, c) {
 		return cpuWait{kind: WaitFinished}
@@ -387,7 +387,7 @@ func (m *Machine) Wait(s *State, c int) Wait {
 
 // qsHold says what keeps CPU d, which owes CPU g's grace period a
 // quiescent state, from reporting it now (HoldNone if nothing does): the
-// report-qs rule of machine.md, in canReportQS's conditions.
+// report rule of RULES.md, in canReportQS's conditions.
 func (m *Machine) qsHold(s *State, d, g int) QSHold {
 	ds := &s.cpus[d]
 	switch {
