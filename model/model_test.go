@@ -1,6 +1,7 @@
 package model
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -427,6 +428,8 @@ func TestMouse(t *testing.T) {
 	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
 }
 
+var randomKeys = flag.Int("keys.n", 1000, "TestRandomKeys: random keys, clicks and resizes per scenario and mode (a fifth with -short; .ci/run's long lane: 3000)")
+
 // TestRandomKeys feeds thousands of random keys, clicks and resizes and
 // checks after each that the screen shows exactly the state that replaying
 // its recorded history gives.
@@ -434,9 +437,9 @@ func TestRandomKeys(t *testing.T) {
 	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
 		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x",
 		"c", "n", "e", "y"}
-	n := 3000
+	n := *randomKeys
 	if testing.Short() {
-		n = 600
+		n /= 5
 	}
 	type run struct {
 		sc      func() *scenarios.Spec
