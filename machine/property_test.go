@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -215,8 +216,8 @@ func TestPropReplayReproducesStates(t *testing.T) {
 			}
 		}
 		for i := range events {
-			if events[i].Text != evs[i].Text {
-				t.Fatalf("replayed event %d differs: %q vs %q", i+1, events[i].Text, evs[i].Text)
+			if !reflect.DeepEqual(events[i], evs[i]) {
+				t.Fatalf("replayed event %d differs: %+v vs %+v", i+1, events[i], evs[i])
 			}
 		}
 	})
@@ -317,7 +318,7 @@ func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
 				// A deadlock or a fault is reached like an outcome:
 				// merging a state that reaches one with a state that
 				// does not would hide it from the explorer.
-				if _, _, faulted := m.Fault(s); faulted {
+				if _, faulted := m.Fault(s); faulted {
 					set["!fault"] = true
 				} else {
 					set["!deadlock"] = true
