@@ -42,7 +42,75 @@ type Options struct {
 	// faults only reachable through such states are not reported, and
 	// counts it in Result.Pruned. It must not keep the state it is given.
 	Prune func(*State) bool
+	// off names reductions turned off (tests only: export_test.go), so
+	// that each can be checked alone against the reference explorer.
+	off reduction
 }
+
+// reduction names one of the explorer's reductions (see Explore). Each
+// is sound on its own, given the ones it requires (requires); the tests
+// compare every one alone, and all together, with the reference explorer
+// (machine/reduction_test.go).
+type reduction uint16
+
+const (
+	// redLazy: queued invalidations are not steps of their own but are
+	// applied just before a step of their CPU that observes the queue,
+	// offered both ways (macros, cpuMoves).
+	redLazy reduction = 1 << iota
+	// redUnreadable: an invalidation nobody can read is applied at once
+	// (perform).
+	redUnreadable
+	// redEagerQS: quiescent-state reports are taken at once (perform).
+	redEagerQS
+	// redGraceStep: starting or ending a grace period is taken alone
+	// (gracePeriodStep).
+	redGraceStep
+	// redPrivate: a step nobody else can observe is taken alone
+	// (privateStep).
+	redPrivate
+	// redEarlyStore: without grace periods, a plain store issued early
+	// is taken alone (earlyStore).
+	redEarlyStore
+	// redPersistentCPU: one CPU's moves are taken alone when nothing the
+	// others may do interferes (persistentCPU).
+	redPersistentCPU
+	// redPostpone: while a grace period may wait, a plain store is taken
+	// with the step that needs it (postponedStoreMoves).
+	redPostpone
+	// redDeadLines: the search's key leaves out dead lines (appendKey).
+	redDeadLines
+
+	allReductions = redDeadLines<<1 - 1
+)
+
+// requires holds, for each reduction, those its argument relies on: it
+// is on only when they are.
+var requires = map[reduction]reduction{
+	// Starting a grace period first waits for no more CPUs than starting
+	// it later only because reports are taken as soon as they can be.
+	redGraceStep: redEagerQS,
+	// A line whose state the key forces to I may still hold an entry a
+	// barrier waits for; only because such entries of lines nobody can
+	// read are applied at once are the merged states equivalent (the
+	// differential test found witnesses that did not replay without it).
+	redDeadLines: redUnreadable,
+}
+
+// enabledReductions returns the reductions on when off are turned off:
+// the others, less those whose requirements are off.
+func enabledReductions(off reduction) reduction {
+	on := allReductions &^ off
+	for r, req := range requires {
+		if on&req != req {
+			on &^= r
+		}
+	}
+	return on
+}
+
+// on reports whether reduction r is on in this search.
+func (e *explorer) on(r reduction) bool { return e.red&r != 0 }
 
 const (
 	maxDeadlocks     = 16
@@ -171,6 +239,7 @@ type explorer struct {
 	res       *Result
 	outs      map[string]*outcomeAcc
 	workers   []*worker
+	red       reduction // the reductions on (enabledReductions)
 	// A chunk's buffers, reused from chunk to chunk.
 	work      []uint32
 	gens      [][]successor
@@ -449,6 +518,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	}
 	n := len(m.Prog.Threads)
 	e.m, e.opts, e.budget, e.res, e.outs = m, opts, budget, &Result{}, make(map[string]*outcomeAcc)
+	e.red = enabledReductions(opts.off)
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})
@@ -493,13 +563,14 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 	b = m.appendMemBlock(b, s)
 	finish(at)
 	// blockMasks(s, c, true), with the mask every CPU shares computed once.
+	dead := m.Mode == ARM && e.on(redDeadLines)
 	live, reads := ^uint64(0), ^uint64(0)
-	if m.Mode == ARM {
+	if dead {
 		live = m.liveLines(s)
 	}
 	for c := range s.cpus {
-		if m.Mode == ARM {
-			reads = m.drainReads[c][s.cpus[c].pc]
+		if dead {
+			reads = m.staleReads(&s.cpus[c], c)
 		}
 		at := mark()
 		b = m.appendCPUBlock(b, s, c, live, reads)
@@ -604,7 +675,7 @@ func (e *explorer) decode(idx int, w *worker) *State {
 	for c := range e.cpus {
 		w.parentBlocks = append(w.parentBlocks, e.cpus[c].get(w.parentTuple[1+c]))
 	}
-	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:])
+	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:], e.on(redDeadLines))
 }
 
 func (e *explorer) terminal(idx int32, s *State) {
@@ -777,7 +848,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		}
 	}
 	do(mv.step, ev)
-	if m.Mode == ARM {
+	if m.Mode == ARM && e.on(redUnreadable) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
 		// full barrier, smp_rmb, a grace period, a fully ordered RMW or the
@@ -813,7 +884,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			}
 		}
 	}
-	if !m.hasSync && !m.hasSyncSRCU {
+	if !m.hasSync && !m.hasSyncSRCU || !e.on(redEagerQS) {
 		return
 	}
 	for d := range t.cpus {
@@ -871,7 +942,7 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	for c := range s.cpus {
 		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
 	}
-	if c, ok := e.persistentCPU(s, w); ok {
+	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
 		return append([]macro(nil), w.cpuMvs[c]...)
 	}
 	var out []macro
@@ -896,13 +967,14 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 	m := e.m
 	w.steps = m.appendCPUSteps(w.steps[:0], s, c)
 	steps := w.steps
+	lazy := e.on(redLazy)
 	for _, st := range steps {
-		if st.Kind != StepInvalidate {
+		if st.Kind != StepInvalidate || !lazy {
 			out = append(out, macro{step: st})
 		}
 	}
-	if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
-		return out
+	if m.Mode != ARM || len(s.cpus[c].iq) == 0 || !lazy {
+		return out // without lazy invalidations, each is a step of its own
 	}
 	if l, ok := e.staleRead(s, c); ok {
 		t := w.sc.load(s)
@@ -1013,7 +1085,7 @@ func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 func (e *explorer) postponing(s *State, c int) bool {
 	m := e.m
 	cs := &s.cpus[c]
-	if m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
+	if !e.on(redPostpone) || m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
 		return false
 	}
 	return !m.readerCanHang || cs.rcuDepth == 0 && !m.futureReader[c][cs.pc]
@@ -1142,11 +1214,13 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 // whose condition depends on other CPUs.
 func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
-	if mvs, ok := e.gracePeriodStep(s); ok {
-		return mvs, true
+	if e.on(redGraceStep) {
+		if mvs, ok := e.gracePeriodStep(s); ok {
+			return mvs, true
+		}
 	}
 	for c := range s.cpus {
-		if m.finished(s, c) {
+		if m.finished(s, c) || !e.on(redPrivate) {
 			continue
 		}
 		cs := &s.cpus[c]
@@ -1168,7 +1242,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			// and together they form the persistent set.
 			stale = ok && s.iqIndex(c, l) >= 0 && !hasEntryFor(cs.sb, l)
 		}
-		if !ok {
+		if !ok || stale && !e.on(redLazy) {
 			continue
 		}
 		if !m.enabledExec(s, c) {
@@ -1190,10 +1264,13 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			return mvs, true
 		}
 	}
-	if k, c, ok := e.earlyStore(s); ok {
+	if k, c, ok := e.earlyStore(s); ok && e.on(redEarlyStore) {
 		return []macro{{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}}}, true
 	}
 	for c := range s.cpus {
+		if !e.on(redPrivate) {
+			break
+		}
 		for i, en := range s.cpus[c].sb {
 			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
