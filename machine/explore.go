@@ -80,8 +80,11 @@ const (
 	redPostpone
 	// redDeadLines: the search's key leaves out dead lines (appendKey).
 	redDeadLines
+	// redPostponeLock: while a grace period may wait, rcu_read_lock is
+	// taken with its CPU's next step (postponedLockMoves).
+	redPostponeLock
 
-	allReductions = redDeadLines<<1 - 1
+	allReductions = redPostponeLock<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -195,6 +198,9 @@ type macro struct {
 	// first (see postponedStoreMoves): 1 for its next instruction, 2+k
 	// for instruction k issued early.
 	store uint8
+	// lock: a postponed rcu_read_lock, the CPU's next instruction, is
+	// taken before everything else (postponedLockMoves).
+	lock bool
 }
 
 const (
@@ -213,11 +219,15 @@ type nodes struct {
 const doneBit = 1 << 31
 
 func packMacro(mv macro) uint32 {
-	return uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16 | uint32(mv.store)<<22
+	v := uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16 | uint32(mv.store)<<22
+	if mv.lock {
+		v |= 1 << 30
+	}
+	return v
 }
 
 func unpackMacro(v uint32) macro {
-	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22)}
+	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22 & 0xff), lock: v&(1<<30) != 0}
 }
 
 func (n *nodes) bytes() int64 { return n.parent.bytes() + n.via.bytes() + n.dist.bytes() }
@@ -733,6 +743,7 @@ type worker struct {
 	parentTuple  []uint32
 	ev           Event
 	post         scratch   // the state after a postponed store (postponedStoreMoves)
+	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
 	final        []finalState
@@ -833,6 +844,9 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		did(st)
 	}
 	c := int(mv.step.CPU)
+	if mv.lock {
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	}
 	switch {
 	case mv.store == 1:
 		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
@@ -956,6 +970,9 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 // invalidations, and the lazy-invalidation variants of the ones that
 // observe its queue.
 func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
+	if e.postponableLock(s, c, w) {
+		return e.postponedLockMoves(out, s, c, w)
+	}
 	if !e.postponing(s, c) {
 		return e.cpuMoves(out, s, c, w)
 	}
@@ -1140,6 +1157,77 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 		out = keep
 	}
 	return out
+}
+
+// Postponed read-side sections. While a grace period is running or may
+// still start, the moment a CPU executes rcu_read_lock() matters (a grace
+// period that starts after it waits for the section), so as a step of its
+// own it multiplies the states by every moment it could be taken. But
+// entering a section later takes no behaviour away: the lock reads and
+// writes nothing, no other CPU sees it, and a CPU outside a section is
+// quiescent whenever one inside is, so every grace period waits for no
+// more CPUs and every step stays enabled at least as long (reports only
+// ever enable the end of a grace period). So for every execution of the
+// machine, the one in which each such rcu_read_lock runs just before its
+// CPU's next step (its next instruction or one issued early) takes the
+// same steps otherwise and reaches the same final state: the search
+// offers the lock only together with that step (machine.md allows it to
+// be folded into the CPU's next step).
+//
+// Stuck states: when no CPU can stay inside a section for ever
+// (Machine.readerCanHang false), a stuck state has no CPU inside a section
+// whose lock came just before a step that never ran, so it is reached in
+// both executions. Only RCU: an SRCU lock returns an index and opens a
+// section a grace period's start records (srcu.go). When the step after
+// the lock is a plain store the search postpones itself
+// (postponedStoreMoves): then the lock comes first in the moves that take
+// the store, with the same argument for both.
+
+// postponableLock reports whether CPU c's next instruction is an
+// rcu_read_lock the search takes only together with the step after it.
+func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
+	m := e.m
+	cs := &s.cpus[c]
+	if !e.on(redPostponeLock) || !m.hasSync || m.hasSyncSRCU || len(m.srcuSecs) > 0 || m.readerCanHang ||
+		m.finished(s, c) || cs.fault || m.code(c)[cs.pc].Op != OpRCULock || !e.gpPossible(s) || !m.enabledExec(s, c) {
+		return false
+	}
+	// One lock at a time: a lock right after it stays a step of its own.
+	t := w.postLock.load(s)
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	return m.finished(t, c) || m.code(c)[t.cpus[c].pc].Op != OpRCULock
+}
+
+// postponedLockMoves appends CPU c's moves from s with its rcu_read_lock
+// postponed: its moves other than the lock, and the moves after the lock
+// of its next instruction and of those it may issue early (with a store
+// after the lock postponed too: the moves that take it), each with the
+// lock taken first.
+func (e *explorer) postponedLockMoves(out []macro, s *State, c int, w *worker) []macro {
+	m := e.m
+	start := len(out)
+	out = e.cpuMoves(out, s, c, w)
+	kept := out[:start]
+	for _, mv := range out[start:] {
+		if mv.step.Kind != StepExec {
+			kept = append(kept, mv) // commits and reports (after applied invalidations)
+		}
+	}
+	out = kept
+	t := w.postLock.load(s)
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	from := len(out)
+	// After the lock, a plain store is postponed in turn: the moves that
+	// take it first need the lock too.
+	out = e.cpuMacros(out, t, c, w)
+	keep := out[:from]
+	for _, mv := range out[from:] {
+		if k := mv.step.Kind; mv.store != 0 || k == StepExec || k == StepEarly {
+			mv.lock = true
+			keep = append(keep, mv)
+		}
+	}
+	return keep
 }
 
 // issuesStoreEarly reports whether st issues a plain store early.

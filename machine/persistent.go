@@ -97,7 +97,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 	var fp footprint
 	arm := m.Mode == ARM
 	for _, mv := range mvs {
-		if mv.store != 0 {
+		if mv.store != 0 || mv.lock {
 			return fp, false // only while a grace period may wait for it: rule 7
 		}
 		switch mv.pre {

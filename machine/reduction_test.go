@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"smpscope/machine"
+	"smpscope/scenarios/litmusgen"
 )
 
 // Each of the explorer's reductions alone (with what it requires), none,
@@ -173,4 +174,55 @@ func compareWithReference(m *machine.Machine, ref refResult, res *machine.Result
 		}
 	}
 	return b.String()
+}
+
+// TestReductionsGraceCycles compares every variant with the reference on
+// small members of issue 24's class (litmusgen.GraceCycleProgram): three
+// CPUs, a grace period and two readers of every form, RCU and SRCU, and
+// read-read cycles closed by a CPU storing every location.
+func TestReductionsGraceCycles(t *testing.T) {
+	var srcs []string
+	for _, srcu := range []bool{false, true} {
+		for _, role := range litmusgen.GraceRoles {
+			for _, roles := range []string{"G+" + role + "+R", "GG+R+" + role} {
+				for _, shapes := range []string{"RW", "WR", "WW"} {
+					p, err := litmusgen.GraceCycleProgram(roles, shapes, srcu)
+					if err != nil {
+						continue // a role that needs another shape
+					}
+					srcs = append(srcs, p.Source())
+				}
+			}
+		}
+		for _, roles := range []string{"G+R", "GG+RN", "R+G"} {
+			p, err := litmusgen.ReadersCycle(roles, srcu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, p.Source())
+		}
+	}
+	if testing.Short() {
+		srcs = srcs[:len(srcs)/4]
+	}
+	compared, skipped := 0, 0
+	for _, src := range srcs {
+		c := compile(t, "grace", []byte(src))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			ref := refExplore(m, *reductionRefLimit)
+			if !ref.complete {
+				skipped++
+				continue
+			}
+			for _, v := range variants() {
+				compared++
+				res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+				if diff := compareWithReference(m, ref, res); diff != "" {
+					t.Errorf("%s, %s:\n%s%s", mode, v.name, diff, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d tests, %d explorations compared, %d over the reference limit", len(srcs), compared, skipped)
 }
