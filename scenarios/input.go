@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // readInput is where every scenario and trace file is read: a path, or
@@ -22,6 +23,15 @@ func readInput(name string, stdin io.Reader, limit int, what string) ([]byte, er
 			return nil, errors.New("no standard input to read")
 		}
 		return readLimited(stdinFile, stdin, limit, what)
+	}
+	// What the path is, from the stat, before anything is opened: a
+	// device is refused without an open(2) that could have effects.
+	pre, err := os.Stat(name)
+	if err != nil {
+		return nil, statError(name, err)
+	}
+	if m := pre.Mode(); !m.IsRegular() && m&fs.ModeNamedPipe == 0 {
+		return nil, fmt.Errorf("%s: not a regular file (%s); give a file, a pipe, or - for standard input", name, fileKind(m))
 	}
 	f, err := openNonBlocking(name)
 	if err != nil {
@@ -49,6 +59,18 @@ func readInput(name string, stdin io.Reader, limit int, what string) ([]byte, er
 	}
 }
 
+// statError words why a path cannot be read: a symbolic link loop is
+// said to be one.
+func statError(name string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%s: a loop of symbolic links", name)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file", name)
+	}
+	return err
+}
+
 // readLimited reads r to its end, failing once it has given more than
 // limit bytes (reading one byte past the limit to tell).
 func readLimited(name string, r io.Reader, limit int, what string) ([]byte, error) {
@@ -71,6 +93,8 @@ func fileKind(m fs.FileMode) string {
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	case m&fs.ModeIrregular != 0:

@@ -108,7 +108,7 @@ func TestReadSpecialFiles(t *testing.T) {
 	// The same through a trace's source line.
 	tr := filepath.Join(t.TempDir(), "t.trace")
 	os.WriteFile(tr, []byte("smpscope trace 1\nscenario: zero\nsource: /dev/zero\nmode: tso\n"), 0o644)
-	if _, err := ReplayTraceFile(tr, "", nil, nil); err == nil || !strings.Contains(err.Error(), "/dev/zero: not a regular file") {
+	if _, err := ReplayTraceFile(tr, "", nil, nil); err == nil || !strings.Contains(err.Error(), `source "/dev/zero": a trace's source is a .litmus file beside the trace or below it`) {
 		t.Errorf("source: /dev/zero: %v", err)
 	}
 }

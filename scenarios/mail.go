@@ -294,3 +294,112 @@ func startsText(src []byte, t MailTest) bool {
 	lead := strings.TrimLeft(string(src), " \t\r\n")
 	return t.Depth == 0 && !t.Patch && strings.Count(string(src[:len(src)-len(lead)]), "\n") == t.Line-1
 }
+
+// traceMagic reports whether an unquoted line is a trace's first line,
+// "smpscope trace N".
+func traceMagic(text string) bool {
+	f := strings.Fields(text)
+	return len(f) == 3 && f[0] == "smpscope" && f[1] == "trace"
+}
+
+// traceText finds the trace in what a --replay file holds: a trace file
+// as it is, or the replay block of a mail (what smpscope trace prints
+// ends with one), quoted or not. Like FindLitmus it keeps the mail's
+// line numbers and returns, per line, the columns its quoting took off.
+// With several traces in a mail, sel takes one by its number.
+func traceText(name string, src []byte, sel string) ([]byte, []int, error) {
+	raw := strings.Split(string(src), "\n")
+	for _, l := range raw {
+		code, _, _ := splitComment(strings.TrimSuffix(l, "\r"))
+		if strings.TrimSpace(code) == "" {
+			continue
+		}
+		if traceMagic(code) && sel == "" {
+			return src, nil, nil // a trace file
+		}
+		break
+	}
+	lines := make([]mailLine, len(raw))
+	for i, l := range raw {
+		lines[i] = unquoteLine(l)
+	}
+	type block struct {
+		line int
+		text string
+		cut  []int
+	}
+	var found []block
+	seen := map[string]bool{}
+	for i := 0; i < len(lines) && len(found) < maxMailTests; i++ {
+		if !traceMagic(lines[i].text) {
+			continue
+		}
+		b, cut := traceBlock(lines, i)
+		key := strings.TrimLeft(b, "\n")
+		if !seen[key] {
+			seen[key] = true
+			found = append(found, block{i + 1, b, cut})
+		}
+	}
+	var where []string
+	for i, b := range found {
+		where = append(where, fmt.Sprintf("%d. at line %d", i+1, b.line))
+	}
+	switch n, err := strconv.Atoi(sel); {
+	case len(found) == 0:
+		return nil, nil, errorf(Position{File: name, Line: 1, Col: 1}, "not a smpscope trace: no line \"smpscope trace %d\" (a trace file starts with one, and so does the replay block at the end of what smpscope trace prints)", TraceVersion)
+	case sel == "" && len(found) == 1:
+		return []byte(found[0].text), found[0].cut, nil
+	case sel == "":
+		return nil, nil, fmt.Errorf("%s carries %d traces (%s): take one with --replay %s#N", name, len(found), strings.Join(where, ", "), argOf(name))
+	case err != nil || n < 1 || n > len(found):
+		return nil, nil, fmt.Errorf("%s carries %d traces (%s), not %s", name, len(found), strings.Join(where, ", "), quoteShort(sel))
+	default:
+		return []byte(found[n-1].text), found[n-1].cut, nil
+	}
+}
+
+// traceBlock collects the trace that starts at lines[start]: the lines
+// at its quoting depth that read as a trace (header lines, steps,
+// comments, blank lines), up to the end of the litmus source it
+// carries, or else to the first line that does not.
+func traceBlock(lines []mailLine, start int) (string, []int) {
+	depth := lines[start].depth
+	var b strings.Builder
+	b.WriteString(strings.Repeat("\n", start))
+	cut := make([]int, start)
+	add := func(l mailLine) {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+		cut = append(cut, l.cut)
+	}
+	for i := start; i < len(lines); i++ {
+		l := lines[i]
+		if l.depth != depth && l.text != "" {
+			break
+		}
+		code, _, _ := splitComment(l.text)
+		f := strings.Fields(code)
+		switch {
+		case len(f) == 0 || i == start:
+		case f[0] == litmusKey:
+			add(l)
+			n := 0
+			if len(f) > 1 {
+				n, _ = strconv.Atoi(f[1])
+			}
+			for k := 1; k <= n && i+k < len(lines); k++ {
+				add(lines[i+k])
+			}
+			return b.String(), cut
+		case strings.HasSuffix(f[0], ":") && !strings.Contains(code, ","):
+			// a header line
+		case isThreadName(strings.TrimSuffix(f[0], ",")):
+			// a step
+		default:
+			return b.String(), cut
+		}
+		add(l)
+	}
+	return b.String(), cut
+}

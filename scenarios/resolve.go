@@ -1,11 +1,15 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"smpscope/machine"
 )
@@ -94,7 +98,8 @@ func resolveSource(arg string, stdin io.Reader) (source, error) {
 		}
 		return parseInput(stdinFile, src, sel, false)
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+	fi, statErr := os.Stat(path)
+	if statErr == nil && !fi.IsDir() {
 		src, err := readInput(path, stdin, MaxSourceSize, "a scenario")
 		if err != nil {
 			return source{}, err
@@ -109,6 +114,12 @@ func resolveSource(arg string, stdin io.Reader) (source, error) {
 	if e := findEntry(entries, arg); e != nil {
 		s, err := Parse("library/"+e.File, []byte(e.Source))
 		return source{sc: s}, err
+	}
+	switch {
+	case statErr == nil: // a directory not named like a built-in
+		return source{}, fmt.Errorf("%s: a directory, not a scenario file, and no built-in scenario has that name", arg)
+	case !errors.Is(statErr, fs.ErrNotExist):
+		return source{}, statError(arg, statErr) // a loop of symbolic links, no permission
 	}
 	if libErr != nil {
 		return source{}, fmt.Errorf("%s: no such file (and the built-in library failed to load: %w)", arg, libErr)
@@ -178,13 +189,18 @@ func ListMail(arg string, stdin io.Reader) ([]MailTest, error) {
 	return FindLitmus(name, src), nil
 }
 
-// ReplayTraceFile reads the trace file at path ("-": standard input),
-// resolves the scenario it runs and replays it. The scenario is arg when
-// given (see Resolve), else the trace's source (a .litmus path is
-// relative to the trace file, as [Execution.Trace] writes it), else the
-// built-in scenario its header names, with the edits the trace records
-// applied. The mode is the trace's unless mode is given.
+// ReplayTraceFile reads the trace file at path ("-": standard input; a
+// mail that carries a trace, quoted or not, will do), resolves the
+// scenario it runs and replays it. The scenario is arg when given (see
+// Resolve), else the litmus source the trace carries, else its source:
+// line (a .litmus file beside the trace or below it, or a built-in),
+// else the built-in scenario its header names; the edits the trace
+// records are applied. When a trace carries its source and names a
+// source file that exists, the two must be the same test. The mode is
+// the trace's unless mode is given. "mail.txt#2" takes the second of the
+// traces a mail carries.
 func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Execution, error) {
+	path, sel := splitSelector(path)
 	src, err := readInput(path, stdin, MaxTraceSize, "a trace")
 	if err != nil {
 		return nil, err
@@ -193,26 +209,19 @@ func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Ex
 	if path == StdinName {
 		name = stdinFile
 	}
-	tr, err := ParseTrace(name, src)
+	text, cut, err := traceText(name, src, sel)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := parseTrace(name, text, cut)
 	if err != nil {
 		return nil, err
 	}
 	var spec *Spec
-	switch {
-	case arg != "":
+	if arg != "" {
 		spec, err = Resolve(arg, stdin)
-	case tr.Source == "":
-		if spec, err = BuiltinSpec(tr.Scenario); err != nil {
-			err = fmt.Errorf("%s: the trace names no source and %w (name the scenario: smpscope trace --replay %s FILE.litmus)", name, err, path)
-		}
-	default:
-		src := tr.Source
-		if !filepath.IsAbs(src) && path != StdinName {
-			if alt := filepath.Join(filepath.Dir(path), src); exists(alt) {
-				src = alt
-			}
-		}
-		spec, err = Resolve(src, stdin)
+	} else {
+		spec, err = tr.spec(path)
 	}
 	if err == nil && len(tr.Edits) > 0 {
 		spec, err = spec.Edited(tr.Edits...)
@@ -232,11 +241,176 @@ func ReplayTraceFile(path, arg string, mode *machine.Mode, stdin io.Reader) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	ex := &Execution{Spec: spec, Mach: m, States: states, Events: events, Origin: "Replayed from " + path}
+	ex := &Execution{Spec: spec, Mach: m, States: states, Events: events, Origin: "Replayed from " + name}
 	for _, ev := range events {
 		ex.Steps = append(ex.Steps, ev.Step)
 	}
 	return ex, nil
+}
+
+// spec is the scenario the trace runs, before its edits: the litmus
+// source it carries (checked against its source file when that exists,
+// and replaced by the built-in of its name when that is the same test,
+// for the title and story), else its source: line, else the built-in its
+// header names. path is the trace's ("-" for standard input): a source
+// file is looked for beside it.
+func (t *Trace) spec(path string) (*Spec, error) {
+	var carried *Spec
+	if t.Litmus != "" {
+		sp, err := t.carried()
+		if err != nil {
+			return nil, err
+		}
+		carried = sp
+	}
+	if t.Source != "" {
+		src, err := traceSource(path, t.Source, t.headerPos("source"))
+		switch {
+		case err != nil && carried == nil:
+			return nil, err
+		case err != nil:
+			// The file is not here: the trace's own copy is the test.
+		case carried != nil && !SameTest(carried, src):
+			return nil, errorf(t.headerPos("source"), "the trace carries a test that is not its source %q: the copy at line %d and the file differ (give the scenario to replay on: smpscope trace --replay TRACE SCENARIO)", t.Source, t.LitmusLine)
+		default:
+			return src, nil
+		}
+	}
+	if carried != nil {
+		if b, err := BuiltinSpec(t.Scenario); err == nil && t.Source == "" && SameTest(carried, b) {
+			return b, nil
+		}
+		return carried, nil
+	}
+	sp, err := BuiltinSpec(t.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the trace carries no litmus source, names no source file, and %w (name the scenario: smpscope trace --replay %s FILE.litmus)", t.File, err, argOf(t.File))
+	}
+	return sp, nil
+}
+
+// argOf is how a command line names a file positions call name.
+func argOf(name string) string {
+	if name == stdinFile {
+		return StdinName
+	}
+	return name
+}
+
+// carried compiles the litmus source the trace carries; its positions
+// are the trace's lines and columns.
+func (t *Trace) carried() (*Spec, error) {
+	line := max(t.LitmusLine, 1)
+	src := strings.Repeat("\n", line-1) + t.Litmus
+	s, err := Parse(t.File, []byte(src))
+	if err == nil {
+		var sp *Spec
+		if sp, err = compileSpec(s, ""); err == nil {
+			sp.From = t.File + ":" + strconv.Itoa(line)
+			return sp, nil
+		}
+	}
+	var e Error
+	if errors.As(err, &e) && e.Pos.Line >= 1 && e.Pos.Line <= len(t.cut) {
+		e.Pos.Col += t.cut[e.Pos.Line-1]
+		err = e
+	}
+	return nil, fmt.Errorf("the litmus source the trace carries: %w", err)
+}
+
+// SameTest reports whether two specs run the same test: the same
+// program (wherever its lines are in a file) and the same clauses.
+func SameTest(a, b *Spec) bool {
+	return a.Program != nil && b.Program != nil && ProgramKey(unlined(a.Program)) == ProgramKey(unlined(b.Program)) &&
+		a.Condition() == b.Condition() && (a.Filter == nil) == (b.Filter == nil) && (a.Filter == nil || a.Filter.Cond == b.Filter.Cond)
+}
+
+// unlined is p without the source line of each instruction.
+func unlined(p *machine.Program) *machine.Program {
+	q := *p
+	q.Threads = append([]machine.Thread(nil), p.Threads...)
+	for i := range q.Threads {
+		code := append([]machine.Instr(nil), q.Threads[i].Code...)
+		for j := range code {
+			code[j].Line = 0
+		}
+		q.Threads[i].Code = code
+	}
+	return &q
+}
+
+// traceSource resolves a trace's source: line (issue 22): only a litmus
+// file beside the trace or below it (an absolute path, "..", or a
+// symbolic link out of the trace's directory is refused), or, when no
+// such file exists, a built-in scenario of that name. Nothing but a
+// litmus test is read, and what does not parse as one is not quoted.
+func traceSource(tracePath, value string, at Position) (*Spec, error) {
+	dir := "."
+	if tracePath != StdinName {
+		dir = filepath.Dir(tracePath)
+	}
+	fail := func(format string, args ...any) error {
+		return errorf(at, "source %q: "+format, append([]any{value}, args...)...)
+	}
+	builtin := func() (*Spec, bool) {
+		if strings.ContainsAny(value, `/\`) {
+			return nil, false
+		}
+		sp, err := BuiltinSpec(value)
+		return sp, err == nil
+	}
+	clean := filepath.Clean(filepath.FromSlash(value))
+	if filepath.IsAbs(clean) || filepath.VolumeName(clean) != "" || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return nil, fail("a trace's source is a .litmus file beside the trace or below it, or a built-in scenario")
+	}
+	p := filepath.Join(dir, clean)
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if sp, ok := builtin(); ok {
+			return sp, nil
+		}
+		return nil, fail("no such file beside the trace, and no built-in scenario has that name")
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fail("a loop of symbolic links")
+	case err != nil:
+		return nil, fail("%v", err)
+	case fi.IsDir():
+		if sp, ok := builtin(); ok {
+			return sp, nil
+		}
+		return nil, fail("a directory, not a litmus file")
+	case !fi.Mode().IsRegular():
+		return nil, fail("not a regular file (%s)", fileKind(fi.Mode()))
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	realP, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return nil, fail("cannot follow its path")
+	}
+	if rel, err := filepath.Rel(realDir, realP); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fail("a symbolic link out of the trace's directory")
+	}
+	src, err := readInput(p, nil, MaxSourceSize, "a scenario")
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(p, src)
+	if err != nil {
+		// Its position, not its words: what does not parse as litmus
+		// may be any file, and is not quoted.
+		var e Error
+		where := ""
+		if errors.As(err, &e) {
+			where = fmt.Sprintf(" (at line %d, column %d)", e.Pos.Line, e.Pos.Col)
+		}
+		return nil, fail("does not parse as a litmus test%s", where)
+	}
+	sp, err := compileSpec(s, p)
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
 
 func exists(path string) bool {

@@ -88,8 +88,10 @@ func chdir(t *testing.T, dir string) {
 	t.Cleanup(func() { os.Chdir(old) })
 }
 
-// TestExecutionTraceFile writes an execution's trace next to its .litmus
-// file's directory and replays it after both have moved.
+// TestExecutionTraceFile writes an execution's trace away from its
+// .litmus file and replays it after the file has gone: a trace carries
+// its litmus source (issue 18). Beside the file, it names it too, and
+// the two must agree.
 func TestExecutionTraceFile(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
@@ -106,17 +108,20 @@ func TestExecutionTraceFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := ex.Trace(filepath.Join(dir, "traces"))
-	text := tr.Format()
-	for _, want := range []string{"\nsource: ../tests/my sb.litmus\n", "\n# Shortest witness of exists (0:r0=0 /\\ 1:r1=0)\n", "\n# Ends in outcome 0:r0=0; 1:r1=0;\n"} {
+	text := ex.Trace(filepath.Join(dir, "traces")).Format()
+	for _, want := range []string{"\n# Shortest witness of exists (0:r0=0 /\\ 1:r1=0)\n", "\n# Ends in outcome 0:r0=0; 1:r1=0;\n", "\nlitmus: ", "\nC sb+once\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}
+	}
+	if strings.Contains(text, "source:") {
+		t.Errorf("a source outside the trace's directory is named:\n%s", text)
 	}
 	path := filepath.Join(dir, "traces", "sb.trace")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	os.Remove(litmus)
 	moved := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
@@ -128,7 +133,33 @@ func TestExecutionTraceFile(t *testing.T) {
 	if back.Mach.Mode != machine.TSO || len(back.Steps) != len(ex.Steps) || !back.Last().Equal(ex.Last()) {
 		t.Errorf("replayed %d steps in %v", len(back.Steps), back.Mach.Mode)
 	}
-	// A trace of a built-in names no source; one read from stdin works.
+	// Beside its file, a trace names it; a changed file is an error that
+	// names both.
+	beside := filepath.Join(moved, "traces", "my sb.litmus")
+	os.WriteFile(beside, mustRead(t, "sb+once.litmus"), 0o644)
+	sp, _ = Resolve(beside, nil)
+	ex, _ = WitnessExecution(sp, machine.TSO, machine.Options{})
+	text = ex.Trace(filepath.Join(moved, "traces")).Format()
+	if !strings.Contains(text, "\nsource: my sb.litmus\n") {
+		t.Errorf("no source line:\n%s", text)
+	}
+	path = filepath.Join(moved, "traces", "sb.trace")
+	os.WriteFile(path, []byte(text), 0o644)
+	if back, err := ReplayTraceFile(path, "", nil, nil); err != nil || back.Spec.File != beside {
+		t.Errorf("beside its file: %v", err)
+	}
+	changed := strings.Replace(string(mustRead(t, "sb+once.litmus")), "r0 = READ_ONCE(*y);", "r0 = smp_load_acquire(y);", 1)
+	os.WriteFile(beside, []byte(changed), 0o644)
+	if _, err := ReplayTraceFile(path, "", nil, nil); err == nil || !strings.Contains(err.Error(), "sb.trace:3:1: the trace carries a test that is not its source \"my sb.litmus\": the copy at line ") {
+		t.Errorf("a changed source: %v", err)
+	}
+	// Gone again: the copy is the test.
+	os.Remove(beside)
+	if _, err := ReplayTraceFile(path, "", nil, nil); err != nil {
+		t.Errorf("source gone: %v", err)
+	}
+	// A trace of a built-in names no source and carries the built-in's
+	// source; replayed, it is the built-in (title, story) again.
 	bi, _ := Resolve("mp+once", nil)
 	ex, _ = RandomExecution(bi, machine.ARM, 3)
 	text = ex.Trace("").Format()
@@ -136,8 +167,71 @@ func TestExecutionTraceFile(t *testing.T) {
 		t.Errorf("built-in trace:\n%s", text)
 	}
 	back, err = ReplayTraceFile("-", "", nil, strings.NewReader(text))
-	if err != nil || !back.Last().Equal(ex.Last()) {
+	if err != nil || !back.Last().Equal(ex.Last()) || back.Spec.Story != bi.Story {
 		t.Errorf("trace from stdin: %v", err)
+	}
+	// A trace without its source, of a built-in: the header's name.
+	old := text[:strings.Index(text, "\nlitmus: ")+1]
+	if back, err := ReplayTraceFile("-", "", nil, strings.NewReader(old)); err != nil || !back.Last().Equal(ex.Last()) {
+		t.Errorf("a trace without its source: %v", err)
+	}
+}
+
+// TestTraceSourceConfined checks issue 22, item 4: a trace's source: is
+// read only as a .litmus file beside the trace or below it; nothing else
+// is opened, and what does not parse as litmus is not quoted.
+func TestTraceSourceConfined(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "secret.litmus"), []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "sub", "ok.litmus"), mustRead(t, "mp+once.litmus"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(dir, "sub", "passwd.litmus"))
+	os.Symlink("loop.litmus", filepath.Join(dir, "sub", "loop.litmus"))
+	os.Mkdir(filepath.Join(dir, "sub", "dir.litmus"), 0o755)
+	os.Symlink("/dev/zero", filepath.Join(dir, "sub", "zero.litmus"))
+	os.WriteFile(filepath.Join(dir, "sub", "notes.txt"), mustRead(t, "mp+once.litmus"), 0o644)
+	for src, want := range map[string]string{
+		"ok.litmus":         "",
+		"mp+once":           "", // a built-in
+		"../secret.litmus":  "a trace's source is a .litmus file beside the trace or below it",
+		"/etc/passwd":       "a trace's source is a .litmus file beside the trace or below it",
+		"passwd.litmus":     "a symbolic link out of the trace's directory",
+		"loop.litmus":       "a loop of symbolic links",
+		"dir.litmus":        "a directory, not a litmus file",
+		"zero.litmus":       "not a regular file (a character device)",
+		"notes.txt":         "", // any name, if it is a litmus test
+		"nowhere.litmus":    "no such file beside the trace",
+		"../sub/../../x.lt": "a trace's source is a .litmus file beside the trace or below it",
+	} {
+		tr := "smpscope trace 1\nscenario: mp+once\nsource: " + src + "\nmode: arm\nP0 exec\n"
+		path := filepath.Join(dir, "sub", "t.trace")
+		os.WriteFile(path, []byte(tr), 0o644)
+		_, err := ReplayTraceFile(path, "", nil, nil)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", src, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: got %v, want %q", src, err, want)
+		case err != nil && (strings.Contains(err.Error(), "root") || !strings.HasPrefix(err.Error(), path+":3:1: source ")):
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	// What does not parse as litmus is not quoted, only placed.
+	os.WriteFile(filepath.Join(dir, "sub", "shadow.litmus"), []byte("root:$6$secret\n"), 0o644)
+	path := filepath.Join(dir, "sub", "t.trace")
+	os.WriteFile(path, []byte("smpscope trace 1\nscenario: x\nsource: shadow.litmus\nmode: arm\n"), 0o644)
+	_, err := ReplayTraceFile(path, "", nil, nil)
+	if err == nil || strings.Contains(err.Error(), "root") || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "does not parse as a litmus test (at line 1, column 1)") {
+		t.Errorf("not litmus: %v", err)
+	}
+	// A device is refused from its stat, by every reader.
+	for _, p := range []string{"/dev/zero", filepath.Join(dir, "sub", "zero.litmus")} {
+		if _, err := Resolve(p, nil); err == nil || !strings.Contains(err.Error(), "not a regular file (a character device)") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := Resolve(filepath.Join(dir, "sub", "loop.litmus"), nil); err == nil || !strings.Contains(err.Error(), "a loop of symbolic links") {
+		t.Errorf("a symlink loop as an argument: %v", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // TraceVersion is the version of the trace file format that [ParseTrace]
@@ -65,8 +66,17 @@ type Trace struct {
 	// without the leading "# ".
 	Notes []string
 	Steps []TraceStep
+	// Litmus is the litmus source of the scenario the trace runs, before
+	// the edits ("" when the trace does not carry it): a trace that
+	// carries it replays anywhere. It follows the steps, after a line
+	// "litmus: N lines" that says how many lines it has.
+	Litmus string
+	// LitmusLine is the line of the trace the source starts on (0 when
+	// built in memory): errors in it name the trace's lines.
+	LitmusLine int
 
 	header map[string]Position // where each header key was read
+	cut    []int               // per line, the columns a mail's quoting took off
 }
 
 // TraceStep is one line of a trace: a step ID with its description.
@@ -78,7 +88,7 @@ type TraceStep struct {
 }
 
 // NewTrace builds the trace of steps taken from m's initial state, with
-// each step described by [machine.Machine.Describe] in the state before
+// each step described by [words.Step] in the state before
 // it. Scenario and Mode are taken from m; callers fill in Source, Variant
 // and Notes ([Execution.Trace] does). It fails if a step is not enabled
 // where it is taken.
@@ -93,23 +103,31 @@ func NewTrace(m *machine.Machine, steps []machine.Step) (*Trace, error) {
 func newTrace(m *machine.Machine, steps []machine.Step, states []*machine.State) *Trace {
 	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
 	for i, st := range steps {
-		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: m.Describe(states[i], st)})
+		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: words.Step(m, states[i], st)})
 	}
 	return t
 }
 
 // Trace is the trace file of the execution, to be written in directory
-// dir: its header names the scenario (a .litmus file by its path relative
-// to dir, so that the two can move together) and its notes say what the
-// scenario is, where the steps come from and the outcome they end in.
+// dir. It carries the scenario's litmus source (before the edits, which
+// it records), so that it replays anywhere; its header also names the
+// .litmus file the scenario was read from when that is beside dir or
+// below it (by its path relative to dir, so that the two can move
+// together). Its notes say what the scenario is, where the steps come
+// from and the outcome they end in.
 func (e *Execution) Trace(dir string) *Trace {
 	t := newTrace(e.Mach, e.Steps, e.States)
 	sp := e.Spec
 	t.Variant = sp.Variant
 	t.Edits = sp.Edits
+	if orig := sp.Original(); orig.Litmus != nil {
+		t.Litmus = Format(orig.Litmus)
+	}
 	switch {
 	case sp.File != "":
-		t.Source = relativeTo(sp.File, dir)
+		if rel := relativeTo(sp.File, dir); !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, "../") {
+			t.Source = rel
+		}
 	case sp.Litmus == nil && sp.Name != e.Mach.Prog.Name:
 		t.Source = sp.Name // a program built in Go, loaded by name
 	}
@@ -198,8 +216,26 @@ func (t *Trace) Format() string {
 			b.WriteByte('\n')
 		}
 	}
+	if t.Litmus != "" {
+		b.WriteByte('\n')
+		b.WriteString(litmusSection(t.Litmus))
+	}
 	return b.String()
 }
+
+// litmusSection is the "litmus: N lines" line and the source after it.
+func litmusSection(src string) string {
+	src = strings.TrimRight(strings.ReplaceAll(src, "\r\n", "\n"), "\n") + "\n"
+	n := strings.Count(src, "\n")
+	word := "lines"
+	if n == 1 {
+		word = "line"
+	}
+	return fmt.Sprintf("%s %d %s\n%s", litmusKey, n, word, src)
+}
+
+// litmusKey starts the line before a trace's litmus source.
+const litmusKey = "litmus:"
 
 // TraceFileWidth is the widest line Format writes (but for a step ID or a
 // header value longer than that): trace files are pasted into mails.
@@ -303,15 +339,28 @@ const MaxTraceSteps = 1 << 16
 // characters and invalid UTF-8 are errors, so that nothing read from a
 // trace can reach a terminal as an escape sequence.
 func ParseTrace(name string, src []byte) (*Trace, error) {
-	t := &Trace{File: name, header: map[string]Position{}}
-	pos := func(line, col int) Position { return Position{File: name, Line: line, Col: col} }
+	return parseTrace(name, src, nil)
+}
+
+// parseTrace is ParseTrace of a trace taken out of a mail: cut is, per
+// line, the columns its quoting took off, added back to every position.
+func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
+	t := &Trace{File: name, header: map[string]Position{}, cut: cut}
+	pos := func(line, col int) Position {
+		if line >= 1 && line <= len(cut) {
+			col += cut[line-1]
+		}
+		return Position{File: name, Line: line, Col: col}
+	}
 	if len(src) > MaxTraceSize {
 		return nil, errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
 	}
 	if err := plainText(name, src); err != nil {
-		return nil, err
+		e := err.(Error)
+		return nil, errorf(pos(e.Pos.Line, e.Pos.Col), "%s", e.Msg)
 	}
 	magic := false
+	litmusEnd := 0 // the line the litmus source ended on, once read
 	ln := 0
 	for rest := string(src); rest != "" || ln == 0; {
 		var line string
@@ -322,7 +371,7 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 		fs := fieldsOf(code)
 		if len(fs) == 0 {
 			switch {
-			case !hasComment || !magic:
+			case !hasComment || !magic || litmusEnd > 0:
 			case len(t.Steps) > 0 && strings.TrimLeft(code, " \t") != code:
 				// An indented comment line goes on with the comment of
 				// the step above (Format wraps long ones so).
@@ -348,6 +397,35 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 			}
 			t.Version = v
 			magic = true
+			continue
+		}
+		if litmusEnd > 0 {
+			return nil, errorf(pos(ln, fs[0].col), "%s after the litmus source, which ends at line %d (its \"litmus:\" line says how many lines it has)", quoteShort(fs[0].text), litmusEnd)
+		}
+		if fs[0].text == litmusKey {
+			n, err := 0, error(nil)
+			if len(fs) >= 2 {
+				n, err = strconv.Atoi(fs[1].text)
+			}
+			if len(fs) != 3 || err != nil || n < 1 || fs[2].text != "lines" && fs[2].text != "line" {
+				return nil, errorf(pos(ln, fs[0].col), "want \"litmus: N lines\", the number of lines of litmus source that follow")
+			}
+			var b strings.Builder
+			for i := 0; i < n; i++ {
+				if rest == "" {
+					return nil, errorf(pos(ln, fs[1].col), "the litmus source should have %d lines, but %d follow", n, i)
+				}
+				var l string
+				l, rest, _ = strings.Cut(rest, "\n")
+				b.WriteString(strings.TrimSuffix(l, "\r"))
+				b.WriteByte('\n')
+				if b.Len() > MaxSourceSize {
+					return nil, errorf(pos(ln, fs[1].col), "the litmus source is more than %s; a scenario is at most that", byteSize(MaxSourceSize))
+				}
+			}
+			t.Litmus, t.LitmusLine = b.String(), ln+1
+			ln += n
+			litmusEnd = ln
 			continue
 		}
 		if key, ok := strings.CutSuffix(fs[0].text, ":"); ok {
@@ -377,24 +455,31 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
 			}
 			if err := set(t, value); err != nil {
-				return nil, errorf(pos(ln, fs[1].col), "unknown mode %q (want tso or arm)", value)
+				return nil, errorf(pos(ln, fs[1].col), "%v", err)
 			}
 			t.header[key] = p
 			continue
 		}
-		if len(t.Steps) == MaxTraceSteps {
-			return nil, errorf(pos(ln, fs[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
+		// A line holds one step, or several separated by commas (the
+		// short form a mail's replay block uses).
+		for _, seg := range stepSegments(code) {
+			if len(t.Steps) == MaxTraceSteps {
+				return nil, errorf(pos(ln, seg[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
+			}
+			words := make([]string, len(seg))
+			cols := make([]int, len(seg))
+			for j, f := range seg {
+				words[j], cols[j] = f.text, pos(ln, f.col).Col
+			}
+			ts := TraceStep{ID: strings.Join(words, " "), Pos: pos(ln, seg[0].col), cols: cols}
+			if len(fs) == len(seg) {
+				ts.Comment = comment // a comment describes a step alone on its line
+			}
+			if _, err := ts.step(nil); err != nil {
+				return nil, err
+			}
+			t.Steps = append(t.Steps, ts)
 		}
-		words := make([]string, len(fs))
-		cols := make([]int, len(fs))
-		for j, f := range fs {
-			words[j], cols[j] = f.text, f.col
-		}
-		ts := TraceStep{ID: strings.Join(words, " "), Comment: comment, Pos: pos(ln, fs[0].col), cols: cols}
-		if _, err := ts.step(nil); err != nil {
-			return nil, err
-		}
-		t.Steps = append(t.Steps, ts)
 	}
 	if !magic {
 		return nil, errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
@@ -405,6 +490,25 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// stepSegments splits a line's code at its commas into the words of each
+// step, with their columns on the line. An empty segment (two commas, a
+// trailing one) is left out: a long list of steps wraps after a comma.
+func stepSegments(code string) [][]field {
+	var out [][]field
+	col := 0 // the columns before the segment
+	for _, part := range strings.Split(code, ",") {
+		fs := fieldsOf(part)
+		for i := range fs {
+			fs[i].col += col
+		}
+		if len(fs) > 0 {
+			out = append(out, fs)
+		}
+		col += utf8.RuneCountInString(part) + 1
+	}
+	return out
 }
 
 // plainText checks that src is text a terminal can show as it is (see
@@ -587,7 +691,7 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 	b.WriteString("steps enabled there:")
 	for _, st := range steps {
 		id := m.ID(st)
-		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), m.Describe(s, st))
+		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), words.Step(m, s, st))
 	}
 	return b.String()
 }
@@ -674,4 +778,49 @@ func createUniqueFunc(dir, base, ext string, contents func(name string) []byte) 
 		return path, nil
 	}
 	return "", fmt.Errorf("%s: too many files with this name", filepath.Join(dir, base+ext))
+}
+
+// ReplayBlock is what a mail needs to replay the execution, in the
+// trace format at its shortest: the header, the steps separated by
+// commas (lines of at most width columns), and the scenario's litmus
+// source without its leading comment (the title and story are in the
+// mail's text; a built-in is recognised by its program). Text that
+// smpscope trace prints ends with it, so that the mail replays with
+// smpscope --replay, quoted or not.
+func (e *Execution) ReplayBlock(width int) string {
+	t := e.Trace("")
+	var b strings.Builder
+	fmt.Fprintf(&b, "smpscope trace %d\n", TraceVersion)
+	fmt.Fprintf(&b, "scenario: %s\n", oneLine(t.Scenario))
+	if t.Source != "" && t.Litmus == "" {
+		fmt.Fprintf(&b, "source: %s\n", oneLine(t.Source))
+	}
+	fmt.Fprintf(&b, "mode: %s\n", t.Mode)
+	if len(t.Edits) > 0 {
+		fmt.Fprintf(&b, "edits: %s\n", EditsText(t.Edits))
+	}
+	line := ""
+	for i, st := range t.Steps {
+		item := st.ID
+		if i < len(t.Steps)-1 {
+			item += ","
+		}
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(item) > width {
+			b.WriteString(line + "\n")
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += item
+	}
+	if line != "" {
+		b.WriteString(line + "\n")
+	}
+	if orig := e.Spec.Original(); orig.Litmus != nil {
+		bare := *orig.Litmus
+		bare.Header = nil
+		b.WriteString(litmusSection(Format(&bare)))
+	}
+	return b.String()
 }

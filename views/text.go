@@ -65,11 +65,13 @@ func wrapGaps(items []string, gap func(i int) string, first, rest int, md bool) 
 			flush()
 		}
 		for ww > limit && cur == "" {
-			// Cut a word that fits on no line.
-			head := ansi.Truncate(word, limit, "")
+			// Cut a word that fits on no line: each cut reads only what
+			// it keeps, so a long word costs its length, not its length
+			// times its lines (issue 22, item 3).
+			head, hw := cutCells(word, limit)
 			lines = append(lines, head)
 			word = word[len(head):]
-			ww = ansi.StringWidth(word)
+			ww -= hw
 			limit = rest
 		}
 		if word == "" {
@@ -86,6 +88,33 @@ func wrapGaps(items []string, gap func(i int) string, first, rest int, md bool) 
 		lines = append(lines, cur)
 	}
 	return lines
+}
+
+// cutCells returns the longest head of s at most w cells wide (escape
+// codes count for nothing), and its width: at least one grapheme, so
+// that a character wider than w still makes progress.
+func cutCells(s string, w int) (string, int) {
+	var state byte
+	i, width := 0, 0
+	for i < len(s) {
+		if c := s[i]; state == ansi.NormalState && c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+			// Printable ASCII not followed by a combining mark: one cell.
+			if width+1 > w && width > 0 {
+				break
+			}
+			i, width = i+1, width+1
+			continue
+		}
+		_, cw, n, next := ansi.DecodeSequence(s[i:], state, nil)
+		if n <= 0 {
+			n = 1
+		}
+		if cw > 0 && width+cw > w && width > 0 {
+			break
+		}
+		i, width, state = i+n, width+cw, next
+	}
+	return s[:i], width
 }
 
 // wrap breaks text into lines of at most w cells.
