@@ -81,7 +81,7 @@ func RoundTrip(m *Machine, s *State, off Reduction) error {
 	if m.Deadlocked(s) != m.Deadlocked(d) {
 		return fmt.Errorf("deadlock differs")
 	}
-	if _, _, f := m.Fault(s); func() bool { _, _, g := m.Fault(d); return f != g }() {
+	if _, f := m.Fault(s); func() bool { _, g := m.Fault(d); return f != g }() {
 		return fmt.Errorf("fault differs")
 	}
 	for _, st := range m.Enabled(s) {

@@ -81,7 +81,7 @@ func TestReductionsAlone(t *testing.T) {
 						for _, v := range variants() {
 							compared.Add(1)
 							res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
-							if diff := compareWithReference(m, ref, res); diff != "" {
+							if diff := variantDiff(m, ref, res); diff != "" {
 								rt.Fatalf("%s, %s:\n%s%s", mode, v.name, diff, programText(p))
 							}
 						}
@@ -132,10 +132,10 @@ func TestEncodingRoundTrips(t *testing.T) {
 	})
 }
 
-// compareWithReference reports how res differs from the reference's
+// variantDiff reports how res differs from the reference's
 // result on m: outcomes, deadlocks, faults, and witnesses that do not
 // replay to their outcome.
-func compareWithReference(m *machine.Machine, ref refResult, res *machine.Result) string {
+func variantDiff(m *machine.Machine, ref refResult, res *machine.Result) string {
 	p := m.Prog
 	if !res.Complete {
 		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", res.Summary(), ref.states)
@@ -218,7 +218,7 @@ func TestReductionsGraceCycles(t *testing.T) {
 			for _, v := range variants() {
 				compared++
 				res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
-				if diff := compareWithReference(m, ref, res); diff != "" {
+				if diff := variantDiff(m, ref, res); diff != "" {
 					t.Errorf("%s, %s:\n%s%s", mode, v.name, diff, src)
 				}
 			}
