@@ -1,23 +1,32 @@
 // Package machine is smpscope's simulated multiprocessor and its exhaustive
-// explorer. It knows nothing about terminals or file formats.
+// explorer. It knows nothing about terminals or file formats, and states
+// no sentences: what it tells is facts in types, which package
+// scenarios/words puts into words.
 //
-// The semantics are the contract in shared/design/machine.md: per-CPU MESI
-// caches, store buffers and (ARM-like mode) invalidation queues, in two modes,
-// TSO (x86-like) and ARM (ARMv8-like, other-multicopy-atomic). Every step is a
-// hardware event a person can name.
+// The rules are stated in RULES.md beside this file (a test ties its
+// tables to the code's primitives, steps, waits and read classes): per-CPU
+// MESI caches, store buffers and (ARM-like mode) invalidation queues, in
+// two modes, TSO (x86-like) and ARM (ARMv8-like, other-multicopy-atomic).
+// Every step is a hardware event a person can name.
 //
 // The package owns:
 //
 //   - the program representation scenarios compile into ([Program], [Thread],
-//     [Instr], [Expr]), with a small builder ([Builder]) for tests;
+//     [Instr], [Expr]), each instruction naming the primitive it was
+//     compiled from ([Prim]), with a small builder ([Builder]) for tests;
 //   - the machine state ([State]) and its read-only views for renderers;
-//   - the one list of enabled steps of a state ([Machine.Enabled]) that both the
-//     UI and the explorer use, and [Machine.Apply], which takes a step and
-//     returns the next state and an [Event] explaining it (including the
-//     classification of every load: forwarded, up to date, stale, newer value
-//     pending);
-//   - final-state, outcome and deadlock detection, and a canonical key per
-//     state ([State.Key]);
+//   - the rules: the one list of enabled steps of a state
+//     ([Machine.Enabled]) that both the UI and the explorer use, with the
+//     one blocking rule of an instruction (wait.go: [Machine.Wait] says
+//     what a blocked CPU waits for, as a typed [Wait]), and
+//     [Machine.Apply], which takes a step and returns the next state and
+//     an [Event]: what the step did, as data (the load's source,
+//     classification and the store it read or missed; the store that
+//     became visible, its coherence position and the entries it
+//     overtook; invalidations queued and applied and why; what each
+//     barrier did; faults), enough to word the step and to draw it;
+//   - final-state, outcome, deadlock and fault detection, and a canonical
+//     key per state ([State.Key]);
 //   - the explorer ([Explore]), which visits every reachable state once, with
 //     reductions that provably keep every outcome, and bounded by state,
 //     memory and time limits.

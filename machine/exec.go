@@ -4,7 +4,7 @@ import "slices"
 
 // This file holds the semantics proper: what each step does, and what the
 // steps other than exec require (wait.go says when exec may run). The
-// table in shared/design/machine.md is the reference; comments name the
+// table in RULES.md is the reference; comments name the
 // rule each branch implements.
 
 func (m *Machine) code(c int) []Instr { return m.Prog.Threads[c].Code }
@@ -79,7 +79,7 @@ func rmwFails(in *Instr, old Value, regs []Value) bool {
 
 // rmwFailsNow reports whether CPU c's conditional RMW on l fails if
 // performed now (ARM-like): whether it fails is decided by the value its
-// load returns, with every rule of a load (machine.md, "A failed
+// load returns, with every rule of a load (RULES.md, "a conditional RMW
 // cmpxchg").
 func (m *Machine) rmwFailsNow(s *State, c int, in *Instr, l Loc) bool {
 	return in.isConditional() && rmwFails(in, m.view(s, c, in, l, in.Order == OrderAcquire), s.cpus[c].regs)
@@ -280,11 +280,17 @@ func (m *Machine) applyInval(s *State, c, i int) {
 
 func (m *Machine) applyInvalFor(s *State, c int, l Loc, ev *Event) {
 	if i := s.iqIndex(c, l); i >= 0 {
-		if ev != nil {
-			ev.Applied = append(ev.Applied, l)
-		}
-		m.applyInval(s, c, i)
+		m.applyInvalBecause(s, c, i, ApplyOwn, ev)
 	}
+}
+
+// applyInvalBecause is applyInval, recording in ev why.
+func (m *Machine) applyInvalBecause(s *State, c, i int, why ApplyCause, ev *Event) {
+	if ev != nil {
+		line := s.cpus[c].cache[s.cpus[c].iq[i].Loc]
+		ev.Applied = append(ev.Applied, Applied{Loc: s.cpus[c].iq[i].Loc, Cause: why, Stale: line.Val, Readable: line.State != Invalid})
+	}
+	m.applyInval(s, c, i)
 }
 
 // writeBack copies an owner's line for l to memory.
@@ -295,7 +301,7 @@ func (s *State) writeBack(l Loc, line *Line) {
 	}
 }
 
-// load performs a load of l by CPU c ("Load" in machine.md): store
+// load performs a load of l by CPU c ("Loads" in RULES.md): store
 // forwarding, else the cache line if not I (possibly stale), else a miss
 // that fetches the latest committed value.
 func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
@@ -303,22 +309,22 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 	for i := len(cs.sb) - 1; i >= 0; i-- {
 		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
 			if ev != nil {
-				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1}
+				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1,
+					From: StoreID{CPU: c, Instr: int(e.Instr)}, Newer: initialStore, WroteBack: -1}
 			}
 			return e.Val
 		}
 	}
 	line := &cs.cache[l]
 	src := FromCache
+	wroteBack := -1
 	if line.State == Invalid {
 		src = FromMiss
 		if o := s.owner(l); o >= 0 {
 			ol := &s.cpus[o].cache[l]
 			s.writeBack(l, ol)
 			ol.State = Shared
-			if ev != nil {
-				ev.WroteBack = o
-			}
+			wroteBack = o
 		}
 		st := Exclusive
 		for d := range s.cpus {
@@ -333,19 +339,25 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 	}
 	if ev != nil {
 		ev.Load = m.classify(s, c, l, line.Val, line.Co, src)
+		ev.Load.WroteBack = wroteBack
 	}
 	return line.Val
 }
 
 func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSource) *LoadEvent {
-	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), NewerCPU: -1}
+	le := &LoadEvent{Loc: l, Val: v, Source: src, Class: UpToDate, Co: int(co), From: initialStore, Newer: initialStore}
 	if s.coh == nil {
 		return le // a search state: no history to classify against
 	}
 	head := s.coh[l]
+	for n := head; n != nil; n = n.prev {
+		if n.n == co {
+			le.From = n.store()
+		}
+	}
 	if co < head.n {
 		le.Class = Stale
-		le.NewerVal, le.NewerCPU, le.NewerStep = head.val, int(head.cpu), int(head.step)
+		le.NewerVal, le.Newer, le.NewerStep = head.val, head.store(), int(head.step)
 		return le
 	}
 	for d := range s.cpus {
@@ -356,7 +368,7 @@ func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSo
 		for i := len(sb) - 1; i >= 0; i-- {
 			if sb[i].Kind != EntryWmb && sb[i].Loc == l {
 				le.Class = NewerPending
-				le.NewerVal, le.NewerCPU = sb[i].Val, d
+				le.NewerVal, le.Newer = sb[i].Val, StoreID{CPU: d, Instr: int(sb[i].Instr)}
 				return le
 			}
 		}
@@ -372,20 +384,21 @@ func (m *Machine) readLatest(s *State, c int, l Loc, ev *Event) Value {
 	return m.load(s, c, l, ev)
 }
 
-// commitStore writes v to l from CPU c: the CPU takes the line in M. Other
-// M/E holders write back and drop to I; S holders drop to I (TSO) or get a
-// queued invalidation and keep their stale copy (ARM-like).
-func (m *Machine) commitStore(s *State, c int, l Loc, v Value, ev *Event) {
+// commitStore writes v to l from CPU c's instruction instr: the CPU takes
+// the line in M. Other M/E holders write back and drop to I; S holders
+// drop to I (TSO) or get a queued invalidation and keep their stale copy
+// (ARM-like).
+func (m *Machine) commitStore(s *State, c int, l Loc, v Value, instr int, ev *Event) {
 	m.applyInvalFor(s, c, l, ev)
 	var co int32
 	if s.coh != nil { // explorer states carry no history
 		head := s.coh[l]
-		s.coh[l] = &cohNode{val: v, cpu: int8(c), step: s.steps, prev: head, n: head.n + 1}
+		s.coh[l] = &cohNode{val: v, cpu: int8(c), instr: int8(instr), step: s.steps, prev: head, n: head.n + 1}
 		co = head.n + 1
 	}
 	var ce *CommitEvent
 	if ev != nil {
-		ce = &CommitEvent{Loc: l, Val: v, WroteBack: -1}
+		ce = &CommitEvent{Store: StoreID{CPU: c, Instr: instr}, Loc: l, Val: v, AtOnce: true, Co: int(co), WroteBack: -1}
 		ev.Commit = ce
 	}
 	for d := range s.cpus {
@@ -449,7 +462,10 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	}
 	copy(cs.sb[i:], cs.sb[i+1:]) // in place: a state owns its buffers
 	cs.sb = cs.sb[:len(cs.sb)-1]
-	m.commitStore(s, c, e.Loc, e.Val, ev)
+	m.commitStore(s, c, e.Loc, e.Val, int(e.Instr), ev)
+	if ev != nil {
+		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
+	}
 	normalizeSB(&s.cpus[c])
 	if e.Kind == EntryRelease {
 		markQueued(&s.cpus[c])
@@ -541,7 +557,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		if _, ok := m.addr(in, cs.regs); !ok {
 			cs.fault = true
 			if ev != nil {
-				ev.Fault = true
+				ev.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultAddress, Addr: in.Addr.Eval(cs.regs)}
 			}
 			return
 		}
@@ -583,6 +599,9 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		m.srcuLock(s, c, in, pc)
 	case OpSRCUUnlock:
 		if !m.srcuUnlock(s, c, in) {
+			if ev != nil {
+				ev.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultSRCUIndex}
+			}
 			return
 		}
 	case OpSyncRCU, OpSyncSRCU:
@@ -620,7 +639,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
 			m.afterAcquire(cs, true)
 		} else {
-			m.commitStore(s, c, l, 1, ev)
+			m.commitStore(s, c, l, 1, pc, ev)
 		}
 		m.setDst(s, c, in, 1, false)
 	case OpRMW:
@@ -679,10 +698,11 @@ func (m *Machine) preLoad(s *State, c int, in *Instr, acquire bool, ev *Event) {
 	deps := in.Addr.Regs()
 	for i := 0; i < len(cs.iq); {
 		if e := cs.iq[i]; e.Before&deps != 0 || acquire && e.Marked {
-			if ev != nil {
-				ev.Applied = append(ev.Applied, e.Loc)
+			why := ApplyAddrDep
+			if acquire && e.Marked {
+				why = ApplyAcquire
 			}
-			m.applyInval(s, c, i)
+			m.applyInvalBecause(s, c, i, why, ev)
 			continue
 		}
 		i++
@@ -729,22 +749,6 @@ func (m *Machine) peek(s *State, c int, l Loc) Value {
 	return s.Latest(l)
 }
 
-// applyMarked applies the invalidations marked by the CPU's own release
-// commits (ARM-like acquire).
-func (m *Machine) applyMarked(s *State, c int, ev *Event) {
-	cs := &s.cpus[c]
-	for i := 0; i < len(cs.iq); {
-		if cs.iq[i].Marked {
-			if ev != nil {
-				ev.Applied = append(ev.Applied, cs.iq[i].Loc)
-			}
-			m.applyInval(s, c, i)
-			continue
-		}
-		i++
-	}
-}
-
 // markQueued marks the entries now in CPU c's invalidation queue: a release
 // write became visible, and ARMv8 orders a release before a later acquire,
 // which must not return a value already overwritten then.
@@ -761,7 +765,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		// A locked instruction on the line in M: read and write at once.
 		old := m.readLatest(s, c, l, ev)
 		if nv, ok := rmwResult(in, old, cs.regs); ok {
-			m.commitStore(s, c, l, nv, ev)
+			m.commitStore(s, c, l, nv, pc, ev)
 		} else if ev != nil {
 			ev.Failed = true
 		}
@@ -781,7 +785,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	switch in.Order {
 	case OrderFull, OrderRelease:
 		if ok {
-			m.commitStore(s, c, l, nv, ev)
+			m.commitStore(s, c, l, nv, pc, ev)
 			if in.Order == OrderRelease {
 				markQueued(cs)
 			}

@@ -63,14 +63,14 @@ type OutcomeResult struct {
 // DeadlockResult is a stuck state the search reached.
 type DeadlockResult struct {
 	Witness []Step
-	// Reasons holds each unfinished CPU's blocked reason in that state.
-	Reasons []string
+	// Waits says what each unfinished CPU waits for in that state.
+	Waits []Wait
 }
 
 // FaultResult is an execution that ended in a fault (see Machine.Fault).
 type FaultResult struct {
 	Witness []Step
-	Reason  string // the CPU, the instruction and why, in words
+	Fault   Fault
 }
 
 // Result is what an exploration found.
@@ -609,10 +609,10 @@ func (e *explorer) decode(idx int, w *worker) *State {
 
 func (e *explorer) terminal(idx int32, s *State) {
 	m := e.m
-	if _, why, faulted := m.Fault(s); faulted {
+	if f, faulted := m.Fault(s); faulted {
 		e.res.FaultStates++
 		if len(e.res.Faults) < maxDeadlocks {
-			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Reason: why})
+			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Fault: f})
 		}
 		return
 	}
@@ -623,8 +623,8 @@ func (e *explorer) terminal(idx int32, s *State) {
 		}
 		d := DeadlockResult{Witness: e.witness(idx)}
 		for c := range s.cpus {
-			if st := m.Status(s, c); !st.Finished {
-				d.Reasons = append(d.Reasons, m.cpuName(c)+": "+st.Reason)
+			if w := m.Wait(s, c); w.Kind != WaitFinished {
+				d.Waits = append(d.Waits, w)
 			}
 		}
 		e.res.Deadlocks = append(e.res.Deadlocks, d)
@@ -857,7 +857,7 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
-	if _, _, f := m.Fault(s); f {
+	if m.faulted(s) {
 		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
@@ -1367,7 +1367,7 @@ func (m *Machine) prune(steps []Step) []Step {
 			}
 			m.apply(s, st, nil)
 		}
-		if _, _, f := m.Fault(s); f {
+		if m.faulted(s) {
 			return "fault", true
 		}
 		switch {

@@ -118,7 +118,7 @@ func (m *Machine) Initial() *State {
 		coh:   make([]*cohNode, nl),
 	}
 	for l := range s.coh {
-		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1}
+		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1, instr: -1}
 	}
 	for c := range s.cpus {
 		cs := &s.cpus[c]
@@ -138,7 +138,7 @@ func (m *Machine) Initial() *State {
 // StepKind is the kind of hardware event a step is.
 type StepKind uint8
 
-// Step kinds (machine.md, "Steps").
+// Step kinds (RULES.md, "Steps").
 const (
 	StepExec       StepKind = iota // the CPU performs its next instruction
 	StepEarly                      // ARM-like: the CPU performs a later store or smp_wmb early
@@ -252,34 +252,35 @@ func (m *Machine) Outcome(s *State) Outcome {
 
 // Fault reports whether the execution ended in a fault: a CPU used an
 // address that is not a pointer (e.g. a location plus a non-zero offset)
-// or closed an SRCU section it had no index for. It names the CPU and the
-// instruction, in words.
-func (m *Machine) Fault(s *State) (cpu int, reason string, faulted bool) {
+// or closed an SRCU section it had no index for; and which.
+func (m *Machine) Fault(s *State) (Fault, bool) {
 	for c := range s.cpus {
 		if s.cpus[c].fault {
-			return c, m.faultText(s, c), true
+			return m.faultAt(s, c), true
 		}
 	}
-	return -1, "", false
+	return Fault{}, false
 }
 
-func (m *Machine) faultText(s *State, c int) string {
+// faultAt is the fault CPU c stopped at.
+func (m *Machine) faultAt(s *State, c int) Fault {
 	cs := &s.cpus[c]
 	in := &m.code(c)[cs.pc]
-	where := fmt.Sprintf("%s line %d, %s", m.cpuName(c), in.Line, m.instrText(c, int(cs.pc)))
-	if in.Line == 0 {
-		where = fmt.Sprintf("%s, %s", m.cpuName(c), m.instrText(c, int(cs.pc)))
-	}
 	if in.Op == OpSRCUUnlock {
-		return fmt.Sprintf("%s: the index names no open SRCU read-side section of this domain", where)
+		return Fault{CPU: c, Instr: int(cs.pc), Kind: FaultSRCUIndex}
 	}
-	return fmt.Sprintf("%s: the address %s is not a location (only a pointer plus 0 is)", where, m.Prog.FormatValue(in.Addr.Eval(cs.regs)))
+	return Fault{CPU: c, Instr: int(cs.pc), Kind: FaultAddress, Addr: in.Addr.Eval(cs.regs)}
+}
+
+func (m *Machine) faulted(s *State) bool {
+	_, f := m.Fault(s)
+	return f
 }
 
 // Deadlocked reports whether the state is stuck: not final, and even after
 // every queued invalidation is applied no step can make progress.
 func (m *Machine) Deadlocked(s *State) bool {
-	if _, _, f := m.Fault(s); f || m.Final(s) {
+	if m.faulted(s) || m.Final(s) {
 		return false
 	}
 	t := s
@@ -299,7 +300,7 @@ func (m *Machine) Deadlocked(s *State) bool {
 // the quiescent-state report.
 func (m *Machine) Enabled(s *State) []Step {
 	var out []Step
-	if _, _, f := m.Fault(s); f {
+	if m.faulted(s) {
 		return nil // the execution has ended
 	}
 	for c := range s.cpus {
@@ -335,7 +336,7 @@ func (m *Machine) IsEnabled(s *State, st Step) bool {
 	if int(st.CPU) >= len(s.cpus) {
 		return false
 	}
-	if _, _, f := m.Fault(s); f {
+	if m.faulted(s) {
 		return false
 	}
 	for _, e := range m.appendCPUSteps(nil, s, int(st.CPU)) {
@@ -347,16 +348,16 @@ func (m *Machine) IsEnabled(s *State, st Step) bool {
 }
 
 // Apply takes step st from s and returns the next state and an event that
-// explains what happened. s is not changed. It is an error to apply a step
+// says what happened (every fact, for people and pictures). s is not changed. It is an error to apply a step
 // that is not enabled.
 func (m *Machine) Apply(s *State, st Step) (*State, Event, error) {
 	if !m.IsEnabled(s, st) {
 		return nil, Event{}, fmt.Errorf("step %s is not enabled", m.ID(st))
 	}
 	n := s.clone()
-	ev := Event{Step: st, Instr: -1, WroteBack: -1, explain: true}
+	ev := Event{Step: st, Instr: -1, explain: true}
 	m.apply(n, st, &ev)
-	ev.Text = m.describeEvent(s, n, &ev)
+	m.explain(s, n, &ev)
 	return n, ev, nil
 }
 
@@ -378,11 +379,7 @@ func (m *Machine) apply(n *State, st Step, ev *Event) {
 			}
 		}
 	case StepInvalidate:
-		i := n.iqIndex(c, Loc(st.Arg))
-		if ev != nil {
-			ev.Applied = append(ev.Applied, Loc(st.Arg))
-		}
-		m.applyInval(n, c, i)
+		m.applyInvalBecause(n, c, n.iqIndex(c, Loc(st.Arg)), ApplyStep, ev)
 	case StepReportQS:
 		bit := uint32(1) << uint(c)
 		for d := range n.cpus {

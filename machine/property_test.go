@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -14,22 +15,60 @@ import (
 // so a value names the store that wrote it. noRelAcq leaves out a release
 // store followed by an acquire load on the same CPU (the one pattern ARMv8
 // orders and x86 does not).
-func genProgram(t *rapid.T, noRelAcq bool) *Program {
+func genProgram(t *rapid.T, noRelAcq bool) *Program { return genProgramOf(t, noRelAcq, false) }
+
+// genBlockingProgram is genProgram with statements that can deadlock or
+// fault depending on the interleaving: a spin lock a CPU may leave held,
+// RCU readers left open and synchronize_rcu, and a load through a pointer
+// that faults when it reads the pointer before it is published.
+func genBlockingProgram(t *rapid.T) *Program { return genProgramOf(t, false, true) }
+
+func genProgramOf(t *rapid.T, noRelAcq, blocking bool) *Program {
 	b := NewBuilder("random")
 	nlocs := rapid.IntRange(2, 3).Draw(t, "locs")
 	var locs []Loc
 	for i := 0; i < nlocs; i++ {
 		locs = append(locs, b.Loc(string(rune('x'+i)), 0))
 	}
+	ops, maxLen := 9, 4
+	var lock, ptr Loc
+	if blocking {
+		// Fewer statements: the property walks every exact state.
+		ops, maxLen = 16, 3
+		lock = b.Loc("l", 0)
+		ptr = b.Loc("p", 0) // NULL until published
+	}
 	next := Value(1)
 	nthreads := rapid.IntRange(2, 3).Draw(t, "threads")
 	for i := 0; i < nthreads; i++ {
 		th := b.Thread()
-		released := false
-		n := rapid.IntRange(1, 4).Draw(t, fmt.Sprintf("len%d", i))
+		released, locked, inRCU := false, false, false
+		n := rapid.IntRange(1, maxLen).Draw(t, fmt.Sprintf("len%d", i))
 		for j := 0; j < n; j++ {
 			l := locs[rapid.IntRange(0, nlocs-1).Draw(t, "loc")]
-			switch rapid.IntRange(0, 9).Draw(t, "op") {
+			switch rapid.IntRange(0, ops).Draw(t, "op") {
+			case 10, 11, 12: // left held at the end, another CPU's lock waits forever
+				if locked {
+					th.Unlock(lock)
+				} else {
+					th.Lock(lock)
+				}
+				locked = !locked
+			case 13: // a reader left open makes synchronize_rcu wait forever
+				if inRCU {
+					th.RCUUnlock()
+				} else {
+					th.RCULock()
+				}
+				inRCU = !inRCU
+			case 14:
+				th.SyncRCU()
+			case 15: // faults unless it reads p after its publication
+				r := th.Reg(fmt.Sprintf("r%d", j))
+				th.Load(Once, r, ptr)
+				th.LoadVia(Once, th.Reg(fmt.Sprintf("q%d", j)), r)
+			case 16:
+				th.StoreConst(Once, ptr, PtrTo(l))
 			case 0, 1:
 				th.Load(Once, th.Reg(fmt.Sprintf("r%d", j)), l)
 			case 2:
@@ -177,8 +216,8 @@ func TestPropReplayReproducesStates(t *testing.T) {
 			}
 		}
 		for i := range events {
-			if events[i].Text != evs[i].Text {
-				t.Fatalf("replayed event %d differs: %q vs %q", i+1, events[i].Text, evs[i].Text)
+			if !reflect.DeepEqual(events[i], evs[i]) {
+				t.Fatalf("replayed event %d differs: %+v vs %+v", i+1, events[i], evs[i])
 			}
 		}
 	})
@@ -244,10 +283,11 @@ func TestReleaseThenAcquireDiffersBetweenModes(t *testing.T) {
 
 // Key merges only states that reach the same outcomes: over the whole graph
 // of exact states (every detail, MESI letters included), states with equal
-// keys must reach equal sets of outcomes.
+// keys must reach equal sets of outcomes, deadlocks and faults.
 func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
+	var programs, tooLarge, deadlocks, faults int
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, false)
+		p := genBlockingProgram(t)
 		m := MustNew(p, []Mode{TSO, ARM}[rapid.IntRange(0, 1).Draw(t, "mode")])
 		exact := func(s *State) string {
 			k := string(m.appendKey(nil, s, false)) + fmt.Sprint(s.mem)
@@ -266,13 +306,25 @@ func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
 				return r
 			}
 			if budget--; budget < 0 {
+				tooLarge++
 				t.Skip("too large")
 			}
 			set := map[string]bool{}
-			if m.Final(s) {
+			steps := m.Enabled(s)
+			switch {
+			case m.Final(s):
 				set[m.Outcome(s).Key()] = true
+			case len(steps) == 0:
+				// A deadlock or a fault is reached like an outcome:
+				// merging a state that reaches one with a state that
+				// does not would hide it from the explorer.
+				if _, faulted := m.Fault(s); faulted {
+					set["!fault"] = true
+				} else {
+					set["!deadlock"] = true
+				}
 			}
-			for _, st := range m.Enabled(s) {
+			for _, st := range steps {
 				n, _, _ := m.Apply(s, st)
 				for _, o := range strings.Split(reach(n), "|") {
 					if o != "" {
@@ -295,6 +347,20 @@ func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
 			}
 			return r
 		}
-		reach(m.Initial())
+		all := reach(m.Initial())
+		programs++
+		if strings.Contains(all, "!deadlock") {
+			deadlocks++
+		}
+		if strings.Contains(all, "!fault") {
+			faults++
+		}
 	})
+	// The generator must reach both, or the property says nothing of them
+	// (about one program in nine may deadlock, one in five may fault: a
+	// hundred programs without either is a broken generator, not chance).
+	t.Logf("%d programs (%d more over the budget), %d of them may deadlock, %d may fault", programs, tooLarge, deadlocks, faults)
+	if programs >= 100 && (deadlocks == 0 || faults == 0) {
+		t.Errorf("no program that may deadlock (%d) or fault (%d) among %d", deadlocks, faults, programs)
+	}
 }

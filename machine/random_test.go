@@ -1,8 +1,15 @@
 package machine_test
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -15,10 +22,16 @@ import (
 // the machine on 2–4 CPUs with 1–4 statements each, drawn with rapid so a
 // failure shrinks to a small program.
 
+// The default counts and limit keep go test short: most random programs
+// fit in 1,000 reference states, and a program that does not costs the
+// limit's worth of states to conclude nothing. .ci/run's long lane runs
+// -random.small 1500 -random.checks 300 -random.grace 300
+// -random.reflimit 30000.
 var (
-	randomChecks = flag.Int("random.checks", 300, "random programs of up to 4 CPUs and 10 statements TestReferenceRandom compares")
-	randomSmall  = flag.Int("random.small", 1500, "random programs of up to 3 CPUs and 6 statements TestReferenceRandom compares")
-	randomGrace  = flag.Int("random.grace", 300, "random programs about grace periods (up to 4 CPUs, 9 statements) TestReferenceRandom compares")
+	randomChecks   = flag.Int("random.checks", 100, "random programs of up to 4 CPUs and 10 statements TestReferenceRandom compares")
+	randomSmall    = flag.Int("random.small", 100, "random programs of up to 3 CPUs and 6 statements TestReferenceRandom compares")
+	randomGrace    = flag.Int("random.grace", 100, "random programs about grace periods (up to 4 CPUs, 9 statements) TestReferenceRandom compares")
+	randomRefLimit = flag.Int("random.reflimit", 1000, "largest reference search of one random program and mode; larger ones are counted, not compared")
 )
 
 // gen builds one random program.
@@ -202,26 +215,15 @@ func genRandomOf(t *rapid.T, maxCPUs, budget int, kinds []int) *machine.Program 
 }
 
 // TestReferenceRandom compares the explorer with the reference explorer on
-// random programs in both modes. -random.checks sets how many (the default
-// keeps go test short; the closing note of issue 8 quotes long runs).
+// random programs in both modes. -random.small, -random.checks and
+// -random.grace set how many, -random.reflimit how large (the defaults
+// keep go test short; the closing note of issue 8 quotes long runs).
 func TestReferenceRandom(t *testing.T) {
 	// rapid runs -rapid.checks programs per Check (100 unless set, a fifth
 	// of that with -short); rounds of Check make up the counts. Many small
 	// programs are cheap for the reference; fewer larger ones reach the
 	// interactions of three and four CPUs.
-	sizes := []struct {
-		name         string
-		rounds       int
-		cpus, budget int
-		kinds        []int
-	}{
-		{"small", max(1, *randomSmall/100), 3, 6, nil},
-		{"medium", max(1, *randomChecks/100), 4, 10, nil},
-		// Grace periods with stores, readers and locks on up to four
-		// CPUs: where quiescent states, postponed stores and grace-period
-		// steps meet (explore.go).
-		{"grace", max(1, *randomGrace/100), 4, 9, gracePeriodKinds},
-	}
+	sizes := randomSizes()
 	var compared, skipped atomic.Int64
 	t.Run("rounds", func(t *testing.T) {
 		for _, size := range sizes {
@@ -237,22 +239,131 @@ func TestReferenceRandom(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d explorations compared, %d over the reference limit of %d states", compared.Load(), skipped.Load(), refLimit)
+	t.Logf("%d explorations compared, %d over the reference limit of %d states (-random.reflimit)", compared.Load(), skipped.Load(), *randomRefLimit)
+}
+
+// randomSize is one kind of random program TestReferenceRandom draws.
+type randomSize struct {
+	name         string
+	rounds       int
+	cpus, budget int
+	kinds        []int
+}
+
+func randomSizes() []randomSize {
+	return []randomSize{
+		{"small", max(1, *randomSmall/100), 3, 6, nil},
+		{"medium", max(1, *randomChecks/100), 4, 10, nil},
+		// Grace periods with stores, readers and locks on up to four
+		// CPUs: where quiescent states, postponed stores and grace-period
+		// steps meet (explore.go).
+		{"grace", max(1, *randomGrace/100), 4, 9, gracePeriodKinds},
+	}
+}
+
+// TestRapidFailFiles replays every fail file under testdata/rapid. rapid
+// replays one by itself only in a test of exactly the name it was saved
+// under, and TestReferenceRandom's round names depend on the counts: the
+// default -random.grace runs grace/0 to grace/2, so grace/5's file would
+// never replay. This test gives each file to the property its name says,
+// checks the file still draws the program it recorded, and fails on a
+// file it cannot place, so none is kept without being replayed.
+func TestRapidFailFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "rapid", "*", "*.fail"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := regexp.MustCompile(`^TestReferenceRandom_rounds_([a-z]+)_[0-9]+$`)
+	for _, f := range files {
+		dir := filepath.Base(filepath.Dir(f))
+		var size *randomSize
+		if m := name.FindStringSubmatch(dir); m != nil {
+			for _, sz := range randomSizes() {
+				if sz.name == m[1] {
+					size = &sz
+				}
+			}
+		}
+		if size == nil {
+			t.Errorf("%s: no property here replays it: map its test name in TestRapidFailFiles or make it an explicit case", f)
+			continue
+		}
+		input, shape, err := readFailFile(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		var drawn []string
+		var compared, skipped atomic.Int64
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			rapid.MakeFuzz(func(rt *rapid.T) {
+				p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
+				for _, th := range p.Threads {
+					drawn = append(drawn, fmt.Sprintf("%s: %d instructions", th.Name, len(th.Code)))
+				}
+				compareRandom(rt, p, &compared, &skipped)
+			})(t, input)
+		})
+		if !slices.Equal(drawn, shape) {
+			t.Errorf("%s no longer draws the program it recorded (%v, now %v): the generator changed; keep the case as an explicit one (verdict_test.go) and delete the file", f, shape, drawn)
+		}
+		if compared.Load() == 0 {
+			t.Errorf("%s: nothing compared (%d explorations over the reference limit)", f, skipped.Load())
+		}
+	}
+}
+
+// readFailFile returns a rapid fail file's bits as the bytes
+// rapid.MakeFuzz takes, and the program its failure message lists, as
+// instruction counts per CPU (the "# P0: op2 op1" lines programText
+// wrote).
+func readFailFile(path string) (input []byte, shape []string, err error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	cpu := regexp.MustCompile(`^# (P[0-9]+):(.*)$`)
+	var data []string
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if m := cpu.FindStringSubmatch(line); m != nil {
+			shape = append(shape, fmt.Sprintf("%s: %d instructions", m[1], len(strings.Fields(m[2]))))
+		}
+		if line != "" && !strings.HasPrefix(line, "#") {
+			data = append(data, line)
+		}
+	}
+	if len(data) < 2 || !strings.Contains(data[0], "#") {
+		return nil, nil, fmt.Errorf("not a rapid fail file")
+	}
+	for _, d := range data[1:] {
+		u, err := strconv.ParseUint(d, 0, 64)
+		if err != nil {
+			return nil, nil, err
+		}
+		input = binary.LittleEndian.AppendUint64(input, u)
+	}
+	return input, shape, nil
 }
 
 func property(cpus, budget int, kinds []int, compared, skipped *atomic.Int64) func(*rapid.T) {
 	return func(rt *rapid.T) {
-		p := genRandomOf(rt, cpus, budget, kinds)
-		for _, mode := range modes {
-			diff, tooBig := difference(p, mode)
-			if tooBig {
-				skipped.Add(1)
-				continue
-			}
-			compared.Add(1)
-			if diff != "" {
-				rt.Fatalf("%s:\n%s%s", mode, diff, programText(p))
-			}
+		compareRandom(rt, genRandomOf(rt, cpus, budget, kinds), compared, skipped)
+	}
+}
+
+// compareRandom compares the explorer with the reference on p in both
+// modes.
+func compareRandom(rt *rapid.T, p *machine.Program, compared, skipped *atomic.Int64) {
+	for _, mode := range modes {
+		diff, ref := compareWithReference(p, mode, *randomRefLimit)
+		if !ref.complete {
+			skipped.Add(1)
+			continue
+		}
+		compared.Add(1)
+		if diff != "" {
+			rt.Fatalf("%s:\n%s%s", mode, diff, programText(p))
 		}
 	}
 }

@@ -121,7 +121,7 @@ func refExplore(m *machine.Machine, limit int) refResult {
 		}
 		steps := m.Enabled(s)
 		if len(steps) == 0 && !m.Final(s) {
-			if _, _, faulted := m.Fault(s); faulted {
+			if _, faulted := m.Fault(s); faulted {
 				r.fault = true
 			} else {
 				r.deadlock = true

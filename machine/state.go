@@ -119,12 +119,15 @@ type cpuState struct {
 // cohNode is one committed store in a location's coherence order, kept as
 // an immutable linked list so states share history.
 type cohNode struct {
-	val  Value
-	cpu  int8 // -1: the initial value
-	step int32
-	prev *cohNode
-	n    int32 // position in the coherence order (0 = initial value)
+	val   Value
+	cpu   int8 // -1: the initial value
+	instr int8 // the instruction that made the store (-1: the initial value)
+	step  int32
+	prev  *cohNode
+	n     int32 // position in the coherence order (0 = initial value)
 }
+
+func (n *cohNode) store() StoreID { return StoreID{CPU: int(n.cpu), Instr: int(n.instr)} }
 
 // State is one state of the machine. States are immutable values for users
 // of the package: Apply returns a new State.

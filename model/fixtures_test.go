@@ -15,53 +15,40 @@ import (
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 
-// Test scenarios built with machine.NewBuilder, so that the UI tests do not
-// depend on the scenarios package or its library's wording.
+// Test scenarios written here, so that the UI tests do not depend on the
+// scenarios library or its wording: mpScenario is compiled from litmus
+// source (so that what-if edits and the necessity panel, which edit the
+// source, work on it); bigScenario is built with machine.NewBuilder.
+
+// mpSources are the message-passing variants' threads.
+var mpSources = map[string][2]string{
+	"plain":   {"WRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 1);", "r0 = READ_ONCE(*y);\n\tr1 = READ_ONCE(*x);"},
+	"wmb+rmb": {"WRITE_ONCE(*x, 1);\n\tsmp_wmb();\n\tWRITE_ONCE(*y, 1);", "r0 = READ_ONCE(*y);\n\tsmp_rmb();\n\tr1 = READ_ONCE(*x);"},
+	"rel+acq": {"WRITE_ONCE(*x, 1);\n\tsmp_store_release(y, 1);", "r0 = smp_load_acquire(y);\n\tr1 = READ_ONCE(*x);"},
+}
 
 func mpScenario(variant string) *scenarios.Spec {
-	b := machine.NewBuilder("MP")
-	x, y := b.Loc("x", 0), b.Loc("y", 0)
-	t0 := b.Thread()
-	t1 := b.Thread()
-	r0, r1 := t1.Reg("r0"), t1.Reg("r1")
-	name := "MP+" + variant
-	switch variant {
-	case "plain":
-		t0.StoreConst(machine.Once, x, 1)
-		t0.StoreConst(machine.Once, y, 1)
-		t1.Load(machine.Once, r0, y)
-		t1.Load(machine.Once, r1, x)
-	case "wmb+rmb":
-		t0.StoreConst(machine.Once, x, 1)
-		t0.Fence(machine.FenceWmb)
-		t0.StoreConst(machine.Once, y, 1)
-		t1.Load(machine.Once, r0, y)
-		t1.Fence(machine.FenceRmb)
-		t1.Load(machine.Once, r1, x)
-	case "rel+acq":
-		t0.StoreConst(machine.Once, x, 1)
-		t0.StoreConst(machine.Release, y, 1)
-		t1.Load(machine.Acquire, r0, y)
-		t1.Load(machine.Once, r1, x)
-	default:
+	th, ok := mpSources[variant]
+	if !ok {
 		panic(variant)
 	}
-	p := b.Program()
-	p.Name = name
-	return &scenarios.Spec{
-		Name:    name,
-		Title:   "Message passing: does the reader see the data once it sees the flag?",
-		Family:  "MP",
-		Variant: variant,
-		Story:   "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue.",
-		Source:  "tools/memory-model/litmus-tests/MP+poonceonces.litmus",
-		Program: p,
-		Final: &scenarios.Final{Kind: scenarios.Exists, Clause: scenarios.Clause{
-			Cond:  `(1:r0=1 /\ 1:r1=0)`,
-			Holds: func(o machine.Outcome) bool { return o.Regs[1][r0] == 1 && o.Regs[1][r1] == 0 },
-		}},
-		Expected: map[string]scenarios.Observation{"plain": scenarios.Sometimes, "wmb+rmb": scenarios.Never, "rel+acq": scenarios.Never}[variant],
+	name := "MP+" + variant
+	src := "C " + name + "\n\n{}\n\nP0(int *x, int *y)\n{\n\t" + th[0] + "\n}\n\nP1(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\t" + th[1] + "\n}\n\nexists (1:r0=1 /\\ 1:r1=0)\n"
+	sc, err := scenarios.Parse(name+".litmus", []byte(src))
+	if err != nil {
+		panic(err)
 	}
+	c, err := sc.Compile()
+	if err != nil {
+		panic(err)
+	}
+	sp := scenarios.NewSpec(c)
+	sp.Title = "Message passing: does the reader see the data once it sees the flag?"
+	sp.Family, sp.Variant = "MP", variant
+	sp.Story = "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue."
+	sp.Source = "tools/memory-model/litmus-tests/MP+poonceonces.litmus"
+	sp.Expected = map[string]scenarios.Observation{"plain": scenarios.Sometimes, "wmb+rmb": scenarios.Never, "rel+acq": scenarios.Never}[variant]
+	return sp
 }
 
 // bigScenario is 4 CPUs with 10 instructions each (the speed target).

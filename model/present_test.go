@@ -100,7 +100,7 @@ func TestPresent(t *testing.T) {
 	if m.scen.sess.cursor != n || cmd != nil {
 		t.Fatalf("at the end: cursor %d, timer %v", m.scen.sess.cursor, cmd != nil)
 	}
-	if !m.Machine().Final(m.State()) || !strings.Contains(m.View(), "the condition holds") || !strings.Contains(m.View(), "■ the end") {
+	if !m.Machine().Final(m.State()) || !strings.Contains(m.View(), "Final outcome: 1:r0=1 1:r1=0. ✓ the") || !strings.Contains(m.View(), "■ the end") {
 		t.Errorf("final frame:\n%s", m.View())
 	}
 	// Other keys do not disturb the presentation; space at the end replays.

@@ -87,7 +87,7 @@ func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenario
 		return scenarioModel{}, fmt.Errorf("cannot open %s: %v", sp.Name, err)
 	}
 	s := scenarioModel{sess: sess, side: views.PaneOutcomes, reveal: true}
-	s.weakenings = len(machine.Weakenings(sp.Program))
+	s.weakenings = countWeakenings(sp)
 	for _, md := range bothModes {
 		s.exploreKeys[md] = exploreKey(sp.Program, md)
 	}

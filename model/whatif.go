@@ -253,7 +253,7 @@ func (s scenarioModel) retarget(what string, c common) (scenarioModel, tea.Cmd, 
 	had, cursor := len(s.sess.steps), s.sess.cursor
 	s.edit.proposal = cursor == 0 && (had == 0 || s.sess.loaded >= 0)
 	kept := s.sess.retarget(sp)
-	s.weakenings = len(machine.Weakenings(sp.Program))
+	s.weakenings = countWeakenings(sp)
 	for _, md := range bothModes {
 		s.exploreKeys[md] = exploreKey(sp.Program, md)
 	}
@@ -421,3 +421,10 @@ func (s *scenarioModel) saveCmd(c common) tea.Cmd {
 // startedJobs tells the root that background work started (the spinner
 // turns while it runs).
 type startedJobs struct{}
+
+// countWeakenings is how many annotations the necessity panel weakens
+// (its spinner says how many programs it explores).
+func countWeakenings(sp *scenarios.Spec) int {
+	ws, _ := sp.Weakenings()
+	return len(ws)
+}

@@ -419,17 +419,21 @@ func (r NecessityRun) StopText() string {
 	return r.Stop
 }
 
-// WeakenedRuns is a program with one or more annotations weakened,
+// WeakenedRuns is the scenario with one or more annotations weakened,
 // explored in each mode.
 type WeakenedRuns struct {
-	Program *machine.Program
-	Runs    []NecessityRun // in NecessityReport.Modes order
+	// Spec is the weakened scenario: the report's with Edits applied
+	// (Spec.Edits lists all of its edits, the ones the report's scenario
+	// already had first), so its witnesses replay with those --edit flags.
+	Spec  *Spec
+	Edits []Edit
+	Runs  []NecessityRun // in NecessityReport.Modes order
 }
 
 // Annotation is one ordering annotation of the scenario, weakened on its
 // own.
 type Annotation struct {
-	machine.Weakening
+	Weakening
 	WeakenedRuns
 }
 
@@ -480,6 +484,9 @@ type NecessityReport struct {
 	// explored.
 	AsWritten   []NecessityRun
 	Annotations []Annotation
+	// Fixed names the ordered annotations no edit can weaken (see
+	// Spec.Weakenings): they are not asked about.
+	Fixed []string
 	// All has every annotation weakened at once; nil with fewer than two.
 	All *WeakenedRuns
 }
@@ -595,8 +602,8 @@ func (r NecessityReport) Verdict(i int) string {
 // Necessity finds which ordering annotations of spec's program are
 // needed: it explores the program as written in each mode, then, in the
 // modes where the outcome the final clause asks about is unreachable,
-// each annotation weakened on its own (machine.Weakenings) and all of
-// them together. Explorations run in parallel, each bounded by opts,
+// each annotation weakened on its own (Spec.Weakenings: each an edit, so
+// every answer replays with --edit) and all of them together. Explorations run in parallel, each bounded by opts,
 // whose Context cancels them all; when cancelled it returns ctx.Err().
 func Necessity(spec *Spec, modes []machine.Mode, opts machine.Options) (NecessityReport, error) {
 	r := NecessityReport{Spec: spec, Modes: append([]machine.Mode(nil), modes...)}
@@ -620,25 +627,39 @@ func Necessity(spec *Spec, modes []machine.Mode, opts machine.Options) (Necessit
 		return r, err
 	}
 
-	ws := machine.Weakenings(spec.Program)
-	progs := make([]*WeakenedRuns, 0, len(ws)+1)
-	for _, w := range ws {
-		r.Annotations = append(r.Annotations, Annotation{Weakening: w, WeakenedRuns: WeakenedRuns{Program: w.Apply(spec.Program), Runs: make([]NecessityRun, len(modes))}})
+	ws, fixed := spec.Weakenings()
+	r.Fixed = fixed
+	weakened := func(set []Edit) (WeakenedRuns, error) {
+		sp, seq, err := spec.EditSet(set)
+		return WeakenedRuns{Spec: sp, Edits: seq, Runs: make([]NecessityRun, len(modes))}, err
 	}
+	var all []Edit
+	for _, w := range ws {
+		wr, err := weakened([]Edit{w.Edit})
+		if err != nil {
+			return r, fmt.Errorf("weakening %s: %v", w, err)
+		}
+		r.Annotations = append(r.Annotations, Annotation{Weakening: w, WeakenedRuns: wr})
+		all = append(all, w.Edit)
+	}
+	progs := make([]*WeakenedRuns, 0, len(ws)+1)
 	for i := range r.Annotations {
 		progs = append(progs, &r.Annotations[i].WeakenedRuns)
 	}
 	if len(ws) > 1 {
-		r.All = &WeakenedRuns{Program: machine.WeakenAll(spec.Program, ws), Runs: make([]NecessityRun, len(modes))}
+		wr, err := weakened(all)
+		if err != nil {
+			return r, fmt.Errorf("weakening all of them: %v", err)
+		}
+		r.All = &wr
 		progs = append(progs, r.All)
 	}
 	jobs = jobs[:0]
 	var into []*NecessityRun
 	for _, p := range progs {
-		weakened := spec.WithProgram(p.Program)
 		for j, m := range modes {
 			if r.Open(j) {
-				jobs = append(jobs, Job{Spec: weakened, Mode: m})
+				jobs = append(jobs, Job{Spec: p.Spec, Mode: m})
 				into = append(into, &p.Runs[j])
 			}
 		}

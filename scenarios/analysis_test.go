@@ -29,7 +29,7 @@ func needs(r NecessityReport) map[string][]Need {
 		for j := range r.Modes {
 			ns = append(ns, r.Need(i, j))
 		}
-		out[a.What+" "+a.CPU] = ns
+		out[a.What+" "+a.Edit.CPU] = ns
 	}
 	return out
 }
@@ -59,7 +59,7 @@ func TestNecessityMPWmbRmb(t *testing.T) {
 		// The witness reaches the asked outcome on the weakened program,
 		// and only there.
 		run := a.Runs[1]
-		m := machine.MustNew(a.Program, machine.ARM)
+		m := machine.MustNew(a.Spec.Program, machine.ARM)
 		states, _, err := m.Replay(run.Witness)
 		if err != nil {
 			t.Fatalf("%s: witness does not replay: %v", a.What, err)
@@ -67,6 +67,12 @@ func TestNecessityMPWmbRmb(t *testing.T) {
 		last := states[len(states)-1]
 		if !m.Final(last) || !r.Spec.Asked(m.Outcome(last)) {
 			t.Errorf("%s: the witness does not end in the asked outcome", a.What)
+		}
+		// The answer replays with --edit: the weakened scenario is the
+		// one its edits make.
+		again, err := r.Spec.Edited(a.Spec.Edits...)
+		if err != nil || ProgramKey(again.Program) != ProgramKey(a.Spec.Program) || EditsText(a.Spec.Edits) != a.Edit.String() {
+			t.Errorf("%s: --edit %s does not give the weakened program: %v", a.What, EditsText(a.Spec.Edits), err)
 		}
 		// As written, the same steps either do not replay or do not
 		// reach the outcome.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // A scenario whose outcome is forbidden (a Never verdict, the fixed
@@ -51,11 +52,13 @@ type Attempt struct {
 }
 
 // Block is a CPU waiting in an execution: in States[At] (after At steps)
-// the CPU cannot execute its next instruction, for Reason (the machine's
-// words, e.g. "smp_rmb waits for 1 queued invalidation").
+// the CPU cannot execute its next instruction: Wait says what it waits
+// for, and Reason says it in words (e.g. "smp_rmb waits for 1 queued
+// invalidation (x) to be applied").
 type Block struct {
 	At     int
 	CPU    int
+	Wait   machine.Wait
 	Reason string
 }
 
@@ -273,15 +276,16 @@ func (e *Execution) blocks() []Block {
 	prev := map[int]string{}
 	for i, s := range e.States {
 		for c := 0; c < s.NumCPUs(); c++ {
-			st := e.Mach.Status(s, c)
-			if !st.Blocked {
+			w := e.Mach.Wait(s, c)
+			if !w.Blocked() {
 				delete(prev, c)
 				continue
 			}
-			if prev[c] != st.Reason {
-				out = append(out, Block{At: i, CPU: c, Reason: st.Reason})
+			reason := words.Wait(e.Mach.Prog, &w, words.Full)
+			if prev[c] != reason {
+				out = append(out, Block{At: i, CPU: c, Wait: w, Reason: reason})
 			}
-			prev[c] = st.Reason
+			prev[c] = reason
 		}
 	}
 	return out

@@ -15,14 +15,16 @@
 //     one counting rule, Verdict), the filter, the registers and
 //     locations outcomes name, and the expected LKMM verdict. NewSpec
 //     builds one from a compiled test; programs built in Go fill one in.
-//     WithProgram derives a spec that runs an edited or weakened program.
 //   - Edit is a what-if change of an ordering annotation ("P1:2=acquire",
 //     "P0:1+mb", "P0:2-wmb"): Spec.Edited applies edits to the litmus
 //     tree (the compiler records which statement and call made each
 //     instruction) and compiles the edited source again; Orderings,
 //     BarrierAfter and their Edit helpers say what fits an instruction;
 //     SourceDiff, ChangedInstrs and RemapSteps say what an edit changed;
-//     WriteNewEdited saves the edited test.
+//     WriteNewEdited saves the edited test. Edits are the one way an
+//     annotation changes: Weakenings lists the edit that weakens each
+//     annotation (for Necessity), EditSet applies a set of edits named in
+//     one program's numbering and gives the --edit list that replays it.
 //     Key and ProgramKey identify specs and programs by content.
 //   - Resolve is the one rule that turns an argument into a Spec: "-" is
 //     standard input, an existing file wins, anything else is a built-in
@@ -42,5 +44,7 @@
 //     which ordering annotations are needed.
 //
 // The package knows no terminal: package views words and draws its
-// results.
+// results. The machine's facts (events, waits, faults) are put into words
+// by the subpackage words, which this package uses for a trace file's step
+// comments, the steps its errors list and a closest attempt's waits.
 package scenarios

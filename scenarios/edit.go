@@ -147,7 +147,7 @@ type Ordering struct {
 var orderFamilies = sync.OnceValue(func() [][]Ordering {
 	fams := [][]Ordering{
 		{{Word: "once", Prim: "READ_ONCE"}, {Word: "acquire", Prim: "smp_load_acquire"}, {Word: "rcu", Prim: "rcu_dereference", pointers: true}},
-		{{Word: "once", Prim: "WRITE_ONCE"}, {Word: "release", Prim: "smp_store_release"}, {Word: "rcu", Prim: "rcu_assign_pointer", pointers: true}},
+		{{Word: "once", Prim: "WRITE_ONCE"}, {Word: "release", Prim: "smp_store_release"}, {Word: "rcu", Prim: "rcu_assign_pointer", pointers: true}, {Word: "mb", Prim: "smp_store_mb"}},
 		{{Word: "relaxed", Prim: "atomic_read"}, {Word: "acquire", Prim: "atomic_read_acquire"}},
 		{{Word: "relaxed", Prim: "atomic_set"}, {Word: "release", Prim: "atomic_set_release"}},
 		{{Word: "once", Prim: "__load{once}"}, {Word: "acquire", Prim: "__load{acquire}"}},
@@ -803,4 +803,155 @@ func WriteNewEdited(dir string, s *Spec) (string, error) {
 		src, _ := s.EditedSource(name)
 		return []byte(src)
 	})
+}
+
+// Weakening is one ordering annotation of a scenario and the edit that
+// weakens it: a barrier removed ("P0:2-wmb"), an acquire load made
+// READ_ONCE, a release store (smp_store_release, rcu_assign_pointer,
+// smp_store_mb) made WRITE_ONCE, an ordered read-modify-write made
+// relaxed ("P1:3=relaxed"). Asking which weakenings make an outcome
+// reachable answers "is this barrier needed?", and the answer replays
+// with --edit. Spin locks and RCU are never weakened.
+type Weakening struct {
+	Edit Edit
+	Line int // the instruction's line in the scenario source, 0 if unknown
+	// What names the annotation as written, e.g. "smp_wmb()",
+	// "smp_load_acquire()", "xchg()".
+	What string
+	// To says what it becomes, e.g. "nothing", "READ_ONCE()",
+	// "xchg_relaxed()".
+	To string
+}
+
+// Where locates the annotation for people: "P0 line 12", or its address
+// in the edit syntax, "P0:3", when the source line is unknown.
+func (w Weakening) Where() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s line %d", w.Edit.CPU, w.Line)
+	}
+	return fmt.Sprintf("%s:%d", w.Edit.CPU, w.Edit.At)
+}
+
+// String is "smp_wmb() (P0 line 12)".
+func (w Weakening) String() string { return w.What + " (" + w.Where() + ")" }
+
+// Weakenings lists every ordering annotation of the scenario that an edit
+// can weaken, in thread and program order: every barrier statement other
+// than barrier() (which orders nothing on either machine), every acquire
+// load, every release store, and every fully ordered, acquire or release
+// read-modify-write that has a relaxed form. The second list names the
+// ordered annotations no edit can weaken (an RMW such as
+// test_and_set_bit() has no relaxed form in C; a C11 access its
+// memory_order argument).
+func (s *Spec) Weakenings() ([]Weakening, []string) {
+	if s.Litmus == nil {
+		return nil, nil
+	}
+	sc, c, err := editable(s.Litmus)
+	if err != nil {
+		return nil, nil
+	}
+	var out []Weakening
+	var fixed []string
+	for _, th := range c.Program.Threads {
+		seen := map[*CallExpr]bool{}
+		for i := range th.Code {
+			in := &th.Code[i]
+			tg, err := target(sc, c, th.Name, i+1)
+			if err != nil || tg.from.call == nil || seen[tg.from.call] {
+				continue
+			}
+			call := tg.from.call
+			name := call.Fun.Name
+			w := Weakening{Edit: Edit{CPU: th.Name, At: i + 1}, What: name + "()"}
+			if len(s.Edits) == 0 {
+				w.Line = in.Line // an edited source's lines are no file's
+			}
+			switch {
+			case in.Op == machine.OpFence && in.Fence != machine.FenceBarrier && fenceStmt(tg.from.stmt) == name:
+				w.Edit.Op, w.Edit.To, w.To = RemoveBarrier, fenceWord(name), "nothing"
+			case in.Op == machine.OpLoad && in.Access == machine.Acquire,
+				in.Op == machine.OpStore && in.Access.IsRelease(),
+				in.Op == machine.OpRMW && in.Order != machine.OrderRelaxed,
+				prims[name] != nil && prims[name].class == pStoreMb:
+				forms, cur, err := tg.orderings()
+				if err != nil || cur == 0 {
+					if err != nil {
+						fixed = append(fixed, fmt.Sprintf("%s (%s)", w.What, w.Where()))
+					}
+					continue
+				}
+				w.Edit.Op, w.Edit.To, w.To = SetOrder, forms[0].Word, forms[0].Prim+"()"
+			default:
+				continue
+			}
+			seen[call] = true
+			out = append(out, w)
+		}
+	}
+	return out, fixed
+}
+
+// EditSet applies a set of edits that each name an instruction of s as
+// it is (not of the program the others leave), and returns the edited
+// spec and the same edits as the list that --edit applies in order: in
+// CPU and instruction order, each renumbered past the instructions the
+// ones before it inserted or removed.
+func (s *Spec) EditSet(set []Edit) (*Spec, []Edit, error) {
+	order := map[string]int{}
+	if s.Program != nil {
+		for i, th := range s.Program.Threads {
+			order[th.Name] = i
+		}
+	}
+	sorted := slices.Clone(set)
+	slices.SortStableFunc(sorted, func(a, b Edit) int {
+		if d := order[a.CPU] - order[b.CPU]; d != 0 {
+			return d
+		}
+		if a.At != b.At {
+			return a.At - b.At
+		}
+		// A change of an instruction before the barrier inserted after it.
+		return boolInt(a.Op == InsertBarrier) - boolInt(b.Op == InsertBarrier)
+	})
+	shift := map[string][]int{} // per CPU, per original position, what the edits before moved it by
+	cur := s
+	var seq []Edit
+	for _, e := range sorted {
+		th := slices.IndexFunc(cur.Program.Threads, func(t machine.Thread) bool { return t.Name == e.CPU })
+		if th < 0 {
+			return nil, nil, fmt.Errorf("edit %s: no CPU named %s", e, e.CPU)
+		}
+		if shift[e.CPU] == nil {
+			shift[e.CPU] = make([]int, len(s.Program.Threads[th].Code)+2)
+		}
+		sh := shift[e.CPU]
+		if e.At < 0 || e.At >= len(sh) {
+			return nil, nil, fmt.Errorf("edit %s: %s has %d instructions", e, e.CPU, len(sh)-2)
+		}
+		moved := e
+		moved.At += sh[e.At]
+		before := len(cur.Program.Threads[th].Code)
+		next, err := cur.Edited(moved)
+		if err != nil {
+			return nil, nil, err
+		}
+		delta := len(next.Program.Threads[th].Code) - before
+		for j := range sh {
+			if j > e.At {
+				sh[j] += delta
+			}
+		}
+		seq = append(seq, moved)
+		cur = next
+	}
+	return cur, seq, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -114,7 +114,7 @@ func TestLibraryDeadlocks(t *testing.T) {
 					t.Errorf("SOUNDNESS: Result: Never, but %s mode reaches it", mode)
 				}
 				if len(got.res.Deadlocks) > 0 {
-					t.Errorf("%s mode: %d deadlocks: %v", mode, len(got.res.Deadlocks), got.res.Deadlocks[0].Reasons)
+					t.Errorf("%s mode: %d deadlocks: %v", mode, len(got.res.Deadlocks), got.res.Deadlocks[0].Waits)
 				}
 			}
 		})

@@ -14,9 +14,8 @@ import (
 // [Resolve] builds one from a name or a path, [NewSpec] from a compiled
 // litmus test; tests and other Go programs may fill one in directly.
 //
-// A Spec is not changed once built; [Spec.WithProgram] derives one that
-// runs another program with the same clauses (weakened or edited
-// annotations keep every register and location).
+// A Spec is not changed once built; [Spec.Edited] derives one that runs
+// the scenario with what-if edits.
 type Spec struct {
 	Name    string // the name after "C", e.g. "mp+once"
 	Title   string // one line for people
@@ -108,14 +107,6 @@ func condText(c Cond) string {
 		return FormatCond(c)
 	}
 	return "(" + FormatCond(c) + ")"
-}
-
-// WithProgram returns a copy of s that runs p, which must have s's
-// threads, registers and locations (a weakened or edited annotation).
-func (s *Spec) WithProgram(p *machine.Program) *Spec {
-	c := *s
-	c.Program = p
-	return &c
 }
 
 // Prune returns a test of a running state that the filter can no longer

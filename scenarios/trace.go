@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // TraceVersion is the version of the trace file format that [ParseTrace]
@@ -87,7 +88,7 @@ type TraceStep struct {
 }
 
 // NewTrace builds the trace of steps taken from m's initial state, with
-// each step described by [machine.Machine.Describe] in the state before
+// each step described by [words.Step] in the state before
 // it. Scenario and Mode are taken from m; callers fill in Source, Variant
 // and Notes ([Execution.Trace] does). It fails if a step is not enabled
 // where it is taken.
@@ -102,7 +103,7 @@ func NewTrace(m *machine.Machine, steps []machine.Step) (*Trace, error) {
 func newTrace(m *machine.Machine, steps []machine.Step, states []*machine.State) *Trace {
 	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
 	for i, st := range steps {
-		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: m.Describe(states[i], st)})
+		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: words.Step(m, states[i], st)})
 	}
 	return t
 }
@@ -690,7 +691,7 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 	b.WriteString("steps enabled there:")
 	for _, st := range steps {
 		id := m.ID(st)
-		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), m.Describe(s, st))
+		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), words.Step(m, s, st))
 	}
 	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"smpscope/machine"
 	"smpscope/scenarios"
 )
@@ -36,12 +38,40 @@ const ReportWidth = 72
 type blockKind uint8
 
 const (
-	bodyBlock  blockKind = iota // a paragraph
-	titleBlock                  // the document's title (bold)
-	noteBlock                   // a secondary paragraph (dim)
-	blankBlock                  // an empty line
-	tableBlock                  // a table
+	bodyBlock    blockKind = iota // a paragraph
+	titleBlock                    // the document's title (bold)
+	noteBlock                     // a secondary paragraph (dim)
+	blankBlock                    // an empty line
+	tableBlock                    // a table
+	commandBlock                  // a command line to paste: its words (steps) wrap with "\" continuations
 )
+
+// command is a block that sets a shell command ready to paste: lead
+// ("Replay:"), then the command, its words (each kept whole, "--edit
+// P0:2-wmb" one word) wrapped with a backslash ending each line but the
+// last, as shells read them.
+func command(indent int, lead string, words ...string) block {
+	return block{kind: commandBlock, indent: indent, text: lead, steps: words}
+}
+
+// commandLines sets a command's words in lines of at most w cells after
+// the first line's prefix first and the others' rest.
+func commandLines(first, rest string, words []string, w int) []string {
+	var out []string
+	line := first
+	for i, word := range words {
+		sep := " "
+		if i == 0 || line == rest {
+			sep = ""
+		}
+		if line != first && line != rest && ansi.StringWidth(line+sep+word)+2 > w {
+			out = append(out, line+" \\")
+			line, sep = rest, ""
+		}
+		line += sep + word
+	}
+	return append(out, line)
+}
 
 // block is one part of an analysis document.
 type block struct {
@@ -93,6 +123,9 @@ func textLines(doc []block, w int) []string {
 			out = append(out, "")
 		case tableBlock:
 			out = append(out, b.tbl.text(true)...)
+		case commandBlock:
+			out = append(out, commandLines(ind+b.text+" ", ind+"    ", b.steps, w)...)
+			continue
 		default:
 			text := b.text
 			if b.head != "" {
@@ -126,6 +159,9 @@ func panelLines(doc []block, st Styles, w int) []string {
 			out = append(out, wrapIndented(ind, st.Bold.Render(b.text), tw)...)
 		case noteBlock:
 			out = append(out, wrapIndented(ind, st.Dim.Render(b.text), tw)...)
+		case commandBlock:
+			out = append(out, commandLines(ind+b.text+" ", ind+"    ", b.steps, tw)...)
+			continue
 		default:
 			text := b.text
 			if b.head != "" {
@@ -312,15 +348,27 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 
 // ---- Necessity (why) ----
 
-// necessityDoc words a necessity report. hint is what a front-end adds
+// necessityHints are what a front-end adds to a necessity report:
 // after "no annotation can be needed" in a mode where the outcome
-// happens as written (how to see it); table is the annotation × mode
+// happens as written, how to see it; after a witness, how to replay it
+// (the edits are the weakened scenario's, as --edit takes them; "" says
+// nothing).
+type necessityHints struct {
+	happens func(machine.Mode) string
+	replay  func(machine.Mode, []scenarios.Edit) (block, bool)
+}
+
+// necessityDoc words a necessity report; table is the annotation × mode
 // table, for the panel.
-func necessityDoc(r scenarios.NecessityReport, hint func(machine.Mode) string, tbl *table) []block {
+func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table) []block {
 	sp := r.Spec
+	hint := hints.happens
 	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
 	if sp.Title != "" {
 		doc = append(doc, para(sp.Title))
+	}
+	if len(sp.Edits) > 0 {
+		doc = append(doc, para("Edited: "+scenarios.EditFlags(sp.Edits)))
 	}
 	doc = append(doc, blank())
 
@@ -353,6 +401,8 @@ func necessityDoc(r scenarios.NecessityReport, hint func(machine.Mode) string, t
 	}
 	doc = append(doc, blank())
 	switch {
+	case len(r.Annotations) == 0 && len(r.Fixed) > 0:
+		return append(doc, para(sp.Name+" has no barrier, acquire, release or ordered RMW an edit can weaken ("+strings.Join(r.Fixed, ", ")+" have no relaxed form)."))
 	case len(r.Annotations) == 0:
 		return append(doc, para(sp.Name+" has no barrier, acquire, release or ordered RMW to weaken."))
 	case open == 0 && known == len(r.Modes):
@@ -373,9 +423,17 @@ func necessityDoc(r scenarios.NecessityReport, hint func(machine.Mode) string, t
 		for j, mode := range r.Modes {
 			if r.Need(i, j) == scenarios.Needed {
 				run := a.Runs[j]
-				doc = append(doc, block{indent: 1, text: fmt.Sprintf("%s mode %s reaches the outcome in %d steps:", mode.Title(), how, len(run.Witness)), steps: stepItems(a.Program, mode, run.Witness)})
+				doc = append(doc, block{indent: 1, text: fmt.Sprintf("%s mode %s reaches the outcome in %d steps:", mode.Title(), how, len(run.Witness)), steps: stepItems(a.Spec.Program, mode, run.Witness)})
+				if hints.replay != nil {
+					if h, ok := hints.replay(mode, a.Spec.Edits); ok {
+						doc = append(doc, h)
+					}
+				}
 			}
 		}
+	}
+	if len(r.Fixed) > 0 {
+		doc = append(doc, blank(), para("Not asked about: "+strings.Join(r.Fixed, ", ")+" (no edit can weaken an RMW without a relaxed form)."))
 	}
 
 	// Annotations that back each other up: none needed alone, all together.
@@ -392,7 +450,13 @@ func necessityDoc(r scenarios.NecessityReport, hint func(machine.Mode) string, t
 				b = para(fmt.Sprintf("In %s mode no annotation is needed on its own; weakening %s together could not be decided (%s).", mode.Title(), allN, run.StopText()))
 			case scenarios.TogetherNeeded:
 				b = para(fmt.Sprintf("In %s mode none of them is needed on its own, but all of them together are: weakening %s makes the outcome reachable, so they back each other up and not all of them can go. Shortest witness (%d steps):", mode.Title(), allN, len(run.Witness)))
-				b.steps = stepItems(r.All.Program, mode, run.Witness)
+				b.steps = stepItems(r.All.Spec.Program, mode, run.Witness)
+				if hints.replay != nil {
+					if h, ok := hints.replay(mode, r.All.Spec.Edits); ok {
+						doc = append(doc, blank(), b, h)
+						continue
+					}
+				}
 			case scenarios.TogetherNotNeeded:
 				b = para(fmt.Sprintf("In %s mode even weakening %s together leaves the outcome unreachable: none of these annotations is needed there.", mode.Title(), allN))
 			default:
@@ -411,7 +475,10 @@ func WhyReport(r scenarios.NecessityReport, arg string) string {
 	hint := func(m machine.Mode) string {
 		return fmt.Sprintf(" (see smpscope trace %s --mode %s)", ShellQuote(arg), m)
 	}
-	doc := necessityDoc(r, hint, nil)
+	replay := func(m machine.Mode, edits []scenarios.Edit) (block, bool) {
+		return command(1, "Replay:", editCommand("smpscope trace "+ShellQuote(arg)+" --mode "+m.String(), edits)...), true
+	}
+	doc := necessityDoc(r, necessityHints{happens: hint, replay: replay}, nil)
 	doc[0].text = "why " + doc[0].text
 	return lines(textLines(doc, ReportWidth))
 }
@@ -450,7 +517,7 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 		tb.marks = append(tb.marks, " ")
 	}
 	hint := func(machine.Mode) string { return " (w loads its witness)" }
-	doc := append(necessityDoc(*r, hint, &tb), blank(),
+	doc := append(necessityDoc(*r, necessityHints{happens: hint}, &tb), blank(),
 		note("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."))
 	return panelLines(doc, st, w)
 }
@@ -479,4 +546,14 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// editCommand is a command's words with --edit flags: the command, then
+// "--edit E" for each edit, each one word for commandLines.
+func editCommand(cmd string, edits []scenarios.Edit) []string {
+	words := []string{cmd}
+	for _, e := range edits {
+		words = append(words, "--edit "+e.String())
+	}
+	return words
 }

@@ -10,6 +10,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // HerdReport renders a verdict the way herd7 does: the test line, the
@@ -76,7 +77,7 @@ func CheckText(r scenarios.Run) string {
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
 	if n := r.Result.DeadlockStates; n > 0 {
-		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(r.Result.Deadlocks[0].Reasons, "; "))
+		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(words.Deadlock(r.Spec.Program, &r.Result.Deadlocks[0]), "; "))
 	}
 	if exp := r.Spec.Expected; exp != "" {
 		fmt.Fprintf(&b, "Expected %s %s (LKMM)\n", name, exp)

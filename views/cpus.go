@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // cpuColumns returns how many CPU columns fit in width w, and their
@@ -217,12 +218,12 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	th := &p.Threads[c]
 
 	// Status, and why the CPU waits.
-	status := m.Status(s, c)
+	wait := m.Wait(s, c)
 	head := st.CPUName.Render(th.Name)
 	switch {
-	case status.Finished:
+	case wait.Kind == machine.WaitFinished:
 		head += " " + st.CPUFinished.Render("✓ done")
-	case status.Blocked:
+	case wait.Blocked():
 		head += " " + st.CPUBlocked.Render("⏸ blocked")
 	default:
 		head += " " + st.Running.Render("● ready")
@@ -234,12 +235,12 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		head += st.Dim.Render(fmt.Sprintf(" · in rcu ×%d", d))
 	}
 	sec[secHead] = append(sec[secHead], head)
-	if status.Blocked && status.Reason != "" {
-		for _, l := range wrap(status.Reason, w-2) {
+	if reason := words.Wait(p, &wait, words.Full); wait.Blocked() && reason != "" {
+		for _, l := range wrap(reason, w-2) {
 			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
 		}
 	}
-	if waiting, owe := s.GracePeriodWaiting(c); waiting && !status.Blocked {
+	if waiting, owe := s.GracePeriodWaiting(c); waiting && !wait.Blocked() {
 		var names []string
 		for _, d := range owe {
 			names = append(names, p.Threads[d].Name)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // PresentInput is what presentation mode adds to the scenario screen: the
@@ -142,7 +143,7 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			label, render := readClass(st, ev.Load.Class)
 			lines = append(lines, wrapIndented(" ", render("["+label+"]")+eventTagLabels(in.Mach, ev, st), tw)...)
 		}
-		lines = append(lines, wrapIndented(" ", st.Bold.Render(ev.Text), tw)...)
+		lines = append(lines, wrapIndented(" ", st.Bold.Render(words.Event(in.Mach, &ev)), tw)...)
 	}
 	for _, w := range attemptWaits(in) {
 		lines = append(lines, wrapIndented(" "+st.CPUBlocked.Render("⏸ "), st.CPUBlocked.Render(w), tw)...)
@@ -171,7 +172,7 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 	if in.Cursor < len(in.Steps) {
 		next := in.Steps[in.Cursor]
 		lines = append(lines, "")
-		lines = append(lines, wrapIndented(" "+st.Dim.Render("next → "), st.Dim.Render(in.Mach.Describe(in.State, next)), tw)...)
+		lines = append(lines, wrapIndented(" "+st.Dim.Render("next → "), st.Dim.Render(words.Step(in.Mach, in.State, next)), tw)...)
 	}
 	// The whole run below, when there is room: where we are in it.
 	if room := inner.H - len(lines) - 2; room >= 4 {

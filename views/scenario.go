@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // ScenarioInput is everything the scenario screen shows. The model fills
@@ -260,9 +261,9 @@ func stepLines(in ScenarioInput, st Styles) []string {
 			sel = "› "
 		}
 		num := fmt.Sprintf("%*d", numW, i+1)
-		line := sel + st.StepNumber.Render(num) + " " + in.Mach.Describe(in.State, step)
+		line := sel + st.StepNumber.Render(num) + " " + words.Step(in.Mach, in.State, step)
 		if redo != nil && *redo == step {
-			line = sel + st.StepNumber.Render(num) + " " + st.StepRedo.Render("→ "+in.Mach.Describe(in.State, step))
+			line = sel + st.StepNumber.Render(num) + " " + st.StepRedo.Render("→ "+words.Step(in.Mach, in.State, step))
 		}
 		if in.Focus == PaneSteps && i == in.Sel[PaneSteps] {
 			line = st.Selected.Render(ansi.Strip(line))
@@ -292,11 +293,11 @@ func renderSteps(in ScenarioInput, st Styles, r Rect, lines []string, off int) s
 	return renderBox(boxSpec{title: title, right: right, focused: in.Focus == PaneSteps, lines: lines, offset: off}, st, r.W, r.H)
 }
 
-// eventTagLabels marks the causes a step shows (EventTags) as labels
+// eventTagLabels marks the causes a step shows (words.Tags) as labels
 // after its read classification: " [STORE→LOAD REORDERING]".
 func eventTagLabels(m *machine.Machine, ev machine.Event, st Styles) string {
 	out := ""
-	for _, t := range EventTags(m, ev) {
+	for _, t := range words.Tags(m, &ev) {
 		// Capitals, but not the instruction named after "after".
 		if i := strings.Index(t, " after "); i >= 0 {
 			t = strings.ToUpper(t[:i+len(" after ")]) + t[i+len(" after "):]
@@ -334,7 +335,7 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 	} else {
 		ev := in.Events[in.Cursor-1]
 		title = fmt.Sprintf("step %d · %s", in.Cursor, in.Mach.ID(ev.Step))
-		text = ev.Text
+		text = words.Event(in.Mach, &ev)
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
 			text = render("["+label+"]") + eventTagLabels(in.Mach, ev, st) + " " + text
@@ -580,7 +581,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			if row == o.Loaded {
 				mk = "▶ "
 			}
-			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(d.Reasons, "; ")), st.Deadlock.Render)
+			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(words.Deadlock(in.Mach.Prog, &d), "; ")), st.Deadlock.Render)
 			row++
 		}
 		// Outcomes an edit made vanish follow the rows; they are no rows.

@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // TraceFormat selects what RenderTrace writes.
@@ -265,7 +266,7 @@ func (t *tracer) step(i int) {
 	// the marker, so that it stands out without colour.
 	stale := ev.Load != nil && ev.Load.Class == machine.Stale
 	notes := changes(m, ex.States[i], ex.States[i+1], ev, t.sym("→", "->"))
-	tags := EventTags(m, ev)
+	tags := words.Tags(m, &ev)
 	if t.md {
 		marker := num + ". "
 		ind := strings.Repeat(" ", len(marker))
@@ -277,7 +278,7 @@ func (t *tracer) step(i int) {
 		if stale {
 			text += "**" + staleMarker + "** "
 		}
-		t.para(marker, ind, text+t.text(ev.Text))
+		t.para(marker, ind, text+t.text(words.Event(m, &ev)))
 		for _, n := range notes {
 			t.para(ind+"- ", ind+"  ", mdCode(t.plain(n)))
 		}
@@ -306,9 +307,9 @@ func (t *tracer) step(i int) {
 			mark = t.st.stale.Render(mark)
 		}
 		// The marker stands in the margin; the text keeps its column.
-		t.para(mark+strings.Repeat(" ", max(len(ind)-len(staleMarker), 1)), ind, t.text(ev.Text))
+		t.para(mark+strings.Repeat(" ", max(len(ind)-len(staleMarker), 1)), ind, t.text(words.Event(m, &ev)))
 	} else {
-		t.para(ind, ind, t.text(ev.Text))
+		t.para(ind, ind, t.text(words.Event(m, &ev)))
 	}
 	for _, n := range notes {
 		for j, l := range wrapWords(t.text(n), t.width-len(ind), t.width-len(ind)-2, false) {
@@ -321,32 +322,6 @@ func (t *tracer) step(i int) {
 			t.line(ind + l)
 		}
 	}
-}
-
-// EventTags names the causes a step shows that a reviewer looks for,
-// from the machine's facts about it: "store→load reordering" for a load
-// made while its CPU's own earlier store was still buffered, and
-// "invalidation arrived after smp_mb()" for a stale read whose
-// invalidation came in after the CPU's barrier had passed. The step's
-// text says each in full; these mark the step in traces and on screen.
-func EventTags(m *machine.Machine, ev machine.Event) []string {
-	ld := ev.Load
-	if ld == nil {
-		return nil
-	}
-	var tags []string
-	if len(ld.OwnBuffered) > 0 {
-		tags = append(tags, "store→load reordering")
-	}
-	if late := ld.ArrivedAfterBarrier; late != nil {
-		code := m.Prog.Threads[ev.Step.CPU].Code
-		what := "its barrier"
-		if late.Barrier >= 0 && late.Barrier < len(code) {
-			what = strings.TrimSuffix(strings.TrimSpace(code[late.Barrier].Text), ";")
-		}
-		tags = append(tags, "invalidation arrived after "+what)
-	}
-	return tags
 }
 
 // changes lists compact snapshots of what differs between two states:
@@ -384,13 +359,13 @@ func changes(m *machine.Machine, before, after *machine.State, ev machine.Event,
 		if len(lines) > 0 {
 			out = append(out, cacheText(m, after, c, lines))
 		}
-		sb, sa := m.Status(before, c), m.Status(after, c)
-		switch {
-		case sa.Finished && !sb.Finished:
+		wb, wa := m.Wait(before, c), m.Wait(after, c)
+		switch reason := words.Wait(p, &wa, words.Full); {
+		case wa.Kind == machine.WaitFinished && wb.Kind != machine.WaitFinished:
 			out = append(out, cpu+" has finished its program")
-		case sa.Blocked && (!sb.Blocked || sa.Reason != sb.Reason):
-			out = append(out, cpu+" is blocked: "+sa.Reason)
-		case sb.Blocked && !sa.Blocked && !sa.Finished:
+		case wa.Blocked() && (!wb.Blocked() || reason != words.Wait(p, &wb, words.Full)):
+			out = append(out, cpu+" is blocked: "+reason)
+		case wb.Blocked() && !wa.Blocked() && wa.Kind != machine.WaitFinished:
 			out = append(out, cpu+" can run again")
 		}
 	}
@@ -398,7 +373,7 @@ func changes(m *machine.Machine, before, after *machine.State, ev machine.Event,
 	for l := range p.Locs {
 		a, b := before.Memory(machine.Loc(l)), after.Memory(machine.Loc(l))
 		// A load miss that had another CPU write the line back says so.
-		said := ev.Load != nil && ev.WroteBack >= 0 && ev.Load.Loc == machine.Loc(l)
+		said := ev.Load != nil && ev.Load.WroteBack >= 0 && ev.Load.Loc == machine.Loc(l)
 		if a != b && !said {
 			mem = append(mem, fmt.Sprintf("%s=%s %s %s", p.Locs[l], p.FormatValue(a), arrow, p.FormatValue(b)))
 		}
@@ -422,7 +397,7 @@ func lineSaid(ev machine.Event, c int, l machine.Loc, b machine.Line) bool {
 		return b.State == machine.Invalid
 	case ev.Load != nil && ev.Load.Loc == l && ev.Load.Source == machine.FromMiss && own:
 		return b.State != machine.Invalid && b.Val == ev.Load.Val
-	case ev.Load != nil && ev.Load.Loc == l && ev.WroteBack == c:
+	case ev.Load != nil && ev.Load.Loc == l && ev.Load.WroteBack == c:
 		return b.State == machine.Shared
 	}
 	return false
@@ -557,8 +532,8 @@ func (t *tracer) final() {
 	case m.Deadlocked(s):
 		out = append(out, t.sentence(span{fmt.Sprintf("Deadlock after %d %s: no CPU can make progress.", n, steps), strongSpan}))
 		for c := 0; c < s.NumCPUs(); c++ {
-			if st := m.Status(s, c); !st.Finished {
-				out = append(out, t.sentence(span{m.Prog.Threads[c].Name + ": " + st.Reason, plainSpan}))
+			if w := m.Wait(s, c); w.Kind != machine.WaitFinished {
+				out = append(out, t.sentence(span{m.Prog.Threads[c].Name + ": " + words.Wait(m.Prog, &w, words.Full), plainSpan}))
 			}
 		}
 	default:

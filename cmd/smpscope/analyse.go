@@ -72,8 +72,9 @@ func writeReport(who string, w io.Writer, report string, partial bool, why strin
 func newWhyCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var mode string
 	var limits limitFlags
+	var edits []string
 	cmd := &cobra.Command{
-		Use:   "why SCENARIO [--mode tso|arm|both] [--timeout D] [--max-states N] [--max-memory SIZE]",
+		Use:   "why SCENARIO [--mode tso|arm|both] [--edit E ...] [--timeout D] [--max-states N] [--max-memory SIZE]",
 		Short: "Which barriers, acquires, releases and ordered RMWs are needed",
 		Long: `why answers "is this barrier needed, and what breaks without it?". For
 each ordering annotation of the scenario (every barrier, acquire load,
@@ -84,6 +85,9 @@ rcu_assign_pointer become WRITE_ONCE, an ordered RMW becomes relaxed),
 explores again, and reports per mode whether the outcome the final clause
 asks about becomes reachable, with the shortest witness that appears.
 Weakening all of them at once shows annotations that back each other up.
+Each weakening is a what-if edit (P0:2-wmb, P1:1=once), and the report
+gives the --edit flags that replay each witness. --edit asks about an
+edited program (the weakenings then apply on top of those edits).
 
 Exit status: 0 when every exploration finished; 2 for usage, parse,
 limit or write errors (an answer a limit cut short is said to be
@@ -98,18 +102,22 @@ unknown, never needed or not needed).`,
 			if err != nil {
 				return err
 			}
-			return runWhy(withTest(args[0], testFlag(cmd.Flags())), modes, opts, stdin, stdout)
+			return runWhy(withTest(args[0], testFlag(cmd.Flags())), edits, modes, opts, stdin, stdout)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")
+	addEditFlag(cmd.Flags(), &edits)
 	limits.add(cmd.Flags(), "each exploration")
 	return cmd
 }
 
-func runWhy(arg string, modes []machine.Mode, opts machine.Options, stdin io.Reader, w io.Writer) error {
+func runWhy(arg string, edits []string, modes []machine.Mode, opts machine.Options, stdin io.Reader, w io.Writer) error {
 	spec, err := scenarios.Resolve(arg, stdin)
 	if err != nil {
 		return &exitError{2, "smpscope why: " + err.Error()}
+	}
+	if spec, err = editSpec("why: ", spec, edits); err != nil {
+		return err
 	}
 	r, err := scenarios.Necessity(spec, modes, opts)
 	if err != nil {

@@ -26,7 +26,22 @@ var (
 	herdRegress  = flag.String("herd.regress", "", "TestHerdRandom: write minimised failing programs into this directory")
 	herdSeeds    = flag.String("herd.seeds", "", "TestHerdRandom: check these seeds (comma-separated) instead of a range")
 	herdTimeout  = flag.Duration("herd.timeout", 0, "per herd7 run (default 20s; 5s in the long run)")
+	herdFull     = flag.Bool("herd.full", false, "run the herd7-backed tests in full (.ci/run's long lane): TestHerdRandom's whole bounded sample, every sampled cycle of TestCycleOracle, herd7 confirming TestCycleRCUVerdicts and re-checking every regression file, TestLockCyclesMatchPerfbook")
+	herdMaxSkip  = flag.Int("herd.maxskip", -1, "TestHerdRandom fails when more programs than this are not compared because herd7 timed out or the machine hit a limit (-1: 2% of the programs, rounded up)")
 )
+
+// needFull skips t unless -herd.full is given: tests that only ask herd7
+// about herd7 (or the generator), at seconds each, run in the long lane.
+func needFull(t *testing.T, what string) {
+	t.Helper()
+	if !*herdFull {
+		t.Skipf("%s: run with -herd.full (.ci/run's long lane)", what)
+	}
+}
+
+// defaultN is how much of the bounded sample go test runs without
+// -herd.full: its first seeds.
+const defaultN = 12
 
 // testHerd returns the herd7 runner, or skips the test when
 // ../shared/tools/herd7 is not there.
@@ -53,13 +68,18 @@ var boundedConfig = Config{MaxCPUs: 3, MaxInstrs: 4}
 var knownRandom = map[uint64]string{}
 
 // TestHerdRandom compares the machine with herd7 on random programs. By
-// default it runs the bounded sample; with -herd.n it is the long run
-// and reports counts (it then fails only if nothing could be compared).
+// default it runs the first defaultN seeds of the bounded sample, with
+// -herd.full all of it; with -herd.n it is the long run and reports
+// counts (it then fails only if nothing could be compared). Either way it
+// fails when more than -herd.maxskip programs could not be compared.
 func TestHerdRandom(t *testing.T) {
 	h := testHerd(t)
 	long := *herdN > 0 || *herdSeeds != ""
 	cfg := boundedConfig
 	n := boundedN
+	if !*herdFull {
+		n = defaultN
+	}
 	first := uint64(1)
 	if long {
 		cfg = Config{}
@@ -140,6 +160,16 @@ func TestHerdRandom(t *testing.T) {
 	if st.Compared == 0 {
 		t.Fatalf("no program could be compared")
 	}
+	// Programs herd7 could not finish, or the machine could not explore,
+	// are not compared: a few are the price of bounded runs, more means
+	// the run checked less than it says.
+	maxSkip := *herdMaxSkip
+	if maxSkip < 0 {
+		maxSkip = (n + 49) / 50
+	}
+	if skips := st.HerdTimeout + st.MachineSkip; skips > maxSkip {
+		t.Errorf("%d of %d programs not compared (herd7 timed out on %d, the machine skipped %d): more than -herd.maxskip %d", skips, n, st.HerdTimeout, st.MachineSkip, maxSkip)
+	}
 	if long {
 		return
 	}
@@ -158,7 +188,7 @@ func TestHerdRandom(t *testing.T) {
 		}
 	}
 	for s, why := range knownRandom {
-		if _, ok := failing[s]; ok {
+		if _, ok := failing[s]; ok || s >= first+uint64(n) {
 			continue
 		}
 		if sk, ok := skipped[s]; ok {

@@ -1,4 +1,4 @@
-package machine_test
+package words_test
 
 import (
 	"math/rand"
@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // Tests of the explanations of steps (issue 13: every instruction a step
@@ -53,11 +54,30 @@ func (x *explainer) do(id string) machine.Event {
 // reason returns CPU c's blocked reason, failing if it is not blocked.
 func (x *explainer) reason(c int) string {
 	x.t.Helper()
-	st := x.m.Status(x.s, c)
-	if !st.Blocked {
-		x.t.Fatalf("P%d is not blocked: %+v", c, st)
+	w := x.m.Wait(x.s, c)
+	if !w.Blocked() {
+		x.t.Fatalf("P%d is not blocked: %+v", c, w)
 	}
-	return st.Reason
+	return words.Wait(x.m.Prog, &w, words.Full)
+}
+
+// text is the words of an event.
+func text(m *machine.Machine, ev machine.Event) string { return words.Event(m, &ev) }
+
+var modes = []machine.Mode{machine.TSO, machine.ARM}
+
+// compile parses and compiles litmus source.
+func compile(t testing.TB, name string, src []byte) *scenarios.Compiled {
+	t.Helper()
+	s, err := scenarios.Parse(name, src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	c, err := s.Compile()
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return c
 }
 
 func (x *explainer) loc(name string) machine.Loc {
@@ -126,7 +146,7 @@ func TestExplainOwnBufferedStore(t *testing.T) {
 		if ev.Load == nil || entries(x.m, ev.Load.OwnBuffered) != "x=1" {
 			t.Fatalf("%s: SB read of y must name the buffered x=1: %+v", mode, ev.Load)
 		}
-		has(t, ev.Text, "P0 executes r0 = READ_ONCE(*y).", "its own earlier store x=1 is still in its store buffer", "store→load reordering")
+		has(t, text(x.m, ev), "P0 executes r0 = READ_ONCE(*y).", "its own earlier store x=1 is still in its store buffer", "store→load reordering")
 		// Once x=1 has committed nothing of P1's own is buffered.
 		x.do("P1 exec")
 		x.do("P1 commit #0")
@@ -134,7 +154,7 @@ func TestExplainOwnBufferedStore(t *testing.T) {
 		if got := entries(x.m, ev.Load.OwnBuffered); got != "" {
 			t.Errorf("%s: nothing is buffered at P1, got %q", mode, got)
 		}
-		hasNot(t, ev.Text, "store→load")
+		hasNot(t, text(x.m, ev), "store→load")
 	}
 }
 
@@ -152,14 +172,14 @@ exists (0:r0=1)`)
 	if ev.Load.Class != machine.Forwarded || len(ev.Load.OwnBuffered) != 0 {
 		t.Fatalf("forwarded read: %+v", ev.Load)
 	}
-	has(t, ev.Text, "forwarded from its own store buffer")
-	hasNot(t, ev.Text, "store→load")
+	has(t, text(x.m, ev), "forwarded from its own store buffer")
+	hasNot(t, text(x.m, ev), "store→load")
 
 	ev = x.do("P1 early #1")
 	if len(ev.Skipped) != 1 || ev.Skipped[0] != 0 {
 		t.Fatalf("early store skipped %v, want [0]", ev.Skipped)
 	}
-	has(t, ev.Text, "P1 issues WRITE_ONCE(*z, 1) early, ahead of r2 = READ_ONCE(*x), which it does not depend on.", "z=1 goes into its store buffer")
+	has(t, text(x.m, ev), "P1 issues WRITE_ONCE(*z, 1) early, ahead of r2 = READ_ONCE(*x), which it does not depend on.", "z=1 goes into its store buffer")
 	ev = x.do("P1 exec")
 	if len(ev.Load.OwnBuffered) != 0 {
 		t.Errorf("a store after the load in program order counted as earlier: %v", entries(x.m, ev.Load.OwnBuffered))
@@ -203,9 +223,9 @@ exists (1:r1=0)`
 				if got := machine.InstrStep(x.events, 1, late.Barrier); got != 1 {
 					t.Errorf("the barrier ran at step %d, want 1", got)
 				}
-				has(t, ev.Text, "STALE", "The invalidation of x arrived at step 3, after P1's "+tc.barrier+" had passed", "could not prevent this stale read")
-				if strings.Count(ev.Text, "STALE") != 1 {
-					t.Errorf("the classification must be stated once:\n%s", ev.Text)
+				has(t, text(x.m, ev), "STALE", "The invalidation of x arrived at step 3, after P1's "+tc.barrier+" had passed", "could not prevent this stale read")
+				if strings.Count(text(x.m, ev), "STALE") != 1 {
+					t.Errorf("the classification must be stated once:\n%s", text(x.m, ev))
 				}
 			}
 		})
@@ -223,7 +243,7 @@ exists (1:r1=0)`)
 	if ev.Load.Class != machine.Stale || ev.Load.ArrivedAfterBarrier != nil {
 		t.Fatalf("plain MP stale read: %+v", ev.Load)
 	}
-	hasNot(t, ev.Text, "barrier")
+	hasNot(t, text(x.m, ev), "barrier")
 }
 
 func TestExplainFoldedIfAndRCU(t *testing.T) {
@@ -248,7 +268,7 @@ exists (1:r1=2)`
 		if !ev.Folds[0].Taken || ev.Folds[1].Val != 2 {
 			t.Errorf("%s: folds %+v", mode, ev.Folds)
 		}
-		has(t, ev.Text, "if (r0): r0 = 1, so the if is taken.", "r1 = r0 + 1: r1 is now 2.", "else: skipped, because the if was taken.", "rcu_read_unlock(): P1 leaves its RCU read-side critical section.")
+		has(t, text(x.m, ev), "if (r0): r0 = 1, so the if is taken.", "r1 = r0 + 1: r1 is now 2.", "else: skipped, because the if was taken.", "rcu_read_unlock(): P1 leaves its RCU read-side critical section.")
 		if len(ev.Folded) != len(ev.Folds) {
 			t.Errorf("Folded %v and Folds %d differ", ev.Folded, len(ev.Folds))
 		}
@@ -259,7 +279,7 @@ exists (1:r1=2)`
 		if k := foldKinds(ev); len(k) < 2 || k[0] != machine.FactBranch || ev.Folds[0].Taken || k[1] != machine.FactAssign || ev.Folds[1].Val != 7 {
 			t.Fatalf("%s: folds %+v", mode, ev.Folds)
 		}
-		has(t, ev.Text, "r0 = 0, so the if is not taken; the else branch runs.", "r1 = 7: r1 is now 7.")
+		has(t, text(x.m, ev), "r0 = 0, so the if is not taken; the else branch runs.", "r1 = 7: r1 is now 7.")
 		// With no synchronize_rcu, rcu_read_lock folds into the initial
 		// state; the initial state has no event, so it is not told here.
 	}
@@ -277,7 +297,7 @@ exists (0:r0=1)`
 		if ev.Instr != 0 {
 			t.Fatalf("rcu_read_lock is a step of its own with synchronize_rcu: %+v", ev)
 		}
-		has(t, ev.Text, "P0 executes rcu_read_lock(): it enters an RCU read-side critical section.")
+		has(t, text(x.m, ev), "P0 executes rcu_read_lock(): it enters an RCU read-side critical section.")
 		x.do("P1 exec")
 		has(t, x.reason(1), "synchronize_rcu waits for 1 store-buffer entry (x=1) to commit")
 		x.do("P1 commit #0")
@@ -285,22 +305,22 @@ exists (0:r0=1)`
 		if !ev.GPStart {
 			t.Fatalf("%s: want the grace period start: %+v", mode, ev)
 		}
-		has(t, ev.Text, "P1 starts synchronize_rcu().", "so the full barrier at its start passes.", "A grace period begins: every CPU, P1 included, must report a quiescent state.")
+		has(t, text(x.m, ev), "P1 starts synchronize_rcu().", "so the full barrier at its start passes.", "A grace period begins: every CPU, P1 included, must report a quiescent state.")
 		has(t, x.reason(1), "synchronize_rcu waits for a quiescent state from P0 (inside an RCU read-side critical section), P1")
 		ev = x.do("P1 qs")
-		has(t, ev.Text, "P1 reports a quiescent state to its own synchronize_rcu(): it is outside any RCU read-side critical section", "That grace period still waits for P0.")
+		has(t, text(x.m, ev), "P1 reports a quiescent state to its own synchronize_rcu(): it is outside any RCU read-side critical section", "That grace period still waits for P0.")
 		if mode == machine.ARM {
 			x.do("P0 inv x")
 		}
 		ev = x.do("P0 exec")
-		has(t, ev.Text, "rcu_read_unlock(): P0 leaves its RCU read-side critical section.")
+		has(t, text(x.m, ev), "rcu_read_unlock(): P0 leaves its RCU read-side critical section.")
 		ev = x.do("P0 qs")
-		has(t, ev.Text, "That grace period has every report it needs: P1 can finish synchronize_rcu().")
+		has(t, text(x.m, ev), "That grace period has every report it needs: P1 can finish synchronize_rcu().")
 		ev = x.do("P1 exec")
 		if !ev.GPEnd {
 			t.Fatalf("%s: want the grace period end: %+v", mode, ev)
 		}
-		has(t, ev.Text, "P1 finishes synchronize_rcu(): every CPU has reported a quiescent state.", "so the full barrier at its end passes.")
+		has(t, text(x.m, ev), "P1 finishes synchronize_rcu(): every CPU has reported a quiescent state.", "so the full barrier at its end passes.")
 	}
 }
 
@@ -313,12 +333,12 @@ exists (0:r0=1)`)
 	if k := foldKinds(ev); !slices.Equal(k, []machine.FactKind{machine.FactSRCULock}) {
 		t.Fatalf("folds %v", k)
 	}
-	has(t, ev.Text, "idx = srcu_read_lock(s): P0 enters an SRCU read-side section of s; the index is 0.")
+	has(t, text(x.m, ev), "idx = srcu_read_lock(s): P0 enters an SRCU read-side section of s; the index is 0.")
 	ev = x.do("P0 exec")
 	if k := foldKinds(ev); !slices.Equal(k, []machine.FactKind{machine.FactSRCUUnlock}) {
 		t.Fatalf("folds %v", k)
 	}
-	has(t, ev.Text, "srcu_read_unlock(s, idx): P0 leaves its SRCU read-side section of s.")
+	has(t, text(x.m, ev), "srcu_read_unlock(s, idx): P0 leaves its SRCU read-side section of s.")
 }
 
 func TestExplainSRCUFaultFolded(t *testing.T) {
@@ -330,8 +350,8 @@ exists (0:r0=0)`)
 	if k := foldKinds(ev); !slices.Equal(k, []machine.FactKind{machine.FactFault}) {
 		t.Fatalf("folds %v", k)
 	}
-	has(t, ev.Text, "srcu_read_unlock(s, r0) cannot be performed, and the execution ends here:", "names no open SRCU read-side section")
-	if _, _, f := x.m.Fault(x.s); !f {
+	has(t, text(x.m, ev), "srcu_read_unlock(s, r0) cannot be performed, and the execution ends here:", "names no open SRCU read-side section")
+	if _, f := x.m.Fault(x.s); !f {
 		t.Fatal("the execution must have faulted")
 	}
 }
@@ -347,7 +367,7 @@ exists (0:r0=0)`
 	if !slices.Equal(foldKinds(ev), want) {
 		t.Fatalf("TSO folds %v, want %v", foldKinds(ev), want)
 	}
-	has(t, ev.Text, "smp_rmb() has no effect in TSO mode: loads are never reordered with other loads.",
+	has(t, text(x.m, ev), "smp_rmb() has no effect in TSO mode: loads are never reordered with other loads.",
 		"smp_wmb() has no effect in TSO mode: stores already commit in program order.",
 		"smp_mb__before_atomic() has no effect in TSO mode: every atomic RMW is already a full barrier.",
 		"smp_mb__after_unlock_lock() has no effect in TSO mode",
@@ -364,7 +384,7 @@ exists (0:r0=0)`
 	if len(ev.Folds[1].Stores) != 0 {
 		t.Errorf("smp_wmb with an empty buffer names stores %v", ev.Folds[1].Stores)
 	}
-	has(t, ev.Text, "smp_rmb(): its invalidation queue is already empty, so it passes at once: later reads cannot be satisfied from copies that were stale when it ran.",
+	has(t, text(x.m, ev), "smp_rmb(): its invalidation queue is already empty, so it passes at once: later reads cannot be satisfied from copies that were stale when it ran.",
 		"smp_wmb(): every earlier store of P0 has committed, so it orders nothing yet.",
 		"smp_mb__before_atomic(): its store buffer and invalidation queue are already empty, so it passes at once",
 		"smp_mb__after_unlock_lock() has no effect: an unlock followed by a lock is already ordered")
@@ -382,18 +402,18 @@ func TestExplainWmb(t *testing.T) {
 	if len(ev.Folds) != 1 || ev.Folds[0].Kind != machine.FactWmb || entries(x.m, ev.Folds[0].Stores) != "x=1" {
 		t.Fatalf("smp_wmb fold: %+v", ev.Folds)
 	}
-	has(t, ev.Text, "P0 executes WRITE_ONCE(*x, 1). x=1 goes into its store buffer; no other CPU can see it yet.",
+	has(t, text(x.m, ev), "P0 executes WRITE_ONCE(*x, 1). x=1 goes into its store buffer; no other CPU can see it yet.",
 		"smp_wmb(): wmb marker placed after x=1, so no later store of P0 can commit before x=1.")
 	ev = x.do("P0 exec")
 	if entries(x.m, ev.Behind) != "x=1" {
 		t.Fatalf("y=1 is behind %q, want x=1", entries(x.m, ev.Behind))
 	}
-	has(t, ev.Text, "The wmb marker ahead of it means y=1 cannot commit before x=1.")
+	has(t, text(x.m, ev), "The wmb marker ahead of it means y=1 cannot commit before x=1.")
 	ev = x.do("P0 commit #0")
 	if entries(x.m, ev.Freed) != "y=1" {
 		t.Fatalf("freed %q, want y=1", entries(x.m, ev.Freed))
 	}
-	has(t, ev.Text, "The wmb marker ahead of y=1 is gone: it may now commit.")
+	has(t, text(x.m, ev), "The wmb marker ahead of y=1 is gone: it may now commit.")
 
 	x = explainRun(t, machine.TSO, mpFencedSrc)
 	x.do("P0 exec")
@@ -401,7 +421,7 @@ func TestExplainWmb(t *testing.T) {
 	if len(ev.Behind) != 0 {
 		t.Errorf("TSO: no marker, nothing behind: %v", ev.Behind)
 	}
-	hasNot(t, ev.Text, "wmb marker")
+	hasNot(t, text(x.m, ev), "wmb marker")
 }
 
 func TestExplainRmb(t *testing.T) {
@@ -413,16 +433,16 @@ func TestExplainRmb(t *testing.T) {
 		t.Fatalf("smp_rmb must not fold with a queued invalidation: %+v", ev.Folds)
 	}
 	has(t, x.reason(1), "smp_rmb waits for 1 queued invalidation (x) to be applied")
-	if st := x.m.Status(x.s, 1); st.Brief != "smp_rmb waits for 1 queued invalidation" {
-		t.Errorf("brief reason %q", st.Brief)
+	if w := x.m.Wait(x.s, 1); words.Wait(x.m.Prog, &w, words.Brief) != "smp_rmb waits for 1 queued invalidation" {
+		t.Errorf("brief reason %q", words.Wait(x.m.Prog, &w, words.Brief))
 	}
 	x.do("P1 inv x")
 	ev = x.do("P1 exec")
-	if ev.Fence == nil || ev.Fence.Kind != machine.FactPassed {
-		t.Fatalf("smp_rmb step: %+v", ev.Fence)
+	if ev.Fact == nil || ev.Fact.Kind != machine.FactPassed {
+		t.Fatalf("smp_rmb step: %+v", ev.Fact)
 	}
-	has(t, ev.Text, "P1 executes smp_rmb(): its invalidation queue is empty, so it passes: later reads cannot be satisfied from copies that were stale when it ran.")
-	hasNot(t, ev.Text, "already")
+	has(t, text(x.m, ev), "P1 executes smp_rmb(): its invalidation queue is empty, so it passes: later reads cannot be satisfied from copies that were stale when it ran.")
+	hasNot(t, text(x.m, ev), "already")
 }
 
 func TestExplainMb(t *testing.T) {
@@ -446,13 +466,13 @@ exists (0:r0=0 /\ 1:r1=0)`
 			x.do("P0 commit #0")
 		}
 		ev := x.do("P0 exec")
-		if ev.Fence == nil || ev.Fence.Kind != machine.FactPassed {
+		if ev.Fact == nil || ev.Fact.Kind != machine.FactPassed {
 			t.Fatalf("%s: smp_mb step %+v", mode, ev)
 		}
 		if mode == machine.TSO {
-			has(t, ev.Text, "P0 executes smp_mb(): its store buffer is empty, so it passes: every earlier store has committed before any later load.")
+			has(t, text(x.m, ev), "P0 executes smp_mb(): its store buffer is empty, so it passes: every earlier store has committed before any later load.")
 		} else {
-			has(t, ev.Text, "P0 executes smp_mb(): its store buffer and invalidation queue are empty, so it passes")
+			has(t, text(x.m, ev), "P0 executes smp_mb(): its store buffer and invalidation queue are empty, so it passes")
 		}
 	}
 }
@@ -471,28 +491,28 @@ exists (0:r0=0)`
 	if entries(x.m, ev.Behind) != "x=2" {
 		t.Fatalf("release behind %q", entries(x.m, ev.Behind))
 	}
-	has(t, ev.Text, "It is a release: it may commit only after every earlier entry (x=2).")
+	has(t, text(x.m, ev), "It is a release: it may commit only after every earlier entry (x=2).")
 	has(t, x.reason(0), "smp_load_acquire waits for its earlier release store x=1 to commit")
 	x.do("P0 commit #0")
 	ev = x.do("P0 commit #1")
 	if locs(x.m, ev.Marked) != "y" {
 		t.Fatalf("release commit marked %q, want y", locs(x.m, ev.Marked))
 	}
-	has(t, ev.Text, "P0 commits the release store x=1", "As a release, it marks the invalidation queued at P0 (y): a later acquire of P0 applies it before it reads.")
+	has(t, text(x.m, ev), "P0 commits the release store x=1", "As a release, it marks the invalidation queued at P0 (y): a later acquire of P0 applies it before it reads.")
 	ev = x.do("P0 exec")
-	if locs(x.m, ev.Applied) != "y" || ev.Load.Val != 1 {
+	if len(ev.Applied) != 1 || ev.Applied[0].Loc != x.loc("y") || ev.Applied[0].Cause != machine.ApplyAcquire || ev.Load.Val != 1 {
 		t.Fatalf("acquire: applied %v, read %+v", ev.Applied, ev.Load)
 	}
-	has(t, ev.Text, "As an acquire, it first applies the 1 invalidation marked by its release (y)", "It reads y=1 on a cache miss: up to date.")
+	has(t, text(x.m, ev), "As an acquire, it first applies the 1 invalidation marked by its release (y)", "It reads y=1 on a cache miss: up to date.")
 
 	x = explainRun(t, machine.TSO, src)
 	x.do("P0 exec")
 	ev = x.do("P0 exec")
-	has(t, ev.Text, "In TSO mode the store buffer commits in order, so every store is already a release.")
+	has(t, text(x.m, ev), "In TSO mode the store buffer commits in order, so every store is already a release.")
 	x.do("P0 commit #0")
 	x.do("P0 commit #1")
 	ev = x.do("P0 exec")
-	has(t, ev.Text, "In TSO mode an acquire is an ordinary load")
+	has(t, text(x.m, ev), "In TSO mode an acquire is an ordinary load")
 }
 
 func TestExplainAcquireWait(t *testing.T) {
@@ -507,7 +527,7 @@ exists (1:r1=0)`)
 	if locs(x.m, ev.AcqWait) != "x" {
 		t.Fatalf("acquire wait %v", ev.AcqWait)
 	}
-	has(t, ev.Text, "Its invalidation queue still holds x: as after every acquire, P1 may not execute its next instruction until it has applied it.")
+	has(t, text(x.m, ev), "Its invalidation queue still holds x: as after every acquire, P1 may not execute its next instruction until it has applied it.")
 	has(t, x.reason(1), "after an acquire, waits for 1 queued invalidation (x) to be applied before its next instruction")
 }
 
@@ -527,20 +547,20 @@ exists (0:r0=0)`
 		}
 		ev := x.do("P1 exec")
 		if mode == machine.TSO {
-			has(t, ev.Text, "this locked instruction reads and writes the line at once, a full barrier", "x=2 is written to its cache at once")
+			has(t, text(x.m, ev), "this locked instruction reads and writes the line at once, a full barrier", "x=2 is written to its cache at once")
 			continue
 		}
-		has(t, ev.Text, "It reads x=0 from its cache: up to date", "x=2 goes into its store buffer as an exclusive entry: until it commits, x is reserved")
+		has(t, text(x.m, ev), "It reads x=0 from its cache: up to date", "x=2 goes into its store buffer as an exclusive entry: until it commits, x is reserved")
 		has(t, x.reason(0), "fully ordered RMW waits for 1 store-buffer entry (x=1) to commit")
 		ev = x.do("P1 commit #0")
-		has(t, ev.Text, "P1 commits the exclusive store x=2", "The exclusive write is done: x is no longer reserved.")
+		has(t, text(x.m, ev), "P1 commits the exclusive store x=2", "The exclusive write is done: x is no longer reserved.")
 		ev = x.do("P0 commit #0")
-		if locs(x.m, ev.Applied) != "x" {
+		if len(ev.Applied) != 1 || ev.Applied[0].Loc != x.loc("x") || ev.Applied[0].Cause != machine.ApplyOwn {
 			t.Fatalf("P0's commit of x must apply its queued invalidation of x: %v", ev.Applied)
 		}
-		has(t, ev.Text, "It first applies its own queued invalidation of x: a CPU never writes over a stale copy.")
+		has(t, text(x.m, ev), "It first applies its own queued invalidation of x: a CPU never writes over a stale copy.")
 		ev = x.do("P0 exec")
-		has(t, ev.Text, "Its store buffer and invalidation queue are empty, so this fully ordered RMW is a full barrier before and after.", "y=1 is written to its cache at once")
+		has(t, text(x.m, ev), "Its store buffer and invalidation queue are empty, so this fully ordered RMW is a full barrier before and after.", "y=1 is written to its cache at once")
 	}
 }
 
@@ -556,7 +576,7 @@ exists (0:r1=0)`)
 	if locs(x.m, ev.Marked) != "y" {
 		t.Fatalf("release RMW marked %v", ev.Marked)
 	}
-	has(t, ev.Text, "this release RMW writes at once", "As a release, it marks the invalidation queued at P0 (y)")
+	has(t, text(x.m, ev), "this release RMW writes at once", "As a release, it marks the invalidation queued at P0 (y)")
 }
 
 func TestExplainFailedCmpxchg(t *testing.T) {
@@ -574,14 +594,14 @@ exists (0:r0=0)`
 		if !ev.Failed {
 			t.Fatalf("%s: cmpxchg must fail: %+v", mode, ev)
 		}
-		has(t, ev.Text, "It fails: x=0 is not the expected 1, so nothing is written.")
+		has(t, text(x.m, ev), "It fails: x=0 is not the expected 1, so nothing is written.")
 		if mode == machine.ARM {
-			has(t, ev.Text, "A failed cmpxchg is a plain load: it orders nothing.")
+			has(t, text(x.m, ev), "A failed cmpxchg is a plain load: it orders nothing.")
 			if entries(x.m, ev.Load.OwnBuffered) != "y=1" {
 				t.Errorf("the failed cmpxchg reads while y=1 is buffered: %+v", ev.Load)
 			}
 		} else {
-			hasNot(t, ev.Text, "plain load")
+			hasNot(t, text(x.m, ev), "plain load")
 		}
 	}
 }
@@ -599,28 +619,28 @@ exists (1:r0=0)`
 	if !ev.Failed {
 		t.Fatalf("trylock on a reserved lock must fail: %+v", ev)
 	}
-	has(t, ev.Text, "It fails: P0 is taking l (its exclusive store to it is pending), so it returns 0.")
+	has(t, text(x.m, ev), "It fails: P0 is taking l (its exclusive store to it is pending), so it returns 0.")
 	for _, mode := range modes {
 		x := explainRun(t, mode, src)
 		ev := x.do("P0 exec")
 		if mode == machine.TSO {
-			has(t, ev.Text, "Its store buffer is empty and l is free, so this locked instruction takes the lock", "l=1 is written to its cache at once")
+			has(t, text(x.m, ev), "Its store buffer is empty and l is free, so this locked instruction takes the lock", "l=1 is written to its cache at once")
 		} else {
-			has(t, ev.Text, "The lock l is free, so it takes it with an acquire, exclusive RMW.", "l=1 goes into its store buffer as an exclusive entry")
+			has(t, text(x.m, ev), "The lock l is free, so it takes it with an acquire, exclusive RMW.", "l=1 goes into its store buffer as an exclusive entry")
 			x.do("P0 commit #0")
 		}
 		ev = x.do("P1 exec")
 		if !ev.Failed {
 			t.Fatalf("%s: trylock must fail: %+v", mode, ev)
 		}
-		has(t, ev.Text, "It fails: l is held, so it returns 0.")
+		has(t, text(x.m, ev), "It fails: l is held, so it returns 0.")
 		if mode == machine.ARM {
-			has(t, ev.Text, "A failed spin_trylock is a plain load: it orders nothing.")
+			has(t, text(x.m, ev), "A failed spin_trylock is a plain load: it orders nothing.")
 		}
 		x.do("P0 exec")
 		ev = x.do("P0 exec")
 		if mode == machine.ARM {
-			has(t, ev.Text, "l=0 goes into its store buffer", "It is a release: it may commit only after every earlier entry (x=1).")
+			has(t, text(x.m, ev), "l=0 goes into its store buffer", "It is a release: it may commit only after every earlier entry (x=1).")
 		}
 	}
 }
@@ -656,7 +676,7 @@ func TestExplainLibrary(t *testing.T) {
 					}
 					checkExplanation(t, e.Name+" "+mode.String(), m, ev)
 					for cpu := 0; cpu < next.NumCPUs(); cpu++ {
-						if st := m.Status(next, cpu); st.Blocked && st.Reason == "" {
+						if w := m.Wait(next, cpu); w.Blocked() && words.Wait(m.Prog, &w, words.Full) == "" {
 							t.Errorf("%s %s: P%d blocked without a reason", e.Name, mode, cpu)
 						}
 					}
@@ -669,21 +689,21 @@ func TestExplainLibrary(t *testing.T) {
 
 func checkExplanation(t *testing.T, where string, m *machine.Machine, ev machine.Event) {
 	t.Helper()
-	if ev.Text == "" {
+	if text(m, ev) == "" {
 		t.Errorf("%s: %s has no text", where, m.ID(ev.Step))
 		return
 	}
 	seen := map[string]bool{}
-	for _, s := range strings.SplitAfter(ev.Text, ". ") {
+	for _, s := range strings.SplitAfter(text(m, ev), ". ") {
 		s = strings.TrimSpace(s)
 		if seen[s] {
-			t.Errorf("%s: sentence %q repeated in:\n%s", where, s, ev.Text)
+			t.Errorf("%s: sentence %q repeated in:\n%s", where, s, text(m, ev))
 		}
 		seen[s] = true
 	}
-	for _, r := range ev.Text {
+	for _, r := range text(m, ev) {
 		if r > unicode.MaxASCII && r != '→' {
-			t.Errorf("%s: non-ASCII %q in:\n%s", where, r, ev.Text)
+			t.Errorf("%s: non-ASCII %q in:\n%s", where, r, text(m, ev))
 		}
 	}
 	if len(ev.Folds) != len(ev.Folded) {
@@ -695,12 +715,12 @@ func checkExplanation(t *testing.T, where string, m *machine.Machine, ev machine
 		internal := in.Op == machine.OpJump && strings.TrimSpace(in.Text) != "else" ||
 			in.Op == machine.OpBranch && !strings.HasPrefix(strings.TrimSpace(in.Text), "if") ||
 			in.Op == machine.OpAssign && strings.HasPrefix(m.Prog.Threads[ev.Step.CPU].Regs[in.Dst], "_")
-		if f.Text == "" && !internal {
+		if words.Fold(m, int(ev.Step.CPU), &f) == "" && !internal {
 			t.Errorf("%s: folded %q has no sentence", where, in.Text)
 		}
 	}
-	if ld := ev.Load; ld != nil && ld.Class == machine.Stale && strings.Count(ev.Text, "STALE") != 1 {
-		t.Errorf("%s: a stale read says STALE once:\n%s", where, ev.Text)
+	if ld := ev.Load; ld != nil && ld.Class == machine.Stale && strings.Count(text(m, ev), "STALE") != 1 {
+		t.Errorf("%s: a stale read says STALE once:\n%s", where, text(m, ev))
 	}
 }
 
@@ -714,7 +734,7 @@ exists (0:r0=1)`)
 		if len(ev.Folds) != 1 || ev.Folds[0].Kind != machine.FactBranch || ev.Folds[0].Taken {
 			t.Fatalf("%s: folds %+v", mode, ev.Folds)
 		}
-		has(t, ev.Text, "if (r0 & 2): r0 = 1, so r0 & 2 is false and the if is not taken.")
+		has(t, text(x.m, ev), "if (r0 & 2): r0 = 1, so r0 & 2 is false and the if is not taken.")
 	}
 }
 
@@ -725,10 +745,10 @@ P0(int *x, int *y, int *z) { int r0; WRITE_ONCE(*z, 1); r0 = READ_ONCE(*y); smp_
 exists (0:r0=0)`)
 	x.do("P0 exec")
 	ev := x.do("P0 early #2")
-	if ev.Fence == nil || ev.Fence.Kind != machine.FactWmb || entries(x.m, ev.Fence.Stores) != "z=1" {
-		t.Fatalf("early smp_wmb: %+v", ev.Fence)
+	if ev.Fact == nil || ev.Fact.Kind != machine.FactWmb || entries(x.m, ev.Fact.Stores) != "z=1" {
+		t.Fatalf("early smp_wmb: %+v", ev.Fact)
 	}
-	has(t, ev.Text, "P0 issues smp_wmb() early, ahead of r0 = READ_ONCE(*y), which it does not depend on: wmb marker placed after z=1")
+	has(t, text(x.m, ev), "P0 issues smp_wmb() early, ahead of r0 = READ_ONCE(*y), which it does not depend on: wmb marker placed after z=1")
 }
 
 func TestExplainSRCUGracePeriod(t *testing.T) {
@@ -739,7 +759,7 @@ P0(struct srcu_struct *s, int *x) { int r0; int idx; idx = srcu_read_lock(s); r0
 P1(struct srcu_struct *s, int *x) { WRITE_ONCE(*x, 1); synchronize_srcu(s); }
 exists (0:r0=0)`)
 		ev := x.do("P0 exec")
-		has(t, ev.Text, "P0 executes idx = srcu_read_lock(s): it enters an SRCU read-side section of s; the index is 0.")
+		has(t, text(x.m, ev), "P0 executes idx = srcu_read_lock(s): it enters an SRCU read-side section of s; the index is 0.")
 		x.do("P1 exec")
 		x.do("P1 commit #0")
 		if mode == machine.ARM {
@@ -749,7 +769,7 @@ exists (0:r0=0)`)
 		if !ev.GPStart {
 			t.Fatalf("%s: %+v", mode, ev)
 		}
-		has(t, ev.Text, "A grace period of s begins: every CPU must report a quiescent state, and the 1 SRCU read-side section of s open now (opened by P0) must end.")
+		has(t, text(x.m, ev), "A grace period of s begins: every CPU must report a quiescent state, and the 1 SRCU read-side section of s open now (opened by P0) must end.")
 		has(t, x.reason(1), "synchronize_srcu waits for a quiescent state from P0 (inside an SRCU read-side section of s), P1")
 	}
 }
@@ -762,13 +782,13 @@ exists (0:r1=6)`)
 	ev := x.do("P0 exec")
 	// The ?: is compiled into a branch, a move and a jump: a person sees
 	// one statement and what it did.
-	has(t, ev.Text, "r1 = r0 ? 5 : 6: r1 is now 6.")
-	if strings.Count(ev.Text, "r0 ? 5 : 6") != 1 {
-		t.Errorf("the statement is named more than once:\n%s", ev.Text)
+	has(t, text(x.m, ev), "r1 = r0 ? 5 : 6: r1 is now 6.")
+	if strings.Count(text(x.m, ev), "r0 ? 5 : 6") != 1 {
+		t.Errorf("the statement is named more than once:\n%s", text(x.m, ev))
 	}
 	ev = x.do("P0 exec")
-	has(t, ev.Text, "P0 executes r2 = READ_ONCE(*y) ? 7 : 8.", "It reads y=0 from its cache: up to date. r2 is now 8.")
-	if strings.Count(ev.Text, "? 7 : 8") != 1 {
-		t.Errorf("the statement is named more than once:\n%s", ev.Text)
+	has(t, text(x.m, ev), "P0 executes r2 = READ_ONCE(*y) ? 7 : 8.", "It reads y=0 from its cache: up to date. r2 is now 8.")
+	if strings.Count(text(x.m, ev), "? 7 : 8") != 1 {
+		t.Errorf("the statement is named more than once:\n%s", text(x.m, ev))
 	}
 }

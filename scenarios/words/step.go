@@ -1,0 +1,47 @@
+package words
+
+import (
+	"fmt"
+
+	"smpscope/machine"
+)
+
+// Step describes an enabled step of s in one line, for the list of steps
+// a person chooses from: "P1: commit store x=1 from its store buffer".
+func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
+	n := newNamer(m.Prog)
+	c := int(st.CPU)
+	cpu := n.cpu(c)
+	switch st.Kind {
+	case machine.StepExec:
+		pc := s.PC(c)
+		if n.code(c)[pc].Op == machine.OpSyncRCU {
+			if waiting, _ := s.GracePeriodWaiting(c); waiting {
+				return fmt.Sprintf("%s: finish %s (grace period over)", cpu, n.instr(c, pc))
+			}
+			return fmt.Sprintf("%s: start %s (begin a grace period)", cpu, n.instr(c, pc))
+		}
+		return fmt.Sprintf("%s: execute %s", cpu, n.instr(c, pc))
+	case machine.StepEarly:
+		return fmt.Sprintf("%s: issue %s early, before the loads ahead of it", cpu, n.instr(c, int(st.Arg)))
+	case machine.StepCommit:
+		for _, e := range s.StoreBuffer(c) {
+			if e.Instr == st.Arg && e.Kind != machine.EntryWmb {
+				kind := ""
+				switch e.Kind {
+				case machine.EntryRelease:
+					kind = "release "
+				case machine.EntryExclusive:
+					kind = "exclusive "
+				}
+				return fmt.Sprintf("%s: commit %sstore %s=%s from its store buffer", cpu, kind, n.loc(e.Loc), n.val(e.Val))
+			}
+		}
+	case machine.StepInvalidate:
+		l := machine.Loc(st.Arg)
+		return fmt.Sprintf("%s: apply the queued invalidation of %s (drop its stale copy %s=%s)", cpu, n.loc(l), n.loc(l), n.val(s.Cache(c, l).Val))
+	case machine.StepReportQS:
+		return fmt.Sprintf("%s: report a quiescent state to the grace period", cpu)
+	}
+	return m.ID(st)
+}
