@@ -208,7 +208,7 @@ func roundTrip(m *Machine, s *State) *State {
 		live, reads := m.blockMasks(s, c, true)
 		blocks = append(blocks, m.appendCPUBlock(nil, s, c, live, reads))
 	}
-	return m.decodeState(&scratch{}, mem, blocks)
+	return m.decodeState(&scratch{}, mem, blocks, true)
 }
 
 func TestStateFieldsAreHandled(t *testing.T) {

@@ -97,7 +97,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 	var fp footprint
 	arm := m.Mode == ARM
 	for _, mv := range mvs {
-		if mv.store != 0 {
+		if mv.store != 0 || mv.lock {
 			return fp, false // only while a grace period may wait for it: rule 7
 		}
 		switch mv.pre {
@@ -129,6 +129,10 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 			case in.Op == OpStore:
 				fp.delays = true
 			}
+		case StepInvalidate:
+			// A step of its own only without lazy invalidations.
+			fp.drops |= 1 << mv.step.Arg
+			fp.queue = true
 		case StepReportQS:
 			fp.global = true // only with applied invalidations: reports are otherwise eager
 		case StepExec:
@@ -218,6 +222,9 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 	}
 	writtenAgain := future | twice
 	stays := func(d int, l uint64) bool {
+		if !e.on(redUnreadable) {
+			return true // nothing is applied at once
+		}
 		var others uint64
 		for x, r := range reads {
 			if x != d {
