@@ -18,6 +18,9 @@ type Machine struct {
 	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
 	hasSRCUUnlock bool
 	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
+	// noFold: every instruction is a step of its own (tests only, to
+	// check that folding local instructions changes no outcome).
+	noFold bool
 	// fut holds the explorer's static analyses of the program
 	// (futures.go): what each CPU may still do from each pc.
 	fut *futures
