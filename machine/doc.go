@@ -3,9 +3,10 @@
 // no sentences: what it tells is facts in types, which package
 // scenarios/words puts into words.
 //
-// The semantics are the contract in shared/design/machine.md: per-CPU MESI
-// caches, store buffers and (ARM-like mode) invalidation queues, in two
-// modes, TSO (x86-like) and ARM (ARMv8-like, other-multicopy-atomic).
+// The rules are stated in RULES.md beside this file (a test ties its
+// tables to the code's primitives, steps, waits and read classes): per-CPU
+// MESI caches, store buffers and (ARM-like mode) invalidation queues, in
+// two modes, TSO (x86-like) and ARM (ARMv8-like, other-multicopy-atomic).
 // Every step is a hardware event a person can name.
 //
 // The package owns:

@@ -27,7 +27,7 @@ func (s LoadSource) String() string {
 // ReadClass is the classification of a load that the UI shows.
 type ReadClass uint8
 
-// Read classifications (machine.md, "Reads a person should notice").
+// Read classifications (RULES.md, "Loads").
 const (
 	Forwarded    ReadClass = iota // from the CPU's own store buffer; no other CPU can see it yet
 	UpToDate                      // equals the latest committed value

@@ -4,7 +4,7 @@ import "slices"
 
 // This file holds the semantics proper: what each step does, and what the
 // steps other than exec require (wait.go says when exec may run). The
-// table in shared/design/machine.md is the reference; comments name the
+// table in RULES.md is the reference; comments name the
 // rule each branch implements.
 
 func (m *Machine) code(c int) []Instr { return m.Prog.Threads[c].Code }
@@ -79,7 +79,7 @@ func rmwFails(in *Instr, old Value, regs []Value) bool {
 
 // rmwFailsNow reports whether CPU c's conditional RMW on l fails if
 // performed now (ARM-like): whether it fails is decided by the value its
-// load returns, with every rule of a load (machine.md, "A failed
+// load returns, with every rule of a load (RULES.md, "a conditional RMW
 // cmpxchg").
 func (m *Machine) rmwFailsNow(s *State, c int, in *Instr, l Loc) bool {
 	return in.isConditional() && rmwFails(in, m.view(s, c, in, l, in.Order == OrderAcquire), s.cpus[c].regs)
@@ -167,7 +167,7 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 			continue
 		}
 		in := &code[pc]
-		if !m.isLocal(s, c, in) {
+		if m.noFold || !m.isLocal(s, c, in) {
 			return
 		}
 		if ev != nil {
@@ -301,7 +301,7 @@ func (s *State) writeBack(l Loc, line *Line) {
 	}
 }
 
-// load performs a load of l by CPU c ("Load" in machine.md): store
+// load performs a load of l by CPU c ("Loads" in RULES.md): store
 // forwarding, else the cache line if not I (possibly stale), else a miss
 // that fetches the latest committed value.
 func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
@@ -644,6 +644,16 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		m.setDst(s, c, in, 1, false)
 	case OpRMW:
 		m.execRMW(s, c, in, pc, ev)
+	// Steps of their own only in an unfolded machine (Machine.noFold):
+	// otherwise advance folds them.
+	case OpAssign:
+		m.assign(s, c, in.Dst, in.Val)
+	case OpBranch:
+		if in.Cond.Eval(cs.regs) == 0 {
+			next = in.Target
+		}
+	case OpJump:
+		next = in.Target
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)

@@ -209,7 +209,7 @@ const (
 )
 
 // Access says which primitive a load or store came from. It decides the
-// ordering rule (machine.md's table) and the words shown to people.
+// ordering rule (RULES.md's primitive table); Instr.Prim names it.
 type Access uint8
 
 // Access flavours.
@@ -274,7 +274,7 @@ type RMWKind uint8
 // RMW functions. CmpXchg writes Val only when the old value equals Exp;
 // AddUnless (atomic_add_unless) writes old+Val only when the old value
 // differs from Exp. An RMW that does not write has failed: it is a plain
-// load (machine.md, "A failed cmpxchg").
+// load (RULES.md, "a conditional RMW that fails").
 const (
 	RMWXchg RMWKind = iota
 	RMWCmpXchg

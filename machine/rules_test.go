@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Focused tests, one per ordering rule of machine.md's table. Each drives
+// Focused tests, one per ordering rule of RULES.md's tables. Each drives
 // the machine step by step by step identity, so a failure names the rule.
 
 type driver struct {

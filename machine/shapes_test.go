@@ -6,8 +6,8 @@ import (
 )
 
 // shape is a litmus shape built with the Builder, with the outcome the
-// question is about and whether each mode may reach it (machine.md, "Shapes
-// every mode must get right").
+// question is about and whether each mode may reach it (RULES.md, "Shapes
+// every mode must get right", which must list exactly these).
 type shape struct {
 	name     string
 	build    func() (*Program, func(Outcome) bool)

@@ -1,7 +1,7 @@
 package machine
 
 // When a CPU may perform its next instruction, and when not, what it waits
-// for: the one statement of machine.md's blocking rules. The enabled steps
+// for: the one statement of RULES.md's blocking rules (its waits). The enabled steps
 // (enabledExec) and every explanation of a blocked CPU ([Machine.Wait])
 // come from cpuWait, so the rule and its words cannot drift apart.
 
@@ -68,6 +68,11 @@ const (
 	RuleExclusive           // ARM-like: an exclusive RMW (relaxed or acquire RMW, spin_lock, spin_trylock)
 	RuleFailedRMW           // ARM-like: a conditional RMW that fails now is a load (an acquire load for _acquire)
 	RuleLock                // spin_lock: the lock must be free and its line not reserved
+	// RuleLateSection: ARM-like: an srcu_read_lock (srcu_down_read)
+	// performed while a grace period of its domain (Domain, started by
+	// Holder) still waits for its CPU's quiescent state first empties its
+	// invalidation queue (srcu.go, "Sections opened late").
+	RuleLateSection
 	numWaitRules
 )
 
@@ -95,8 +100,8 @@ type Wait struct {
 	// CPU is the waiting CPU and Instr its next instruction (-1 when it
 	// has finished).
 	CPU, Instr int
-	Loc        Loc       // WaitLockHeld, WaitReserved, WaitOwnStore: the line
-	Holder     int       // WaitReserved: the CPU whose pending exclusive store reserves Loc
+	Loc        Loc       // WaitLockHeld, WaitReserved, WaitOwnStore: the line; RuleLateSection: the SRCU domain
+	Holder     int       // WaitReserved: the CPU whose pending exclusive store reserves Loc; RuleLateSection: the CPU whose grace period waits
 	Entries    []SBEntry // the CPU's own store-buffer entries it waits to commit, oldest first
 	Invals     []Loc     // the CPU's own queued invalidations it waits to apply, in arrival order
 	CPUs       []int     // WaitQuiescent: the CPUs that still owe a quiescent state
@@ -197,7 +202,7 @@ func (m *Machine) drainWait(cs *cpuState, rule WaitRule) cpuWait {
 func afterAcquireWait(cs *cpuState) bool { return cs.acqWait && len(cs.iq) > 0 }
 
 // cpuWait says whether CPU c can perform its next instruction in s, and if
-// not, what it waits for (machine.md's table, rule by rule).
+// not, what it waits for (RULES.md's primitive table, rule by rule).
 func (m *Machine) cpuWait(s *State, c int) cpuWait {
 	if m.finished(s, c) {
 		return cpuWait{kind: WaitFinished}
@@ -224,7 +229,14 @@ func (m *Machine) cpuWait(s *State, c int) cpuWait {
 			}
 		}
 		return cpuWait{}
-	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
+	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCUUnlock:
+		return cpuWait{}
+	case OpSRCULock:
+		if arm && len(cs.iq) > 0 {
+			if d := m.lateSection(s, c, in); d >= 0 {
+				return cpuWait{kind: WaitDrain, rule: RuleLateSection, holder: int8(d), loc: m.srcuDomain(in), invals: iqMask(cs.iq)}
+			}
+		}
 		return cpuWait{}
 	case OpFence:
 		switch m.fenceKind(in.Fence) {
@@ -375,7 +387,7 @@ func (m *Machine) Wait(s *State, c int) Wait {
 
 // qsHold says what keeps CPU d, which owes CPU g's grace period a
 // quiescent state, from reporting it now (HoldNone if nothing does): the
-// report-qs rule of machine.md, in canReportQS's conditions.
+// report rule of RULES.md, in canReportQS's conditions.
 func (m *Machine) qsHold(s *State, d, g int) QSHold {
 	ds := &s.cpus[d]
 	switch {

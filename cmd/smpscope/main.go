@@ -63,10 +63,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // message prints a line for the user on stderr. Messages quote file
-// names, arguments and what files hold, so they are made Printable: no
-// input reaches the terminal as an escape sequence.
+// names, arguments and what files hold, so they are made Printable (no
+// input reaches the terminal as an escape sequence) and Brief (no line
+// longer than scenarios.MaxMessageLine, however long a name it quotes).
 func message(stderr io.Writer, format string, args ...any) {
-	fmt.Fprintln(stderr, scenarios.Printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(stderr, scenarios.Brief(scenarios.Printable(fmt.Sprintf(format, args...))))
 }
 
 // writeOut writes a report to stdout, made Printable (reports carry no
