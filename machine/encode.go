@@ -86,7 +86,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 			mark = 1
 		}
 		b = append(b, byte(e.Loc), mark)
-		b = binary.AppendUvarint(b, uint64(e.Before&m.addrRegs[c]))
+		b = binary.AppendUvarint(b, uint64(e.Before&m.fut.addrRegs[c]))
 		if reads&(1<<l) != 0 {
 			b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
 		}
@@ -113,7 +113,7 @@ func (m *Machine) staleReads(cs *cpuState, c int) uint64 {
 	if cs.acqWait {
 		return 0
 	}
-	return m.drainReads[c][cs.pc]
+	return m.fut.drainReads[c][cs.pc]
 }
 
 // liveLines returns the lines whose states the search encodes (ARM-like

@@ -885,11 +885,11 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			if len(t.cpus[d].iq) == 0 {
 				continue
 			}
-			own := m.drainReads[d][t.cpus[d].pc]
+			own := m.fut.drainReads[d][t.cpus[d].pc]
 			var others uint64
 			for x := range t.cpus {
 				if x != d {
-					others |= m.futureRereads[x][t.cpus[x].pc]
+					others |= m.fut.futureRereads[x][t.cpus[x].pc]
 				}
 			}
 			for i := 0; i < len(t.cpus[d].iq); {
@@ -1108,7 +1108,7 @@ func (e *explorer) postponing(s *State, c int) bool {
 	if !e.on(redPostpone) || m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
 		return false
 	}
-	return !m.readerCanHang || cs.rcuDepth == 0 && !m.futureReader[c][cs.pc]
+	return !m.fut.readerCanHang || cs.rcuDepth == 0 && !m.fut.futureReader[c][cs.pc]
 }
 
 // postponedStoreMoves appends CPU c's moves from s with its plain stores
@@ -1191,7 +1191,7 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
 	m := e.m
 	cs := &s.cpus[c]
-	if !e.on(redPostponeLock) || !m.hasSync || m.hasSyncSRCU || len(m.srcuSecs) > 0 || m.readerCanHang ||
+	if !e.on(redPostponeLock) || !m.hasSync || m.hasSyncSRCU || len(m.srcuSecs) > 0 || m.fut.readerCanHang ||
 		m.finished(s, c) || cs.fault || m.code(c)[cs.pc].Op != OpRCULock || !e.gpPossible(s) || !m.enabledExec(s, c) {
 		return false
 	}
@@ -1327,7 +1327,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			}
 			var isLoc bool
 			l, isLoc = in.Addr.Val.AsLoc()
-			ok = isLoc && !e.writtenByOthers(s, c, l) && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
+			ok = isLoc && !e.writtenByOthers(s, c, l) && (m.Mode == TSO || m.fut.addrRegs[c]&(1<<in.Dst) == 0)
 			// With the line's invalidation queued, the load may read the
 			// stale copy or apply it first: both moves are the CPU's own,
 			// and together they form the persistent set.
@@ -1461,7 +1461,7 @@ func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 // depend on the order of steps.
 func (e *explorer) writtenByOthers(s *State, c int, l Loc) bool {
 	for d := range s.cpus {
-		if d != c && (e.m.futureWrites[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l)) {
+		if d != c && (e.m.fut.futureWrites[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l)) {
 			return true
 		}
 	}
@@ -1475,7 +1475,7 @@ func (e *explorer) shared(s *State, c int, l Loc) bool {
 		if d == c {
 			continue
 		}
-		if e.m.futureAccess[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l) {
+		if e.m.fut.futureAccess[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l) {
 			return true
 		}
 	}

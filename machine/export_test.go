@@ -98,3 +98,12 @@ func RoundTrip(m *Machine, s *State, off Reduction) error {
 	}
 	return nil
 }
+
+// Unfolded returns a machine like New's in which no instruction is
+// folded into the step before it: register arithmetic, branches, reader
+// markers and fences whose condition holds are steps of their own.
+func Unfolded(p *Program, mode Mode) *Machine {
+	m := MustNew(p, mode)
+	m.noFold = true
+	return m
+}

@@ -123,7 +123,7 @@ func fieldsBase(t *testing.T) (*Machine, *State) {
 			t.Fatal(err)
 		}
 	}
-	if cs := &s.cpus[0]; len(cs.sb) != 1 || len(cs.iq) != 1 || cs.iq[0].Before&m.addrRegs[0] == 0 || cs.pc != 2 {
+	if cs := &s.cpus[0]; len(cs.sb) != 1 || len(cs.iq) != 1 || cs.iq[0].Before&m.fut.addrRegs[0] == 0 || cs.pc != 2 {
 		t.Fatalf("base state: %+v", *cs)
 	}
 	return m, s

@@ -56,7 +56,7 @@ func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
 	gpPossible := e.gpPossible(s)
 	w.reads = w.reads[:0]
 	for d := range s.cpus {
-		w.reads = append(w.reads, e.m.futureReads[d][s.cpus[d].pc])
+		w.reads = append(w.reads, e.m.fut.futureReads[d][s.cpus[d].pc])
 	}
 	for c := range s.cpus {
 		mvs := w.cpuMvs[c]
@@ -82,7 +82,7 @@ func (e *explorer) gpPossible(s *State) bool {
 		return false
 	}
 	for c := range s.cpus {
-		if s.cpus[c].syncWait || m.futureSync[c][s.cpus[c].pc] {
+		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
 			return true
 		}
 	}
@@ -123,7 +123,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 			switch {
 			case isLoad:
 				fp.reads |= 1 << l
-				if arm && in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0 {
+				if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
 					fp.queue = true
 				}
 			case in.Op == OpStore:
@@ -174,7 +174,7 @@ func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
 	switch in.Op {
 	case OpLoad:
 		fp.reads |= 1 << l
-		if arm && (in.Access == Acquire || in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0) {
+		if arm && (in.Access == Acquire || in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0) {
 			fp.queue = true
 		}
 	case OpStore, OpUnlock:
@@ -211,7 +211,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 	// beyond one per line (a move commits one).
 	var future, pending, twice uint64
 	for d := range s.cpus {
-		future |= m.futureWrites[d][s.cpus[d].pc]
+		future |= m.fut.futureWrites[d][s.cpus[d].pc]
 		for _, en := range s.cpus[d].sb {
 			if en.Kind == EntryWmb {
 				continue
@@ -231,7 +231,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 				others |= r
 			}
 		}
-		return m.drainReads[d][s.cpus[d].pc]&l != 0 || others&l != 0 && writtenAgain&l != 0
+		return m.fut.drainReads[d][s.cpus[d].pc]&l != 0 || others&l != 0 && writtenAgain&l != 0
 	}
 	var heldC uint64 // lines c holds readable whose invalidations would stay
 	for l := range s.cpus[c].cache {
@@ -245,7 +245,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 			continue
 		}
 		ds := &s.cpus[d]
-		writes := m.futureWrites[d][ds.pc]
+		writes := m.fut.futureWrites[d][ds.pc]
 		for _, en := range ds.sb {
 			if en.Kind != EntryWmb {
 				writes |= 1 << en.Loc

@@ -226,3 +226,40 @@ func TestReductionsGraceCycles(t *testing.T) {
 	}
 	t.Logf("%d tests, %d explorations compared, %d over the reference limit", len(srcs), compared, skipped)
 }
+
+// TestFoldingChangesNoOutcome checks the folding inside Enabled and Apply
+// (exec.go's isLocal and advance), which every explorer, the reference
+// included, sees: the reference on the machine as it is and on one that
+// folds nothing reach the same outcomes, deadlocks and faults.
+func TestFoldingChangesNoOutcome(t *testing.T) {
+	compared, skipped, more := 0, 0, 0
+	for _, size := range []struct {
+		cpus, budget int
+		kinds        []int
+	}{{3, 6, nil}, {3, 7, readerKinds}, {3, 7, gracePeriodKinds}} {
+		rapid.Check(t, func(rt *rapid.T) {
+			p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
+			for _, mode := range modes {
+				folded := refExplore(machine.MustNew(p, mode), *reductionRefLimit)
+				unfolded := refExplore(machine.Unfolded(p, mode), 4**reductionRefLimit)
+				if !folded.complete || !unfolded.complete {
+					skipped++
+					continue
+				}
+				compared++
+				if unfolded.states > folded.states {
+					more++
+				}
+				a, b := outcomeKeys(folded.outcomes), outcomeKeys(unfolded.outcomes)
+				if fmt.Sprint(a) != fmt.Sprint(b) || folded.deadlock != unfolded.deadlock || folded.fault != unfolded.fault {
+					rt.Fatalf("%s: folded %v (deadlock %v, fault %v)\nunfolded %v (deadlock %v, fault %v)\n%s",
+						mode, a, folded.deadlock, folded.fault, b, unfolded.deadlock, unfolded.fault, programText(p))
+				}
+			}
+		})
+	}
+	t.Logf("%d compared (%d with more states unfolded), %d over the reference limit", compared, more, skipped)
+	if more == 0 {
+		t.Error("the unfolded machine never had more states: folding was not exercised")
+	}
+}

@@ -552,6 +552,11 @@ func (x *explainer) commitStep() []string {
 		}
 		out = append(out, fmt.Sprintf("It first applies its own queued invalidation of %s: a CPU never writes over a stale copy.", x.locs(ls)))
 	}
+	if len(ce.Overtook) > 0 {
+		// The reordering of MP and 2+2W: say what it passed, and why
+		// the mode allows it.
+		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order.", x.entries(ce.Overtook)))
+	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {
 	case machine.EntryRelease:
