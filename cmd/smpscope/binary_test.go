@@ -11,6 +11,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +172,9 @@ func TestBinaryFullDisk(t *testing.T) {
 		{"compare", "mp"},
 		{"why", "mp+wmb-rmb"},
 		{},
+		// Help and the version too (issue 22, item 6): cobra writes them
+		// and drops the error.
+		{"--help"}, {"-h"}, {"help"}, {"check", "--help"}, {"help", "trace"}, {"--version"},
 	} {
 		r := runBinary(t, 20*time.Second, nil, full, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "cannot write the output: write /dev/stdout: no space left on device") {
@@ -298,5 +303,74 @@ func TestBinaryLongNames(t *testing.T) {
 			t.Errorf("%v: exit %d: %.300s", args, r.code, r.stderr)
 		}
 		t.Logf("%s %s: %v", args[0], filepath.Base(args[1]), r.elapsed.Round(time.Millisecond))
+	}
+}
+
+// bigLitmus is a test whose search takes minutes: five CPUs, each with
+// two stores and three loads.
+func bigLitmus(t *testing.T, dir string) string {
+	var b strings.Builder
+	b.WriteString("C big\n\n{\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "\tint x%d=0;\n", i)
+	}
+	b.WriteString("}\n\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "P%d(int *x0, int *x1, int *x2, int *x3, int *x4)\n{\n\tint r0;\n\tint r1;\n\tint r2;\n\n", i)
+		fmt.Fprintf(&b, "\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n\tWRITE_ONCE(*x%d, 2);\n\tr1 = READ_ONCE(*x%d);\n\tr2 = READ_ONCE(*x%d);\n}\n\n", i, (i+1)%5, i, (i+2)%5, (i+3)%5)
+	}
+	b.WriteString("exists (0:r0=0 /\\ 1:r0=0)\n")
+	p := filepath.Join(dir, "big.litmus")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Ctrl-C during check stops the searches, not the report (issue 22, item
+// 6): what finished is printed, the interrupted search is reported as
+// unknown, and the status is 130. Each argument is printed as soon as it
+// and those before it are done, so the test waits for the first.
+func TestBinaryCheckInterrupted(t *testing.T) {
+	bin := binary(t)
+	big := bigLitmus(t, t.TempDir())
+	cmd := exec.Command(bin, "check", "--mode", "arm", "sb+once", big, "mp+once")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer guard.Stop()
+	var out bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(out.String(), "Observation sb+once") {
+		n, err := stdout.Read(buf)
+		out.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("stdout ended before sb+once was reported: %v\n%s%s", err, out.String(), errb.String())
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	rest, _ := io.ReadAll(stdout)
+	out.Write(rest)
+	err = cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130", err)
+	}
+	stderr := errb.String()
+	if !strings.Contains(stderr, "big.litmus (arm mode): verdict unknown (stopped after") || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("the interrupted search is not reported as unknown:\n%s", stderr)
+	}
+	if strings.Contains(out.String(), "Observation big") {
+		t.Errorf("a verdict for the interrupted search:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "Observation mp+once") && !strings.Contains(stderr, "mp+once (arm mode): not explored (interrupted)") {
+		t.Errorf("mp+once is neither reported nor said to be unexplored:\n%s%s", out.String(), stderr)
 	}
 }
