@@ -52,7 +52,7 @@ which the UI can undo (u); check and trace take the same flags.`,
 	root.PersistentFlags().StringVar(&ui.test, "test", "", "of the litmus tests a mail (standard input or a file) holds, take the one with this `N`umber (from 1) or NAME")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr))
+	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdin, stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr))
 	return root
 }
 
