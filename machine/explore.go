@@ -416,6 +416,9 @@ func Explore(m *Machine, opts Options) *Result {
 				switch {
 				case err != context.DeadlineExceeded:
 					stopped = "cancelled"
+					if c := context.Cause(ctx); c != nil && c != err {
+						stopped = c.Error() // why, when the caller said (check: "interrupted")
+					}
 				case opts.Timeout > 0:
 					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
 				default:
