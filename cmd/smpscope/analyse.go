@@ -24,7 +24,7 @@ func newCompareCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var edits []string
 	cmd := &cobra.Command{
 		Use:   "compare FAMILY | SCENARIO --edit E ... | FILE|NAME ... [--markdown] [--timeout D] [--max-states N] [--max-memory SIZE]",
-		Short: "Variants in both modes, as one table: a family, a scenario's what-ifs, or scenarios",
+		Short: "Variants in both modes as one table: a family, what-ifs, files",
 		Long: `compare explores variants in TSO and ARM-like mode and prints one table:
 a row per variant, a column per mode. Each cell is herd7's word for how
 often the final condition holds (Never, Sometimes, Always) with the
