@@ -538,11 +538,8 @@ func (x *explainer) commitStep() []string {
 		return nil
 	}
 	kind := ""
-	switch ce.Kind {
-	case machine.EntryRelease:
-		kind = "the release store "
-	case machine.EntryExclusive:
-		kind = "the exclusive store "
+	if k := entryKind(ce.Kind); k != "" {
+		kind = "the " + k + "store "
 	}
 	out := []string{fmt.Sprintf("%s commits %s%s=%s from its store buffer (%s).", x.cpu(x.c), kind, x.loc(ce.Loc), x.val(ce.Val), x.instr(x.c, ev.Instr))}
 	if len(ev.Applied) > 0 {
