@@ -86,7 +86,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 			mark = 1
 		}
 		b = append(b, byte(e.Loc), mark)
-		b = binary.AppendUvarint(b, uint64(e.Before&m.addrRegs[c]))
+		b = binary.AppendUvarint(b, uint64(e.Before&m.fut.addrRegs[c]))
 		if reads&(1<<l) != 0 {
 			b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
 		}
@@ -102,7 +102,18 @@ func (m *Machine) blockMasks(s *State, c int, dead bool) (live, reads uint64) {
 	if !dead || m.Mode != ARM {
 		return ^uint64(0), ^uint64(0)
 	}
-	return m.liveLines(s), m.drainReads[c][s.cpus[c].pc]
+	return m.liveLines(s), m.staleReads(&s.cpus[c], c)
+}
+
+// staleReads is the search's mask of the lines whose stale values CPU c
+// may still read: those it may load before its queue is next drained,
+// and none while it waits after an acquire (its next instruction, early
+// or not, waits until every entry queued now is applied).
+func (m *Machine) staleReads(cs *cpuState, c int) uint64 {
+	if cs.acqWait {
+		return 0
+	}
+	return m.fut.drainReads[c][cs.pc]
 }
 
 // liveLines returns the lines whose states the search encodes (ARM-like
@@ -150,7 +161,11 @@ func (d *decoder) varint() int64 {
 // zero, memory holds the latest value of every line, an owned line is M,
 // an up-to-date copy holds the latest value, and a stale copy whose value
 // was not kept holds 0 (nothing reads it).
-func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte) *State {
+//
+// dead says whether the blocks were encoded with the search's masks
+// (blockMasks): then a queued invalidation carries its stale value only
+// where the CPU may still load the line.
+func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dead bool) *State {
 	p := m.Prog
 	nl, nc := len(p.Locs), len(p.Threads)
 	nv := nl
@@ -196,7 +211,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte) *St
 		regs := sc.vals[vo : vo+k : vo+k]
 		vo += k
 		var ok bool
-		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, sc, so, io)
+		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, sc, so, io, dead)
 		bad = bad || !ok
 	}
 	if bad {
@@ -208,7 +223,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte) *St
 // decodeCPU decodes CPU c's block into s, using regs for its registers and
 // the scratch buffers from offsets so and io for its store buffer and
 // queue; it returns the offsets after them.
-func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scratch, so, io int) (int, int, bool) {
+func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scratch, so, io int, dead bool) (int, int, bool) {
 	nl := len(s.mem)
 	cs := &s.cpus[c]
 	*cs = cpuState{regs: regs}
@@ -250,7 +265,10 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scr
 			}
 		}
 	}
-	reads := m.drainReads[c][cs.pc]
+	reads := ^uint64(0) // as blockMasks; its live mask needs every CPU decoded
+	if dead {
+		reads = m.staleReads(cs, c)
+	}
 	n = int(d.byte())
 	cs.iq = sc.iqs[io : io+n : io+n+1]
 	io += n + 1

@@ -167,7 +167,7 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 			continue
 		}
 		in := &code[pc]
-		if !m.isLocal(s, c, in) {
+		if m.noFold || !m.isLocal(s, c, in) {
 			return
 		}
 		if ev != nil {
@@ -644,6 +644,16 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		m.setDst(s, c, in, 1, false)
 	case OpRMW:
 		m.execRMW(s, c, in, pc, ev)
+	// Steps of their own only in an unfolded machine (Machine.noFold):
+	// otherwise advance folds them.
+	case OpAssign:
+		m.assign(s, c, in.Dst, in.Val)
+	case OpBranch:
+		if in.Cond.Eval(cs.regs) == 0 {
+			next = in.Target
+		}
+	case OpJump:
+		next = in.Target
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)

@@ -160,6 +160,7 @@ func TestWaitIsTheOneBlockingRule(t *testing.T) {
 		{WaitDrain, RuleReleaseRMW}, {WaitRelease, RuleOwn}, {WaitRelease, RuleExclusive}, {WaitRelease, RuleFailedRMW},
 		{WaitQuiescent, RuleOwn}, {WaitLockHeld, RuleLock}, {WaitReserved, RuleLock}, {WaitReserved, RuleExclusive},
 		{WaitReserved, RuleFullRMW}, {WaitReserved, RuleReleaseRMW}, {WaitOwnStore, RuleExclusive}, {WaitMarker, RuleExclusive},
+		{WaitDrain, RuleLateSection},
 	} {
 		if !seen[want] {
 			t.Errorf("no state blocked with %v under rule %d", want.kind, want.rule)

@@ -42,7 +42,78 @@ type Options struct {
 	// faults only reachable through such states are not reported, and
 	// counts it in Result.Pruned. It must not keep the state it is given.
 	Prune func(*State) bool
+	// off names reductions turned off (tests only: export_test.go), so
+	// that each can be checked alone against the reference explorer.
+	off reduction
 }
+
+// reduction names one of the explorer's reductions (see Explore). Each
+// is sound on its own, given the ones it requires (requires); the tests
+// compare every one alone, and all together, with the reference explorer
+// (machine/reduction_test.go).
+type reduction uint16
+
+const (
+	// redLazy: queued invalidations are not steps of their own but are
+	// applied just before a step of their CPU that observes the queue,
+	// offered both ways (macros, cpuMoves).
+	redLazy reduction = 1 << iota
+	// redUnreadable: an invalidation nobody can read is applied at once
+	// (perform).
+	redUnreadable
+	// redEagerQS: quiescent-state reports are taken at once (perform).
+	redEagerQS
+	// redGraceStep: starting or ending a grace period is taken alone
+	// (gracePeriodStep).
+	redGraceStep
+	// redPrivate: a step nobody else can observe is taken alone
+	// (privateStep).
+	redPrivate
+	// redEarlyStore: without grace periods, a plain store issued early
+	// is taken alone (earlyStore).
+	redEarlyStore
+	// redPersistentCPU: one CPU's moves are taken alone when nothing the
+	// others may do interferes (persistentCPU).
+	redPersistentCPU
+	// redPostpone: while a grace period may wait, a plain store is taken
+	// with the step that needs it (postponedStoreMoves).
+	redPostpone
+	// redDeadLines: the search's key leaves out dead lines (appendKey).
+	redDeadLines
+	// redPostponeLock: while a grace period may wait, rcu_read_lock is
+	// taken with its CPU's next step (postponedLockMoves).
+	redPostponeLock
+
+	allReductions = redPostponeLock<<1 - 1
+)
+
+// requires holds, for each reduction, those its argument relies on: it
+// is on only when they are.
+var requires = map[reduction]reduction{
+	// Starting a grace period first waits for no more CPUs than starting
+	// it later only because reports are taken as soon as they can be.
+	redGraceStep: redEagerQS,
+	// A line whose state the key forces to I may still hold an entry a
+	// barrier waits for; only because such entries of lines nobody can
+	// read are applied at once are the merged states equivalent (the
+	// differential test found witnesses that did not replay without it).
+	redDeadLines: redUnreadable,
+}
+
+// enabledReductions returns the reductions on when off are turned off:
+// the others, less those whose requirements are off.
+func enabledReductions(off reduction) reduction {
+	on := allReductions &^ off
+	for r, req := range requires {
+		if on&req != req {
+			on &^= r
+		}
+	}
+	return on
+}
+
+// on reports whether reduction r is on in this search.
+func (e *explorer) on(r reduction) bool { return e.red&r != 0 }
 
 const (
 	maxDeadlocks     = 16
@@ -127,6 +198,9 @@ type macro struct {
 	// first (see postponedStoreMoves): 1 for its next instruction, 2+k
 	// for instruction k issued early.
 	store uint8
+	// lock: a postponed rcu_read_lock, the CPU's next instruction, is
+	// taken before everything else (postponedLockMoves).
+	lock bool
 }
 
 const (
@@ -145,11 +219,15 @@ type nodes struct {
 const doneBit = 1 << 31
 
 func packMacro(mv macro) uint32 {
-	return uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16 | uint32(mv.store)<<22
+	v := uint32(mv.step.Kind) | uint32(mv.step.CPU)<<3 | uint32(mv.step.Arg)<<6 | uint32(mv.pre)<<14 | uint32(mv.preLoc)<<16 | uint32(mv.store)<<22
+	if mv.lock {
+		v |= 1 << 30
+	}
+	return v
 }
 
 func unpackMacro(v uint32) macro {
-	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22)}
+	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22 & 0xff), lock: v&(1<<30) != 0}
 }
 
 func (n *nodes) bytes() int64 { return n.parent.bytes() + n.via.bytes() + n.dist.bytes() }
@@ -171,6 +249,7 @@ type explorer struct {
 	res       *Result
 	outs      map[string]*outcomeAcc
 	workers   []*worker
+	red       reduction // the reductions on (enabledReductions)
 	// A chunk's buffers, reused from chunk to chunk.
 	work      []uint32
 	gens      [][]successor
@@ -337,6 +416,9 @@ func Explore(m *Machine, opts Options) *Result {
 				switch {
 				case err != context.DeadlineExceeded:
 					stopped = "cancelled"
+					if c := context.Cause(ctx); c != nil && c != err {
+						stopped = c.Error() // why, when the caller said (check: "interrupted")
+					}
 				case opts.Timeout > 0:
 					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
 				default:
@@ -449,6 +531,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	}
 	n := len(m.Prog.Threads)
 	e.m, e.opts, e.budget, e.res, e.outs = m, opts, budget, &Result{}, make(map[string]*outcomeAcc)
+	e.red = enabledReductions(opts.off)
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})
@@ -493,13 +576,14 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 	b = m.appendMemBlock(b, s)
 	finish(at)
 	// blockMasks(s, c, true), with the mask every CPU shares computed once.
+	dead := m.Mode == ARM && e.on(redDeadLines)
 	live, reads := ^uint64(0), ^uint64(0)
-	if m.Mode == ARM {
+	if dead {
 		live = m.liveLines(s)
 	}
 	for c := range s.cpus {
-		if m.Mode == ARM {
-			reads = m.drainReads[c][s.cpus[c].pc]
+		if dead {
+			reads = m.staleReads(&s.cpus[c], c)
 		}
 		at := mark()
 		b = m.appendCPUBlock(b, s, c, live, reads)
@@ -604,7 +688,7 @@ func (e *explorer) decode(idx int, w *worker) *State {
 	for c := range e.cpus {
 		w.parentBlocks = append(w.parentBlocks, e.cpus[c].get(w.parentTuple[1+c]))
 	}
-	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:])
+	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:], e.on(redDeadLines))
 }
 
 func (e *explorer) terminal(idx int32, s *State) {
@@ -662,6 +746,7 @@ type worker struct {
 	parentTuple  []uint32
 	ev           Event
 	post         scratch   // the state after a postponed store (postponedStoreMoves)
+	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
 	final        []finalState
@@ -762,6 +847,9 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		did(st)
 	}
 	c := int(mv.step.CPU)
+	if mv.lock {
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	}
 	switch {
 	case mv.store == 1:
 		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
@@ -777,7 +865,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		}
 	}
 	do(mv.step, ev)
-	if m.Mode == ARM {
+	if m.Mode == ARM && e.on(redUnreadable) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
 		// full barrier, smp_rmb, a grace period, a fully ordered RMW or the
@@ -797,11 +885,11 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			if len(t.cpus[d].iq) == 0 {
 				continue
 			}
-			own := m.drainReads[d][t.cpus[d].pc]
+			own := m.fut.drainReads[d][t.cpus[d].pc]
 			var others uint64
 			for x := range t.cpus {
 				if x != d {
-					others |= m.futureRereads[x][t.cpus[x].pc]
+					others |= m.fut.futureRereads[x][t.cpus[x].pc]
 				}
 			}
 			for i := 0; i < len(t.cpus[d].iq); {
@@ -813,7 +901,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			}
 		}
 	}
-	if !m.hasSync && !m.hasSyncSRCU {
+	if !m.hasSync && !m.hasSyncSRCU || !e.on(redEagerQS) {
 		return
 	}
 	for d := range t.cpus {
@@ -871,7 +959,7 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	for c := range s.cpus {
 		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
 	}
-	if c, ok := e.persistentCPU(s, w); ok {
+	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
 		return append([]macro(nil), w.cpuMvs[c]...)
 	}
 	var out []macro
@@ -885,6 +973,9 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 // invalidations, and the lazy-invalidation variants of the ones that
 // observe its queue.
 func (e *explorer) cpuMacros(out []macro, s *State, c int, w *worker) []macro {
+	if e.postponableLock(s, c, w) {
+		return e.postponedLockMoves(out, s, c, w)
+	}
 	if !e.postponing(s, c) {
 		return e.cpuMoves(out, s, c, w)
 	}
@@ -896,13 +987,14 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 	m := e.m
 	w.steps = m.appendCPUSteps(w.steps[:0], s, c)
 	steps := w.steps
+	lazy := e.on(redLazy)
 	for _, st := range steps {
-		if st.Kind != StepInvalidate {
+		if st.Kind != StepInvalidate || !lazy {
 			out = append(out, macro{step: st})
 		}
 	}
-	if m.Mode != ARM || len(s.cpus[c].iq) == 0 {
-		return out
+	if m.Mode != ARM || len(s.cpus[c].iq) == 0 || !lazy {
+		return out // without lazy invalidations, each is a step of its own
 	}
 	if l, ok := e.staleRead(s, c); ok {
 		t := w.sc.load(s)
@@ -1013,10 +1105,10 @@ func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 func (e *explorer) postponing(s *State, c int) bool {
 	m := e.m
 	cs := &s.cpus[c]
-	if m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
+	if !e.on(redPostpone) || m.finished(s, c) || cs.fault || m.hasSyncSRCU || len(m.srcuSecs) > 0 || !e.gpPossible(s) {
 		return false
 	}
-	return !m.readerCanHang || cs.rcuDepth == 0 && !m.futureReader[c][cs.pc]
+	return !m.fut.readerCanHang || cs.rcuDepth == 0 && !m.fut.futureReader[c][cs.pc]
 }
 
 // postponedStoreMoves appends CPU c's moves from s with its plain stores
@@ -1068,6 +1160,77 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 		out = keep
 	}
 	return out
+}
+
+// Postponed read-side sections. While a grace period is running or may
+// still start, the moment a CPU executes rcu_read_lock() matters (a grace
+// period that starts after it waits for the section), so as a step of its
+// own it multiplies the states by every moment it could be taken. But
+// entering a section later takes no behaviour away: the lock reads and
+// writes nothing, no other CPU sees it, and a CPU outside a section is
+// quiescent whenever one inside is, so every grace period waits for no
+// more CPUs and every step stays enabled at least as long (reports only
+// ever enable the end of a grace period). So for every execution of the
+// machine, the one in which each such rcu_read_lock runs just before its
+// CPU's next step (its next instruction or one issued early) takes the
+// same steps otherwise and reaches the same final state: the search
+// offers the lock only together with that step (machine.md allows it to
+// be folded into the CPU's next step).
+//
+// Stuck states: when no CPU can stay inside a section for ever
+// (Machine.readerCanHang false), a stuck state has no CPU inside a section
+// whose lock came just before a step that never ran, so it is reached in
+// both executions. Only RCU: an SRCU lock returns an index and opens a
+// section a grace period's start records (srcu.go). When the step after
+// the lock is a plain store the search postpones itself
+// (postponedStoreMoves): then the lock comes first in the moves that take
+// the store, with the same argument for both.
+
+// postponableLock reports whether CPU c's next instruction is an
+// rcu_read_lock the search takes only together with the step after it.
+func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
+	m := e.m
+	cs := &s.cpus[c]
+	if !e.on(redPostponeLock) || !m.hasSync || m.hasSyncSRCU || len(m.srcuSecs) > 0 || m.fut.readerCanHang ||
+		m.finished(s, c) || cs.fault || m.code(c)[cs.pc].Op != OpRCULock || !e.gpPossible(s) || !m.enabledExec(s, c) {
+		return false
+	}
+	// One lock at a time: a lock right after it stays a step of its own.
+	t := w.postLock.load(s)
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	return m.finished(t, c) || m.code(c)[t.cpus[c].pc].Op != OpRCULock
+}
+
+// postponedLockMoves appends CPU c's moves from s with its rcu_read_lock
+// postponed: its moves other than the lock, and the moves after the lock
+// of its next instruction and of those it may issue early (with a store
+// after the lock postponed too: the moves that take it), each with the
+// lock taken first.
+func (e *explorer) postponedLockMoves(out []macro, s *State, c int, w *worker) []macro {
+	m := e.m
+	start := len(out)
+	out = e.cpuMoves(out, s, c, w)
+	kept := out[:start]
+	for _, mv := range out[start:] {
+		if mv.step.Kind != StepExec {
+			kept = append(kept, mv) // commits and reports (after applied invalidations)
+		}
+	}
+	out = kept
+	t := w.postLock.load(s)
+	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	from := len(out)
+	// After the lock, a plain store is postponed in turn: the moves that
+	// take it first need the lock too.
+	out = e.cpuMacros(out, t, c, w)
+	keep := out[:from]
+	for _, mv := range out[from:] {
+		if k := mv.step.Kind; mv.store != 0 || k == StepExec || k == StepEarly {
+			mv.lock = true
+			keep = append(keep, mv)
+		}
+	}
+	return keep
 }
 
 // issuesStoreEarly reports whether st issues a plain store early.
@@ -1142,11 +1305,13 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 // whose condition depends on other CPUs.
 func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
-	if mvs, ok := e.gracePeriodStep(s); ok {
-		return mvs, true
+	if e.on(redGraceStep) {
+		if mvs, ok := e.gracePeriodStep(s); ok {
+			return mvs, true
+		}
 	}
 	for c := range s.cpus {
-		if m.finished(s, c) {
+		if m.finished(s, c) || !e.on(redPrivate) {
 			continue
 		}
 		cs := &s.cpus[c]
@@ -1162,13 +1327,13 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			}
 			var isLoc bool
 			l, isLoc = in.Addr.Val.AsLoc()
-			ok = isLoc && !e.writtenByOthers(s, c, l) && (m.Mode == TSO || m.addrRegs[c]&(1<<in.Dst) == 0)
+			ok = isLoc && !e.writtenByOthers(s, c, l) && (m.Mode == TSO || m.fut.addrRegs[c]&(1<<in.Dst) == 0)
 			// With the line's invalidation queued, the load may read the
 			// stale copy or apply it first: both moves are the CPU's own,
 			// and together they form the persistent set.
 			stale = ok && s.iqIndex(c, l) >= 0 && !hasEntryFor(cs.sb, l)
 		}
-		if !ok {
+		if !ok || stale && !e.on(redLazy) {
 			continue
 		}
 		if !m.enabledExec(s, c) {
@@ -1190,10 +1355,13 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			return mvs, true
 		}
 	}
-	if k, c, ok := e.earlyStore(s); ok {
+	if k, c, ok := e.earlyStore(s); ok && e.on(redEarlyStore) {
 		return []macro{{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}}}, true
 	}
 	for c := range s.cpus {
+		if !e.on(redPrivate) {
+			break
+		}
 		for i, en := range s.cpus[c].sb {
 			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
@@ -1293,7 +1461,7 @@ func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 // depend on the order of steps.
 func (e *explorer) writtenByOthers(s *State, c int, l Loc) bool {
 	for d := range s.cpus {
-		if d != c && (e.m.futureWrites[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l)) {
+		if d != c && (e.m.fut.futureWrites[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l)) {
 			return true
 		}
 	}
@@ -1307,7 +1475,7 @@ func (e *explorer) shared(s *State, c int, l Loc) bool {
 		if d == c {
 			continue
 		}
-		if e.m.futureAccess[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l) {
+		if e.m.fut.futureAccess[d][s.cpus[d].pc]&(1<<l) != 0 || hasEntryFor(s.cpus[d].sb, l) {
 			return true
 		}
 	}

@@ -123,7 +123,7 @@ func fieldsBase(t *testing.T) (*Machine, *State) {
 			t.Fatal(err)
 		}
 	}
-	if cs := &s.cpus[0]; len(cs.sb) != 1 || len(cs.iq) != 1 || cs.iq[0].Before&m.addrRegs[0] == 0 || cs.pc != 2 {
+	if cs := &s.cpus[0]; len(cs.sb) != 1 || len(cs.iq) != 1 || cs.iq[0].Before&m.fut.addrRegs[0] == 0 || cs.pc != 2 {
 		t.Fatalf("base state: %+v", *cs)
 	}
 	return m, s
@@ -208,7 +208,7 @@ func roundTrip(m *Machine, s *State) *State {
 		live, reads := m.blockMasks(s, c, true)
 		blocks = append(blocks, m.appendCPUBlock(nil, s, c, live, reads))
 	}
-	return m.decodeState(&scratch{}, mem, blocks)
+	return m.decodeState(&scratch{}, mem, blocks, true)
 }
 
 func TestStateFieldsAreHandled(t *testing.T) {

@@ -48,7 +48,7 @@ func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
 func (m *Machine) liveReads(s *State) uint64 {
 	var live uint64
 	for c := range s.cpus {
-		live |= m.futureReads[c][s.cpus[c].pc]
+		live |= m.fut.futureReads[c][s.cpus[c].pc]
 	}
 	return live
 }
@@ -58,7 +58,7 @@ func (m *Machine) liveReads(s *State) uint64 {
 func (m *Machine) liveWrites(s *State) uint64 {
 	var live uint64
 	for c := range s.cpus {
-		live |= m.futureWrites[c][s.cpus[c].pc]
+		live |= m.fut.futureWrites[c][s.cpus[c].pc]
 		for _, e := range s.cpus[c].sb {
 			if e.Kind != EntryWmb {
 				live |= 1 << e.Loc

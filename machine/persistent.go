@@ -56,7 +56,7 @@ func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
 	gpPossible := e.gpPossible(s)
 	w.reads = w.reads[:0]
 	for d := range s.cpus {
-		w.reads = append(w.reads, e.m.futureReads[d][s.cpus[d].pc])
+		w.reads = append(w.reads, e.m.fut.futureReads[d][s.cpus[d].pc])
 	}
 	for c := range s.cpus {
 		mvs := w.cpuMvs[c]
@@ -82,7 +82,7 @@ func (e *explorer) gpPossible(s *State) bool {
 		return false
 	}
 	for c := range s.cpus {
-		if s.cpus[c].syncWait || m.futureSync[c][s.cpus[c].pc] {
+		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
 			return true
 		}
 	}
@@ -97,7 +97,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 	var fp footprint
 	arm := m.Mode == ARM
 	for _, mv := range mvs {
-		if mv.store != 0 {
+		if mv.store != 0 || mv.lock {
 			return fp, false // only while a grace period may wait for it: rule 7
 		}
 		switch mv.pre {
@@ -123,12 +123,16 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 			switch {
 			case isLoad:
 				fp.reads |= 1 << l
-				if arm && in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0 {
+				if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
 					fp.queue = true
 				}
 			case in.Op == OpStore:
 				fp.delays = true
 			}
+		case StepInvalidate:
+			// A step of its own only without lazy invalidations.
+			fp.drops |= 1 << mv.step.Arg
+			fp.queue = true
 		case StepReportQS:
 			fp.global = true // only with applied invalidations: reports are otherwise eager
 		case StepExec:
@@ -170,7 +174,7 @@ func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
 	switch in.Op {
 	case OpLoad:
 		fp.reads |= 1 << l
-		if arm && (in.Access == Acquire || in.HasDst && m.addrRegs[c]&(1<<in.Dst) != 0) {
+		if arm && (in.Access == Acquire || in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0) {
 			fp.queue = true
 		}
 	case OpStore, OpUnlock:
@@ -207,7 +211,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 	// beyond one per line (a move commits one).
 	var future, pending, twice uint64
 	for d := range s.cpus {
-		future |= m.futureWrites[d][s.cpus[d].pc]
+		future |= m.fut.futureWrites[d][s.cpus[d].pc]
 		for _, en := range s.cpus[d].sb {
 			if en.Kind == EntryWmb {
 				continue
@@ -218,13 +222,16 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 	}
 	writtenAgain := future | twice
 	stays := func(d int, l uint64) bool {
+		if !e.on(redUnreadable) {
+			return true // nothing is applied at once
+		}
 		var others uint64
 		for x, r := range reads {
 			if x != d {
 				others |= r
 			}
 		}
-		return m.drainReads[d][s.cpus[d].pc]&l != 0 || others&l != 0 && writtenAgain&l != 0
+		return m.fut.drainReads[d][s.cpus[d].pc]&l != 0 || others&l != 0 && writtenAgain&l != 0
 	}
 	var heldC uint64 // lines c holds readable whose invalidations would stay
 	for l := range s.cpus[c].cache {
@@ -238,7 +245,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 			continue
 		}
 		ds := &s.cpus[d]
-		writes := m.futureWrites[d][ds.pc]
+		writes := m.fut.futureWrites[d][ds.pc]
 		for _, en := range ds.sb {
 			if en.Kind != EntryWmb {
 				writes |= 1 << en.Loc

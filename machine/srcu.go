@@ -11,6 +11,55 @@ import "fmt"
 // memory for srcu_up_read on another CPU) — LKMM matches sections by that
 // data flow too. People and outcomes see only the index itself.
 
+// Sections opened late. A grace period of a domain waits only for the
+// sections of that domain open when it started (machine.md: "A section of
+// s opened after the grace period started is not waited for, but it must
+// not then read a value older than the grace period's start"). Such a
+// section's CPU still owes the grace period a quiescent state, and may
+// report it from inside the section; LKMM then orders the grace period's
+// start before everything the section does (Tree SRCU's __srcu_read_lock
+// has an smp_mb() for this). The machine keeps that promise where it
+// lives, at the section's entry: in ARM-like mode, an srcu_read_lock (or
+// srcu_down_read) performed while a grace period of its domain still
+// waits for its CPU's report is blocked until the CPU's invalidation queue
+// is empty. From then on no copy it holds is older than the grace
+// period's start, and nothing after the lock can be issued ahead of it
+// (early issue never passes an SRCU operation), so no load in the section
+// can return a value overwritten before the grace period started; TSO
+// mode keeps no stale copies, so there is nothing to wait for. A CPU that
+// has already reported needs no wait: its queue was empty when it
+// reported, after the start.
+//
+// This is all of the barrier that the guarantee needs, and no more:
+// srcu_read_lock and srcu_read_unlock are not full barriers here, as they
+// are not in LKMM (nor in herd7's ARMv8 and x86 models), so a store
+// before a section and a load inside it may still be reordered (SB
+// through srcu_read_lock is allowed by all three). Making the entry a full
+// barrier always would lose those outcomes; waiting only while a grace
+// period of the domain is owed the CPU's report loses none LKMM allows, as
+// a section entered before the grace period started is waited for
+// instead.
+
+// lateSection returns the CPU whose grace period of in's domain started
+// before CPU c performs the srcu_read_lock in and still waits for c's
+// quiescent state, or -1.
+func (m *Machine) lateSection(s *State, c int, in *Instr) int {
+	dom := 1 + uint8(m.srcuDomain(in))
+	for d := range s.cpus {
+		if g := &s.cpus[d]; g.syncWait && g.gpDomain == dom && g.gpWait&(1<<uint(c)) != 0 {
+			return d
+		}
+	}
+	return -1
+}
+
+// srcuDomain returns the domain an SRCU instruction names (initSRCU
+// checked that it names one directly).
+func (m *Machine) srcuDomain(in *Instr) Loc {
+	l, _ := in.Addr.Val.AsLoc()
+	return l
+}
+
 // srcuSec is one section-opening instruction.
 type srcuSec struct {
 	cpu, pc int

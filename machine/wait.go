@@ -68,6 +68,11 @@ const (
 	RuleExclusive           // ARM-like: an exclusive RMW (relaxed or acquire RMW, spin_lock, spin_trylock)
 	RuleFailedRMW           // ARM-like: a conditional RMW that fails now is a load (an acquire load for _acquire)
 	RuleLock                // spin_lock: the lock must be free and its line not reserved
+	// RuleLateSection: ARM-like: an srcu_read_lock (srcu_down_read)
+	// performed while a grace period of its domain (Domain, started by
+	// Holder) still waits for its CPU's quiescent state first empties its
+	// invalidation queue (srcu.go, "Sections opened late").
+	RuleLateSection
 	numWaitRules
 )
 
@@ -95,8 +100,8 @@ type Wait struct {
 	// CPU is the waiting CPU and Instr its next instruction (-1 when it
 	// has finished).
 	CPU, Instr int
-	Loc        Loc       // WaitLockHeld, WaitReserved, WaitOwnStore: the line
-	Holder     int       // WaitReserved: the CPU whose pending exclusive store reserves Loc
+	Loc        Loc       // WaitLockHeld, WaitReserved, WaitOwnStore: the line; RuleLateSection: the SRCU domain
+	Holder     int       // WaitReserved: the CPU whose pending exclusive store reserves Loc; RuleLateSection: the CPU whose grace period waits
 	Entries    []SBEntry // the CPU's own store-buffer entries it waits to commit, oldest first
 	Invals     []Loc     // the CPU's own queued invalidations it waits to apply, in arrival order
 	CPUs       []int     // WaitQuiescent: the CPUs that still owe a quiescent state
@@ -224,7 +229,14 @@ func (m *Machine) cpuWait(s *State, c int) cpuWait {
 			}
 		}
 		return cpuWait{}
-	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
+	case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump, OpSRCUUnlock:
+		return cpuWait{}
+	case OpSRCULock:
+		if arm && len(cs.iq) > 0 {
+			if d := m.lateSection(s, c, in); d >= 0 {
+				return cpuWait{kind: WaitDrain, rule: RuleLateSection, holder: int8(d), loc: m.srcuDomain(in), invals: iqMask(cs.iq)}
+			}
+		}
 		return cpuWait{}
 	case OpFence:
 		switch m.fenceKind(in.Fence) {

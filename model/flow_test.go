@@ -13,13 +13,18 @@ import (
 )
 
 // End-to-end flows through a real tea.Program (teatest). They assert on
-// the settled final model, not on the frame stream.
+// the settled final model, not on the frame stream. Their waits are hang
+// guards: each returns as soon as the screen shows what it waits for.
+
+// hangGuard bounds a wait only a hang would reach: generous, so that a
+// slow machine (two busy cores, -race) never trips it.
+const hangGuard = time.Minute
 
 func TestFlowWitness(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(testOptions(mpScenario("plain"), machine.ARM)), teatest.WithInitialTermSize(80, 24))
 	// The background exploration finishes and the outcomes appear.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("states")) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(keyMsg("w"))
 	tm.Send(keyMsg("right"))
 	tm.Send(keyMsg("right"))
@@ -27,7 +32,7 @@ func TestFlowWitness(t *testing.T) {
 	tm.Send(keyMsg("left"))
 	tm.Send(tea.WindowSizeMsg{Width: 140, Height: 45})
 	tm.Send(keyMsg("q"))
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(hangGuard)).(Model)
 	if m.scen.sess.cursor != 2 || m.scen.sess.loaded < 0 {
 		t.Fatalf("after w → → → ←: cursor %d, loaded %d", m.scen.sess.cursor, m.scen.sess.loaded)
 	}
@@ -44,19 +49,19 @@ func TestFlowPickerVariantMode(t *testing.T) {
 	opts := Options{Library: testLibrary, Load: testLoad, Seed: 3, Explore: machine.Options{MaxStates: 20000}}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(80, 24))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("families")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(keyMsg("enter")) // open MP+plain in TSO
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("variant plain")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(keyMsg(" "))
 	tm.Send(keyMsg(" "))
 	tm.Send(keyMsg("m")) // replays the two steps in ARM-like mode
 	tm.Send(keyMsg("v")) // next variant, still ARM-like
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("variant wmb+rmb")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(keyMsg("g"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(hangGuard)).(Model)
 	if m.Scenario().Name != "MP+wmb+rmb" || m.Mode() != machine.ARM {
 		t.Fatalf("ended on %s in %v", m.Scenario().Name, m.Mode())
 	}

@@ -54,8 +54,8 @@ func TestQuitScanner(t *testing.T) {
 }
 
 // TestAheadReader checks that q and ctrl+c are seen as soon as they are
-// typed, while bubbletea has not read the keys before them, and that the
-// bytes reach bubbletea unchanged.
+// typed, while bubbletea has not read the keys before them (nothing reads
+// them until q is seen), and that the bytes reach bubbletea unchanged.
 func TestAheadReader(t *testing.T) {
 	pr, pw := io.Pipe()
 	seen := make(chan quitAheadMsg, 4)
@@ -70,7 +70,7 @@ func TestAheadReader(t *testing.T) {
 		if q.force {
 			t.Error("q seen as ctrl+c")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("q behind 2000 keys not seen while the keys were not read")
 	}
 	go pw.Write([]byte("\x03"))
@@ -79,7 +79,7 @@ func TestAheadReader(t *testing.T) {
 		if !q.force {
 			t.Error("ctrl+c not seen as ctrl+c")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("ctrl+c not seen")
 	}
 	got := make([]byte, 0, len(burst)+1)
@@ -192,9 +192,8 @@ func TestKeysRenderOncePerFrame(t *testing.T) {
 		if m2, _ := m.update(frameMsg{}); m2.View() != m.View() {
 			t.Errorf("%s: an empty frame changed the view", sc())
 		}
-		if elapsed > 5*time.Second {
-			t.Errorf("%s: 2000 keys took %v", sc(), elapsed)
-		}
+		// How fast the keys are handled is BenchmarkUpdateView's to
+		// measure; here, that they were handled without a render.
 		t.Logf("%s: 2000 keys handled in %v, one frame", sc(), elapsed.Round(time.Millisecond))
 	}
 }

@@ -122,6 +122,10 @@ type Model struct {
 	panels        panels
 	initCmd       tea.Cmd
 	view          string // the frame rendered after the last update
+	// bar is the help bar within view, kept for the tests: one golden
+	// checks the help bars (TestHelpBars), the others leave them out so
+	// that a changed key rewrites one file, not every screen's.
+	bar string
 	// frames paces rendering (Options.frameInterval); shared by the
 	// model's copies, changed only in Update.
 	frames *frameClock
@@ -628,12 +632,14 @@ func (m Model) loaded(msg loadedMsg) (Model, tea.Cmd) {
 // render draws the frame of the current screen, once per update: the
 // scenario screen's panes take their lines and clamp their offsets here.
 func (m *Model) render() string {
+	m.bar = ""
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
 	c := m.common()
 	if m.screen == screenPicker || !m.open {
 		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit}, m.width)
+		m.bar = bar
 		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, *m.styles, m.width, m.height)
 	}
 	s := &m.scen
@@ -660,6 +666,7 @@ func (m *Model) render() string {
 	default:
 		in.HelpBar = m.helpBar(m.keys.ShortHelp(), m.keys.ShortHelpEnd(), m.width)
 	}
+	m.bar = in.HelpBar
 	off := s.layout(in, c)
 	if m.panels.open != views.PagePanes {
 		lines, vis := s.frame.PageLines()

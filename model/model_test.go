@@ -1,6 +1,7 @@
 package model
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -10,7 +11,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -64,7 +64,7 @@ func take(t testing.TB, m Model, ids ...string) Model {
 func TestPicker(t *testing.T) {
 	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
 	checkSize(t, m.View(), 80, 24)
-	golden.RequireEqual(t, []byte(m.View()))
+	requireScreen(t, m)
 
 	// → picks the next variant of the selected family; enter opens it.
 	m = Drive(m, keys("right", "enter")...)
@@ -98,7 +98,7 @@ func TestScenarioScreen(t *testing.T) {
 					t.Fatal("exploration did not finish")
 				}
 				checkSize(t, m.View(), sz[0], sz[1])
-				golden.RequireEqual(t, []byte(m.View()))
+				requireScreen(t, m)
 			})
 		}
 	}
@@ -127,7 +127,7 @@ func TestStaleRead(t *testing.T) {
 			}
 		}
 		checkSize(t, v, w, h)
-		golden.RequireEqual(t, []byte(v))
+		requireScreen(t, m)
 	})
 }
 
@@ -142,7 +142,7 @@ func TestWitnessReplay(t *testing.T) {
 	if m.scen.sess.cursor != 3 || len(m.scen.sess.steps) != len(wit) {
 		t.Fatalf("→ did not replay the witness: cursor %d, %d steps", m.scen.sess.cursor, len(m.scen.sess.steps))
 	}
-	golden.RequireEqual(t, []byte(m.View()))
+	requireScreen(t, m)
 	// Replaying to the end reaches the outcome the condition asks about.
 	for range wit {
 		m = Drive(m, keys("right")...)
@@ -194,7 +194,7 @@ func TestHelpScreen(t *testing.T) {
 			t.Fatal("? did not open the help")
 		}
 		checkSize(t, m.View(), w, h)
-		golden.RequireEqual(t, []byte(m.View()))
+		requireScreen(t, m)
 		m = Drive(m, keys("?")...)
 		if m.page() != views.PagePanes {
 			t.Fatal("? did not close the help")
@@ -206,7 +206,7 @@ func TestStory(t *testing.T) {
 	m := Start(testOptions(mpScenario("plain"), machine.ARM), 80, 24)
 	m = Drive(m, keys("s")...)
 	checkSize(t, m.View(), 80, 24)
-	golden.RequireEqual(t, []byte(m.View()))
+	requireScreen(t, m)
 	m = Drive(m, keys("esc")...)
 	if m.page() != views.PagePanes || m.screen != screenScenario {
 		t.Fatal("esc did not close the story")
@@ -220,7 +220,7 @@ func TestTooSmall(t *testing.T) {
 		t.Errorf("too-small view: %q", v)
 	}
 	checkSize(t, v, 50, 15)
-	golden.RequireEqual(t, []byte(v))
+	requireScreen(t, m)
 	// Growing the window brings the screen back.
 	m = Drive(m, size(80, 24))
 	if strings.Contains(m.View(), "too small") {
@@ -427,6 +427,8 @@ func TestMouse(t *testing.T) {
 	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
 }
 
+var randomKeys = flag.Int("keys.n", 1000, "TestRandomKeys: random keys, clicks and resizes per scenario and mode (a fifth with -short; .ci/run's long lane: 3000)")
+
 // TestRandomKeys feeds thousands of random keys, clicks and resizes and
 // checks after each that the screen shows exactly the state that replaying
 // its recorded history gives.
@@ -434,9 +436,9 @@ func TestRandomKeys(t *testing.T) {
 	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
 		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x",
 		"c", "n", "e", "y"}
-	n := 3000
+	n := *randomKeys
 	if testing.Short() {
-		n = 600
+		n /= 5
 	}
 	type run struct {
 		sc      func() *scenarios.Spec

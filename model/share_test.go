@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -142,7 +141,7 @@ func TestComparePanel(t *testing.T) {
 				t.Errorf("compare panel lacks %q:\n%s", want, v)
 			}
 		}
-		golden.RequireEqual(t, []byte(v))
+		requireScreen(t, m)
 	})
 }
 
@@ -211,7 +210,7 @@ func TestNecessityPanel(t *testing.T) {
 				t.Errorf("necessity panel lacks %q:\n%s", want, v)
 			}
 		}
-		golden.RequireEqual(t, []byte(v))
+		requireScreen(t, m)
 		m = Drive(m, keys("n")...)
 		if m.page() != views.PagePanes {
 			t.Error("n did not close the panel")

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -327,17 +326,17 @@ func TestWhatIfScreen(t *testing.T) {
 		m = Drive(m, keys("tab", "l")...)
 		t.Run("cursor", func(t *testing.T) {
 			checkSize(t, m.View(), w, h)
-			golden.RequireEqual(t, []byte(m.View()))
+			requireScreen(t, m)
 		})
 		m = Drive(m, keys("o", "h", "j", "o")...)
 		t.Run("before-after", func(t *testing.T) {
 			checkSize(t, m.View(), w, h)
-			golden.RequireEqual(t, []byte(m.View()))
+			requireScreen(t, m)
 		})
 		m = Drive(m, keys("d")...)
 		t.Run("diff", func(t *testing.T) {
 			checkSize(t, m.View(), w, h)
-			golden.RequireEqual(t, []byte(m.View()))
+			requireScreen(t, m)
 		})
 	})
 }

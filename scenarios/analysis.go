@@ -96,20 +96,19 @@ func (r Run) Verdict() Verdict {
 // why all explore through it. It runs the jobs on GOMAXPROCS goroutines,
 // sharing the cores and opts.MaxMemory among them (see shareCores), and
 // returns their runs in job order. opts.Context cancels them all: jobs
-// not yet started are skipped. progress, when not nil, is called (from
-// one goroutine at a time) each time a job finishes.
-func ExploreAll(jobs []Job, opts machine.Options, progress func(done, total int)) []Run {
+// not yet started are skipped. each, when not nil, is called with each
+// job's run as it finishes (from one goroutine at a time), so that a
+// front-end can report what is done before the rest is.
+func ExploreAll(jobs []Job, opts machine.Options, each func(i int, r Run)) []Run {
 	runs := make([]Run, len(jobs))
 	ctx := contextOf(opts)
 	opts = shareCores(opts, len(jobs))
 	var mu sync.Mutex
-	done := 0
 	parallel(ctx, len(jobs), func(i int) {
 		runs[i] = runJob(jobs[i], opts)
-		if progress != nil {
+		if each != nil {
 			mu.Lock()
-			done++
-			progress(done, len(jobs))
+			each(i, runs[i])
 			mu.Unlock()
 		}
 	})

@@ -243,6 +243,7 @@ func (p *parser) parseInit(s *Scenario) {
 }
 
 func (p *parser) parseInitDecl() []*InitDecl {
+	p.ops = 0
 	var out []*InitDecl
 	typ, typed := "", p.isTypeStart()
 	start := p.tok.pos
@@ -630,6 +631,7 @@ var unsupportedStmts = map[string]string{
 }
 
 func (p *parser) parseStmt(allowDecl bool) []Stmt {
+	p.ops = 0 // the operator limit is per statement
 	p.enter()
 	defer p.leave()
 	lead := p.takeLead(p.tok.pos)
@@ -1094,7 +1096,10 @@ func (p *parser) parseClauses(s *Scenario) {
 	}
 }
 
-func (p *parser) parseCond() Cond { return p.condOr() }
+func (p *parser) parseCond() Cond {
+	p.ops = 0 // and per clause
+	return p.condOr()
+}
 
 // Conditions follow herd7: \/ binds loosest, then /\, then => (right
 // associative), then ~ and not.

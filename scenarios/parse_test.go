@@ -374,6 +374,14 @@ func TestLimits(t *testing.T) {
 	if _, err := Parse("ok", []byte(ok)); err != nil {
 		t.Errorf("chain within the limit: %v", err)
 	}
+	// The limit is per statement or clause, not across them (issue 22,
+	// item 5): three statements and a condition of 6,000 each are fine.
+	terms := "1" + strings.Repeat("+1", 6000)
+	many := strings.Replace(exprScenario(terms), "\tr0 = ", "\ta = "+terms+";\n\tb = "+terms+";\n\tr0 = ", 1)
+	many = strings.Replace(many, "exists (0:r0=0)", "exists (x=0"+strings.Repeat(` \/ x=0`, 6000)+")", 1)
+	if _, err := Parse("many", []byte(many)); err != nil {
+		t.Errorf("operators counted across statements: %v", err)
+	}
 	nested := "C t\n{}\nP0(int *x)\n{\n" + strings.Repeat("{", MaxDepth+1) + strings.Repeat("}", MaxDepth+1) + "\n}\nexists (x=1)\n"
 	if _, err := Parse("nested", []byte(nested)); err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("nested blocks: %v", err)

@@ -46,3 +46,69 @@ func Printable(s string) string {
 func printableRune(r rune) bool {
 	return r == '\n' || r == '\t' || r == ' ' || r != utf8.RuneError && unicode.IsPrint(r)
 }
+
+// MaxMessageLine bounds every line of a message, in characters.
+const MaxMessageLine = 300
+
+// maxMessageWord bounds one word (a run of non-space characters: a name,
+// a path, a number) of a message.
+const maxMessageWord = 80
+
+// Brief is the one rule that keeps a message short, whatever the input
+// it quotes (issue 22, item 5): in every line, a word longer than 80
+// characters keeps its first 50 and last 20 ("nnnn…nnnn", so a path keeps
+// its file name and a position its line and column), and a line still
+// longer than MaxMessageLine keeps its first 200 and last 90 characters
+// around " … " (a 5,000-term condition keeps its start, and the sentence
+// its end). Every front-end passes its messages through it, after
+// Printable.
+func Brief(msg string) string {
+	if len(msg) <= maxMessageWord {
+		return msg // the common case
+	}
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = briefLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func briefLine(l string) string {
+	if utf8.RuneCountInString(l) <= maxMessageWord {
+		return l
+	}
+	var b strings.Builder
+	for len(l) > 0 {
+		i := strings.IndexAny(l, " \t")
+		if i < 0 {
+			i = len(l)
+		}
+		b.WriteString(cutMiddle(l[:i], 50, 20, "…"))
+		j := i
+		for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+			j++
+		}
+		b.WriteString(l[i:j])
+		l = l[j:]
+	}
+	return cutMiddle(b.String(), 200, 90, " … ")
+}
+
+// cutMiddle is s when it has at most head+tail+len(mark) characters,
+// else its first head and last tail characters around mark.
+func cutMiddle(s string, head, tail int, mark string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= head+tail+utf8.RuneCountInString(mark) {
+		return s
+	}
+	h, t := 0, len(s)
+	for range head {
+		_, size := utf8.DecodeRuneInString(s[h:])
+		h += size
+	}
+	for range tail {
+		_, size := utf8.DecodeLastRuneInString(s[:t])
+		t -= size
+	}
+	return s[:h] + mark + s[t:]
+}

@@ -48,7 +48,7 @@ type Frame struct {
 // each part.
 func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 	// Notices quote paths and errors: they reach the screen Printable.
-	in.Notice = scenarios.Printable(in.Notice)
+	in.Notice = scenarios.Brief(scenarios.Printable(in.Notice))
 	f := Frame{in: in, st: &st, w: w, h: h}
 	if w < MinWidth || h < MinHeight || in.Mach == nil {
 		return f

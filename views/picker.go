@@ -67,7 +67,7 @@ func RenderPicker(list, notice, helpBar string, st Styles, w, h int) string {
 	}
 	note := ""
 	if notice != "" {
-		note = st.Notice.Render("» " + scenarios.Printable(notice))
+		note = st.Notice.Render("» " + scenarios.Brief(scenarios.Printable(notice)))
 	}
 	return place(w, h, []placed{
 		{Rect{0, 0, w, h - 2}, list},

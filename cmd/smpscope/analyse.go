@@ -125,3 +125,76 @@ func runWhy(arg string, edits []string, modes []machine.Mode, opts machine.Optio
 	}
 	return writeReport("why", w, views.WhyReport(r, arg), r.Unknown(), "smpscope why: some explorations stopped at a limit; their answers are marked unknown")
 }
+
+func newFixCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
+	var mode string
+	var limits limitFlags
+	var edits []string
+	var maxExplorations, maxFixes int
+	cmd := &cobra.Command{
+		Use:   "fix SCENARIO [--mode tso|arm|both] [--edit E ...] [--max-explorations N] [--max-fixes N] [--timeout D] [--max-states N] [--max-memory SIZE]",
+		Short: "The minimal strengthenings that make the asked outcome unreachable",
+		Long: `fix answers "which barrier fixes it?". It searches the strengthenings of
+the scenario's ordering annotations — a READ_ONCE load becomes
+smp_load_acquire, a WRITE_ONCE store smp_store_release, an RMW acquire,
+release or fully ordered, smp_rmb or smp_wmb becomes smp_mb, and smp_mb,
+smp_rmb or smp_wmb is inserted after each access another follows — for
+the sets that make the outcome the final clause asks about unreachable,
+and reports the minimal ones in each mode (no set of fewer or weaker
+strengthenings works), cheapest first by a stated cost model, each as
+--edit flags ready to paste with the verdict it gives in both modes. When
+even every strengthening at once leaves the outcome reachable it says so:
+nothing short of locks fixes it.
+
+The search explores sets in order of cost and never explores a set above
+a fix found; --max-explorations (default 4000 per mode) and --max-fixes
+(default 8, the cheapest) bound it, and the report says when they stopped it. The
+--timeout, --max-states and --max-memory limits apply to each exploration.
+
+Exit status: 0 when the search ran; 2 for usage, parse or write errors, or
+when a limit stopped an exploration before the scenario's own verdict.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			modes, err := parseModes(mode)
+			if err != nil {
+				return &exitError{2, "smpscope fix: " + err.Error()}
+			}
+			opts, err := limits.options("fix", cmd.Flags())
+			if err != nil {
+				return err
+			}
+			if maxExplorations < 1 || maxFixes < 1 {
+				return usageErr("fix: --max-explorations and --max-fixes must be at least 1")
+			}
+			fo := scenarios.FixOptions{Explore: opts, MaxExplorations: maxExplorations, MaxFixes: maxFixes}
+			return runFix(withTest(args[0], testFlag(cmd.Flags())), edits, modes, fo, stdin, stdout)
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "both", "tso, arm or both")
+	cmd.Flags().IntVar(&maxExplorations, "max-explorations", 4000, "the most programs explored in each mode")
+	cmd.Flags().IntVar(&maxFixes, "max-fixes", 8, "stop once this many minimal fixes (the cheapest) are found")
+	addEditFlag(cmd.Flags(), &edits)
+	limits.add(cmd.Flags(), "each exploration")
+	return cmd
+}
+
+func runFix(arg string, edits []string, modes []machine.Mode, opts scenarios.FixOptions, stdin io.Reader, w io.Writer) error {
+	spec, err := scenarios.Resolve(arg, stdin)
+	if err != nil {
+		return &exitError{2, "smpscope fix: " + err.Error()}
+	}
+	if spec, err = editSpec("fix: ", spec, edits); err != nil {
+		return err
+	}
+	r, err := scenarios.FixSearch(spec, modes, opts)
+	if err != nil {
+		return &exitError{2, "smpscope fix: " + err.Error()}
+	}
+	unknown := false
+	for _, m := range r.Modes {
+		if !m.AsWritten.Known() {
+			unknown = true
+		}
+	}
+	return writeReport("fix", w, views.FixReport(r, arg), unknown, "smpscope fix: an exploration of the scenario as written stopped at a limit")
+}

@@ -168,6 +168,6 @@ func witness(who, verb string, spec *scenarios.Spec, mode machine.Mode, opts mac
 // gone to a file).
 func noteAttempt(w io.Writer, who string, ex *scenarios.Execution) {
 	if ex.Attempt != nil {
-		fmt.Fprintf(w, "smpscope %s: %s is unreachable in %s mode: showing the closest attempt (%d steps)\n", who, ex.Spec.AskedWords(), ex.Mach.Mode.Title(), len(ex.Steps))
+		message(w, "smpscope %s: %s is unreachable in %s mode: showing the closest attempt (%d steps)", who, ex.Spec.AskedWords(), ex.Mach.Mode.Title(), len(ex.Steps))
 	}
 }

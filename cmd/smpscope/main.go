@@ -48,10 +48,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	var ee *exitError
+	if cw, ok := root.OutOrStdout().(*checkedWriter); ok && cw.err != nil && !errors.As(err, &ee) {
+		err = &exitError{2, fmt.Sprintf("smpscope: cannot write the output: %v", cw.err)}
+	}
 	if err == nil {
 		return 0
 	}
-	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
 			message(stderr, "%s", ee.msg)
@@ -63,10 +66,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // message prints a line for the user on stderr. Messages quote file
-// names, arguments and what files hold, so they are made Printable: no
-// input reaches the terminal as an escape sequence.
+// names, arguments and what files hold, so they are made Printable (no
+// input reaches the terminal as an escape sequence) and Brief (no line
+// longer than scenarios.MaxMessageLine, however long a name it quotes).
 func message(stderr io.Writer, format string, args ...any) {
-	fmt.Fprintln(stderr, scenarios.Printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(stderr, scenarios.Brief(scenarios.Printable(fmt.Sprintf(format, args...))))
 }
 
 // writeOut writes a report to stdout, made Printable (reports carry no

@@ -20,7 +20,10 @@ type Program struct {
 	// Locks are spinlock locations. They are left out of the locations
 	// clause: herd7 does not give lock words meaningful final values
 	// ("Flag lock-final").
-	Locks   []string
+	Locks []string
+	// Srcus are srcu_struct locations (SRCU domains), passed to every
+	// CPU; like lock words they are left out of the locations clause.
+	Srcus   []string
 	Threads []*Thread
 	// Filter, when not empty, is a filter clause condition.
 	Filter string
@@ -168,6 +171,7 @@ func (p *Program) Clone() *Program {
 	c.Ints = slices.Clone(p.Ints)
 	c.Ptrs = slices.Clone(p.Ptrs)
 	c.Locks = slices.Clone(p.Locks)
+	c.Srcus = slices.Clone(p.Srcus)
 	c.Threads = make([]*Thread, len(p.Threads))
 	for i, t := range p.Threads {
 		c.Threads[i] = &Thread{Regs: slices.Clone(t.Regs), Body: cloneStmts(t.Body)}
@@ -256,6 +260,9 @@ func (p *Program) Source() string {
 		}
 		for _, l := range p.Locks {
 			params = append(params, "spinlock_t *"+l)
+		}
+		for _, l := range p.Srcus {
+			params = append(params, "struct srcu_struct *"+l)
 		}
 		fmt.Fprintf(&b, "\nP%d(%s)\n{\n", ti, strings.Join(params, ", "))
 		decl := t.declared()

@@ -538,11 +538,8 @@ func (x *explainer) commitStep() []string {
 		return nil
 	}
 	kind := ""
-	switch ce.Kind {
-	case machine.EntryRelease:
-		kind = "the release store "
-	case machine.EntryExclusive:
-		kind = "the exclusive store "
+	if k := entryKind(ce.Kind); k != "" {
+		kind = "the " + k + "store "
 	}
 	out := []string{fmt.Sprintf("%s commits %s%s=%s from its store buffer (%s).", x.cpu(x.c), kind, x.loc(ce.Loc), x.val(ce.Val), x.instr(x.c, ev.Instr))}
 	if len(ev.Applied) > 0 {
@@ -551,6 +548,11 @@ func (x *explainer) commitStep() []string {
 			ls = append(ls, a.Loc)
 		}
 		out = append(out, fmt.Sprintf("It first applies its own queued invalidation of %s: a CPU never writes over a stale copy.", x.locs(ls)))
+	}
+	if len(ce.Overtook) > 0 {
+		// The reordering of MP and 2+2W: say what it passed, and why
+		// the mode allows it.
+		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order.", x.entries(ce.Overtook)))
 	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {

@@ -61,7 +61,11 @@ func Wait(p *machine.Program, w *machine.Wait, d Detail) string {
 				parts = append(parts, n.invalsWait(w.Invals))
 			}
 		}
-		return subj + " waits for " + strings.Join(parts, " and ")
+		t := subj + " waits for " + strings.Join(parts, " and ")
+		if w.Rule == machine.RuleLateSection && !brief {
+			t += fmt.Sprintf(": %s's grace period of %s started before this section, which may read nothing older (Tree SRCU's srcu_read_lock is a full barrier)", n.cpu(w.Holder), n.loc(w.Loc))
+		}
+		return t
 	case machine.WaitQuiescent:
 		var owe []string
 		for i, d := range w.CPUs {
@@ -120,6 +124,11 @@ func (n namer) waitSubject(w *machine.Wait) string {
 			return "acquire RMW"
 		}
 		return "exclusive RMW"
+	case machine.RuleLateSection:
+		if in.Cross {
+			return "srcu_down_read"
+		}
+		return "srcu_read_lock"
 	}
 	switch in.Op {
 	case machine.OpFence:

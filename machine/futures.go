@@ -1,0 +1,243 @@
+package machine
+
+// The explorer's analyses of a program (issue 23, item 2): what each CPU
+// may still load, write or start from each pc, computed once per machine
+// from the code alone. The rules of the machine (exec.go, early.go,
+// srcu.go) never read them; the search (explore.go, persistent.go) and
+// its encoding and key (encode.go, key.go) do, to take steps alone, to
+// apply invalidations at once and to leave dead lines out of the key.
+
+// futures is the analyses of one program.
+type futures struct {
+	// addrRegs[c] holds the registers of CPU c whose value can flow into
+	// an address: only their dependency marks can matter.
+	addrRegs []uint32
+	// futureReads[c][pc] holds the locations CPU c may still load from
+	// when its pc is at pc: a stale copy of any other line can never be
+	// read, so its queued invalidation cannot change any outcome.
+	futureReads [][]uint64
+	// futureRereads[c][pc]: the locations it may still load from at least
+	// twice (on one path).
+	futureRereads [][]uint64
+	// drainReads[c][pc] holds the locations CPU c may load from before
+	// its invalidation queue is next drained (by a full barrier, smp_rmb,
+	// a grace period, a fully ordered RMW, or the wait after an acquire):
+	// a queued invalidation of any other line is applied before c could
+	// read the stale copy it keeps.
+	drainReads [][]uint64
+	// futureAccess[c][pc] holds the locations CPU c may still load, store
+	// or lock from pc on (issued-early stores are in its store buffer).
+	futureAccess [][]uint64
+	// futureWrites[c][pc]: the locations it may still write.
+	futureWrites [][]uint64
+	// futureSync[c][pc]: whether it may still start a grace period.
+	futureSync [][]bool
+	// futureReader[c][pc]: whether it may still enter a read-side
+	// section (RCU or SRCU).
+	futureReader [][]bool
+	// readerCanHang: some CPU may stay inside an RCU read-side section
+	// for ever (it blocks on a lock or a grace period inside one, or ends
+	// its program inside one), or the program uses SRCU. Only then can a
+	// stuck state have a grace period still waiting for a CPU.
+	readerCanHang bool
+}
+
+// analyse computes the analyses of p. hasSyncSRCU: p waits for an SRCU
+// grace period somewhere.
+func analyse(p *Program, hasSyncSRCU bool) *futures {
+	f := &futures{addrRegs: make([]uint32, len(p.Threads))}
+	for c, t := range p.Threads {
+		var regs uint32
+		for _, in := range t.Code {
+			if in.Addr != nil {
+				regs |= in.Addr.Regs()
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, in := range t.Code {
+				if in.Op == OpAssign && regs&(1<<in.Dst) != 0 && regs|in.Val.Regs() != regs {
+					regs |= in.Val.Regs()
+					changed = true
+				}
+			}
+		}
+		f.addrRegs[c] = regs
+		f.futureReads = append(f.futureReads, futureLocs(t.Code, readsLine))
+		f.futureRereads = append(f.futureRereads, futureRereads(t.Code))
+		f.drainReads = append(f.drainReads, readsBeforeDrain(t.Code))
+		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, anyAccess))
+		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, writesLoc))
+		f.futureSync = append(f.futureSync, futureOp(t.Code, func(op Op) bool { return op == OpSyncRCU || op == OpSyncSRCU }))
+		f.futureReader = append(f.futureReader, futureOp(t.Code, func(op Op) bool { return op == OpRCULock || op == OpSRCULock }))
+	}
+	// (Computed after the SRCU analysis: before it, hasSyncSRCU was not
+	// yet known and an SRCU program's readers were taken as never hanging.)
+	f.readerCanHang = hasSyncSRCU
+	for _, t := range p.Threads {
+		f.readerCanHang = f.readerCanHang || readerMayHang(t.Code)
+	}
+	return f
+}
+
+// futureLocs computes, for every pc, the locations that an instruction at
+// or after pc satisfying pick may access. Jumps only go forward, so one
+// backward pass suffices.
+func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
+	locs := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		own := instrLocs(in, pick)
+		switch in.Op {
+		case OpJump:
+			locs[pc] = locs[in.Target]
+		case OpBranch:
+			locs[pc] = locs[pc+1] | locs[in.Target]
+		default:
+			locs[pc] = own | locs[pc+1]
+		}
+	}
+	return locs
+}
+
+// instrLocs returns the locations instruction in may access when pick
+// selects it: its own, or every location when its address is computed.
+func instrLocs(in *Instr, pick func(*Instr) bool) uint64 {
+	if in.Addr == nil || !pick(in) {
+		return 0
+	}
+	if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
+		return 1 << l
+	}
+	return ^uint64(0)
+}
+
+// futureRereads computes, for every pc, the locations an instruction at or
+// after pc loads from, on some path, at least twice.
+func futureRereads(code []Instr) []uint64 {
+	once := make([]uint64, len(code)+1)
+	twice := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		own := instrLocs(in, readsLine)
+		switch in.Op {
+		case OpJump:
+			once[pc], twice[pc] = once[in.Target], twice[in.Target]
+		case OpBranch:
+			once[pc] = once[pc+1] | once[in.Target]
+			twice[pc] = twice[pc+1] | twice[in.Target]
+		default:
+			once[pc] = own | once[pc+1]
+			twice[pc] = twice[pc+1] | own&once[pc+1]
+		}
+	}
+	return twice
+}
+
+// readsBeforeDrain computes drainReads for one thread (ARM-like rules):
+// backwards, a draining instruction cuts off what follows it.
+func readsBeforeDrain(code []Instr) []uint64 {
+	out := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		own := instrLocs(in, readsLine)
+		switch {
+		case in.Op == OpJump:
+			out[pc] = out[in.Target]
+		case in.Op == OpBranch:
+			out[pc] = out[pc+1] | out[in.Target]
+		case in.Op == OpFence && (in.Fence == FenceMb || in.Fence == FenceRmb || in.Fence == FenceMbBeforeAtomic ||
+			in.Fence == FenceMbAfterAtomic || in.Fence == FenceMbAfterSpinlock || in.Fence == FenceMbAfterSRCUUnlock),
+			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
+			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
+			out[pc] = 0 // drains before it reads anything
+		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock:
+			// An acquire reads, then the next instruction waits for the
+			// entries queued when it ran to be applied. (A failed
+			// cmpxchg_acquire is still an acquire load; a failed
+			// spin_trylock is a plain load, so a trylock drains nothing.)
+			out[pc] = own
+		default:
+			out[pc] = own | out[pc+1]
+		}
+	}
+	return out
+}
+
+// readerMayHang reports whether a CPU running code may stay inside an RCU
+// or SRCU read-side section for ever: it may block on a spin lock or a
+// grace period inside one, or finish inside one. Branches only jump
+// forward, so one pass in program order finds the greatest nesting each
+// instruction may run at.
+func readerMayHang(code []Instr) bool {
+	depth := make([]int, len(code)+1)
+	for i := range depth {
+		depth[i] = -1 // not reached yet
+	}
+	depth[0] = 0
+	at := func(pc, d int) {
+		if pc <= len(code) && d > depth[pc] {
+			depth[pc] = d
+		}
+	}
+	for pc := range code {
+		d := depth[pc]
+		if d < 0 {
+			continue
+		}
+		in := &code[pc]
+		switch in.Op {
+		case OpRCULock, OpSRCULock:
+			at(pc+1, d+1)
+		case OpRCUUnlock, OpSRCUUnlock:
+			at(pc+1, max(d-1, 0))
+		case OpJump:
+			at(in.Target, d)
+		case OpBranch:
+			at(pc+1, d)
+			at(in.Target, d)
+		case OpLock, OpSyncRCU, OpSyncSRCU:
+			if d > 0 {
+				return true
+			}
+			at(pc+1, d)
+		default:
+			at(pc+1, d)
+		}
+	}
+	return depth[len(code)] > 0
+}
+
+// futureOp computes, for every pc, whether an instruction at or after pc
+// (on some path) has an operation op satisfies.
+func futureOp(code []Instr, op func(Op) bool) []bool {
+	out := make([]bool, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		in := &code[pc]
+		switch in.Op {
+		case OpJump:
+			out[pc] = out[in.Target]
+		case OpBranch:
+			out[pc] = out[pc+1] || out[in.Target]
+		default:
+			out[pc] = op(in.Op) || out[pc+1]
+		}
+	}
+	return out
+}
+
+// readsLine: instructions that may read a (possibly stale) cache line.
+func readsLine(in *Instr) bool {
+	return in.Op == OpLoad || in.Op == OpTryLock || in.isConditional()
+}
+
+// writesLoc: instructions that may write their location.
+func writesLoc(in *Instr) bool {
+	switch in.Op {
+	case OpStore, OpUnlock, OpRMW, OpLock, OpTryLock:
+		return true
+	}
+	return false
+}
+
+func anyAccess(*Instr) bool { return true }

@@ -1,0 +1,277 @@
+package machine_test
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"smpscope/machine"
+	"smpscope/scenarios/litmusgen"
+)
+
+// Each of the explorer's reductions alone (with what it requires), none,
+// and all together, against the reference explorer, on random programs:
+// so that a reduction whose argument is wrong cannot hide behind another
+// that happens to cover for it (issue 23, item 6). And the state encoding
+// the search stores states in round-trips.
+
+var reductionRefLimit = flag.Int("reduction.reflimit", 4000, "largest reference search TestReductionsAlone compares with")
+
+var reductionPrograms = flag.Int("reduction.programs", 25, "random programs per size TestReductionsAlone compares with every reduction alone, none and all (a fifth with -short)")
+
+var reductionGraceAll = flag.Bool("reduction.grace", false, "TestReductionsGraceCycles: every member of the class it draws (default: every fourth, a quarter of them with -short; .ci/run's long lane sets it)")
+
+// variants are the explorations compared: every reduction alone, none,
+// and all.
+func variants() []struct {
+	name string
+	off  machine.Reduction
+} {
+	out := []struct {
+		name string
+		off  machine.Reduction
+	}{{"none", machine.AllReductions}, {"all", 0}}
+	for _, r := range machine.Reductions {
+		out = append(out, struct {
+			name string
+			off  machine.Reduction
+		}{r.Name + " alone", machine.AllReductions &^ (r.R | machine.Requires(r.R))})
+	}
+	return out
+}
+
+// TestReductionsAlone compares every variant with the reference on random
+// programs: general ones, and ones about grace periods (readers, stores,
+// synchronize_rcu, locks, dependencies), where most reductions act.
+func TestReductionsAlone(t *testing.T) {
+	sizes := []struct {
+		name         string
+		cpus, budget int
+		kinds        []int
+	}{
+		{"small", 3, 6, nil},
+		{"grace", 4, 8, gracePeriodKinds},
+		{"readers", 4, 8, readerKinds},
+	}
+	n, perRound := *reductionPrograms, 100 // rapid's default -rapid.checks
+	if testing.Short() {
+		n, perRound = max(1, n/5), 20
+	}
+	var compared, skipped atomic.Int64
+	for _, size := range sizes {
+		for round := 0; round*perRound < n; round++ {
+			share := int64(min(perRound, n-round*perRound))
+			t.Run(fmt.Sprintf("%s/%d", size.name, round), func(t *testing.T) {
+				t.Parallel()
+				var drawn atomic.Int64
+				rapid.Check(t, func(rt *rapid.T) {
+					p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
+					if drawn.Add(1) > share {
+						return // this round's share is done
+					}
+					for _, mode := range modes {
+						m := machine.MustNew(p, mode)
+						ref := refExplore(m, *reductionRefLimit)
+						if !ref.complete {
+							skipped.Add(1)
+							continue
+						}
+						for _, v := range variants() {
+							compared.Add(1)
+							res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+							if diff := variantDiff(m, ref, res); diff != "" {
+								rt.Fatalf("%s, %s:\n%s%s", mode, v.name, diff, programText(p))
+							}
+						}
+					}
+				})
+			})
+		}
+	}
+	t.Cleanup(func() {
+		t.Logf("%d explorations compared, %d programs over the reference limit", compared.Load(), skipped.Load())
+	})
+}
+
+// readerKinds are statement kinds for RCU reader programs: loads, stores,
+// dependencies through a published pointer, control dependencies, RCU
+// read-side markers and synchronize_rcu (drawn often).
+var readerKinds = []int{0, 0, 2, 7, 8, 9, 11, 11, 12, 12}
+
+// TestEncodingRoundTrips walks random programs step by step and checks at
+// every state that the search's encoding decodes to a state with the same
+// future one step deep: the same encoding again, the same enabled steps,
+// final state, outcome, deadlock and fault, and equal encodings after
+// every step — with the search's dead lines left out and without.
+func TestEncodingRoundTrips(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		p := genRandomOf(rt, 4, 9, nil)
+		for _, mode := range modes {
+			m := machine.MustNew(p, mode)
+			s := m.Initial()
+			for i := 0; i < 40; i++ {
+				for _, off := range []machine.Reduction{0, machine.AllReductions} {
+					if err := machine.RoundTrip(m, s, off); err != nil {
+						rt.Fatalf("%s, step %d, off %b: %v\n%s", mode, i, off, err, programText(p))
+					}
+				}
+				steps := m.Enabled(s)
+				if len(steps) == 0 {
+					break
+				}
+				st := steps[rapid.IntRange(0, len(steps)-1).Draw(rt, "step")]
+				next, _, err := m.Apply(s, st)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				s = next
+			}
+		}
+	})
+}
+
+// variantDiff reports how res differs from the reference's
+// result on m: outcomes, deadlocks, faults, and witnesses that do not
+// replay to their outcome.
+func variantDiff(m *machine.Machine, ref refResult, res *machine.Result) string {
+	p := m.Prog
+	if !res.Complete {
+		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", res.Summary(), ref.states)
+	}
+	var b strings.Builder
+	got := map[string]bool{}
+	for _, o := range res.Outcomes {
+		got[o.Outcome.Key()] = true
+		states, _, err := m.Replay(o.Witness)
+		if err != nil {
+			fmt.Fprintf(&b, "witness of %s does not replay: %v\n", o.Outcome.Format(p, nil), err)
+			continue
+		}
+		if last := states[len(states)-1]; !m.Final(last) || m.Outcome(last).Key() != o.Outcome.Key() {
+			fmt.Fprintf(&b, "witness of %s does not end in that outcome\n", o.Outcome.Format(p, nil))
+		}
+		if _, ok := ref.outcomes[o.Outcome.Key()]; !ok {
+			fmt.Fprintf(&b, "explorer reaches %s, the reference does not\n", o.Outcome.Format(p, nil))
+		}
+	}
+	for _, k := range outcomeKeys(ref.outcomes) {
+		if !got[k] {
+			fmt.Fprintf(&b, "explorer misses %s\n", ref.outcomes[k].Format(p, nil))
+		}
+	}
+	if (res.DeadlockStates > 0) != ref.deadlock {
+		fmt.Fprintf(&b, "deadlocks: explorer %d states, reference %v\n", res.DeadlockStates, ref.deadlock)
+	}
+	if (res.FaultStates > 0) != ref.fault {
+		fmt.Fprintf(&b, "faults: explorer %d states, reference %v\n", res.FaultStates, ref.fault)
+	}
+	for _, d := range res.Deadlocks {
+		states, _, err := m.Replay(d.Witness)
+		if err != nil || !m.Deadlocked(states[len(states)-1]) {
+			fmt.Fprintf(&b, "a deadlock witness does not replay to a deadlock (%v)\n", err)
+		}
+	}
+	return b.String()
+}
+
+// TestReductionsGraceCycles compares every variant with the reference on
+// small members of issue 24's class (litmusgen.GraceCycleProgram): three
+// CPUs, a grace period and two readers of every form, RCU and SRCU, and
+// read-read cycles closed by a CPU storing every location.
+func TestReductionsGraceCycles(t *testing.T) {
+	var srcs []string
+	for _, srcu := range []bool{false, true} {
+		for _, role := range litmusgen.GraceRoles {
+			for _, roles := range []string{"G+" + role + "+R", "GG+R+" + role} {
+				for _, shapes := range []string{"RW", "WR", "WW"} {
+					p, err := litmusgen.GraceCycleProgram(roles, shapes, srcu)
+					if err != nil {
+						continue // a role that needs another shape
+					}
+					srcs = append(srcs, p.Source())
+				}
+			}
+		}
+		for _, roles := range []string{"G+R", "GG+RN", "R+G"} {
+			p, err := litmusgen.ReadersCycle(roles, srcu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, p.Source())
+		}
+	}
+	switch {
+	case testing.Short():
+		srcs = srcs[:len(srcs)/4]
+	case !*reductionGraceAll:
+		// Half of them take the reference past its limit: each costs
+		// the limit's worth of states for nothing. Every fourth is a
+		// sample across the roles, forms and shapes.
+		var some []string
+		for i := 0; i < len(srcs); i += 4 {
+			some = append(some, srcs[i])
+		}
+		srcs = some
+	}
+	compared, skipped := 0, 0
+	for _, src := range srcs {
+		c := compile(t, "grace", []byte(src))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			ref := refExplore(m, *reductionRefLimit)
+			if !ref.complete {
+				skipped++
+				continue
+			}
+			for _, v := range variants() {
+				compared++
+				res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+				if diff := variantDiff(m, ref, res); diff != "" {
+					t.Errorf("%s, %s:\n%s%s", mode, v.name, diff, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d tests, %d explorations compared, %d over the reference limit", len(srcs), compared, skipped)
+}
+
+// TestFoldingChangesNoOutcome checks the folding inside Enabled and Apply
+// (exec.go's isLocal and advance), which every explorer, the reference
+// included, sees: the reference on the machine as it is and on one that
+// folds nothing reach the same outcomes, deadlocks and faults.
+func TestFoldingChangesNoOutcome(t *testing.T) {
+	compared, skipped, more := 0, 0, 0
+	for _, size := range []struct {
+		cpus, budget int
+		kinds        []int
+	}{{3, 6, nil}, {3, 7, readerKinds}, {3, 7, gracePeriodKinds}} {
+		rapid.Check(t, func(rt *rapid.T) {
+			p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
+			for _, mode := range modes {
+				folded := refExplore(machine.MustNew(p, mode), *reductionRefLimit)
+				unfolded := refExplore(machine.Unfolded(p, mode), 4**reductionRefLimit)
+				if !folded.complete || !unfolded.complete {
+					skipped++
+					continue
+				}
+				compared++
+				if unfolded.states > folded.states {
+					more++
+				}
+				a, b := outcomeKeys(folded.outcomes), outcomeKeys(unfolded.outcomes)
+				if fmt.Sprint(a) != fmt.Sprint(b) || folded.deadlock != unfolded.deadlock || folded.fault != unfolded.fault {
+					rt.Fatalf("%s: folded %v (deadlock %v, fault %v)\nunfolded %v (deadlock %v, fault %v)\n%s",
+						mode, a, folded.deadlock, folded.fault, b, unfolded.deadlock, unfolded.fault, programText(p))
+				}
+			}
+		})
+	}
+	t.Logf("%d compared (%d with more states unfolded), %d over the reference limit", compared, more, skipped)
+	if more == 0 {
+		t.Error("the unfolded machine never had more states: folding was not exercised")
+	}
+}
