@@ -8,6 +8,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // The two analyses (compare: a family's variants in both modes; why: which
@@ -124,7 +125,7 @@ func stepItems(p *machine.Program, mode machine.Mode, steps []machine.Step) []st
 	}
 	ids := make([]string, len(steps))
 	for i, s := range steps {
-		ids[i] = m.ID(s)
+		ids[i] = words.StepID(m, s)
 		if i < len(steps)-1 {
 			ids[i] += ","
 		}
