@@ -676,10 +676,18 @@ func (t *textPic) note(k int, r *Row, n Note) []line {
 
 // wrap breaks s into lines of at most w cells at spaces (a word longer
 // than a line is cut).
-func wrap(s string, w int) []string {
-	w = max(w, 8)
+func wrap(s string, w int) []string { return wrapHanging(s, w, w) }
+
+// wrapHanging is wrap with the first line w1 wide and the others w2.
+func wrapHanging(s string, w1, w2 int) []string {
+	w1, w2 = max(w1, 8), max(w2, 8)
 	var out []string
 	cur := ""
+	w := w1
+	flush := func(l string) {
+		out = append(out, l)
+		w = w2
+	}
 	for _, word := range strings.Fields(s) {
 		switch {
 		case cur == "":
@@ -687,12 +695,13 @@ func wrap(s string, w int) []string {
 		case width(cur)+1+width(word) <= w:
 			cur += " " + word
 		default:
-			out = append(out, cur)
+			flush(cur)
 			cur = word
 		}
 		for width(cur) > w {
-			out = append(out, ansi.Truncate(cur, w, ""))
-			cur = string([]rune(cur)[len([]rune(ansi.Truncate(cur, w, ""))):])
+			head := ansi.Truncate(cur, w, "")
+			flush(head)
+			cur = string([]rune(cur)[len([]rune(head)):])
 		}
 	}
 	if cur != "" {
@@ -701,10 +710,11 @@ func wrap(s string, w int) []string {
 	return out
 }
 
-// para wraps text over the whole width.
+// para wraps text over the whole width, the lines after the first
+// indented by two.
 func (t *textPic) para(indent, s string, cls Class) []string {
 	var out []string
-	for i, l := range wrap(s, t.w-len(indent)) {
+	for i, l := range wrapHanging(s, t.w-len(indent), t.w-len(indent)-2) {
 		if i > 0 {
 			l = "  " + l
 		}
