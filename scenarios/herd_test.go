@@ -516,7 +516,7 @@ exists (0:r1=1:r2 /\ 0:r9=0 /\ x=[y])
 		t.Error("registers only the clauses name are shown, as herd7 shows them")
 	}
 	for _, tc := range []struct {
-		r1, r2, x, y machine.Value
+		r1, r2, x, y  machine.Value
 		final, filter bool
 	}{
 		{0, 0, 1, 1, true, true},
