@@ -70,6 +70,7 @@ const (
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
 	PagePicture               // the picture of the history: a timeline (p)
+	PageFix                   // the minimal fixes (f)
 )
 
 // HelpSection is one column of the full help.
