@@ -73,7 +73,9 @@ type Options struct {
 	frameInterval time.Duration
 }
 
-// DefaultExploreOptions bound the background exploration.
+// DefaultExploreOptions bound the UI's explorations: each to 5,000,000
+// states and a minute, all of them together to 768 MiB (New makes
+// MaxMemory one budget they share).
 var DefaultExploreOptions = machine.Options{MaxStates: 5_000_000, MaxMemory: 768 << 20, Timeout: time.Minute}
 
 // cacheSize is how many results (explorations, analyses) the model keeps.
@@ -168,6 +170,12 @@ func New(opts Options) Model {
 	}
 	if reflect.ValueOf(m.opts.Explore).IsZero() {
 		m.opts.Explore = DefaultExploreOptions
+	}
+	if e := &m.opts.Explore; e.Budget == nil && e.MaxMemory > 0 {
+		// One budget for every exploration of the session (the
+		// background search, what-ifs, the necessity and compare
+		// panels), not one each (issue 22, item 6).
+		e.Budget, e.MaxMemory = machine.NewProcessBudget(e.MaxMemory), 0
 	}
 	if m.opts.DigitDelay <= 0 {
 		m.opts.DigitDelay = 600 * time.Millisecond

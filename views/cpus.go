@@ -575,21 +575,25 @@ func wrapCode(text string, w int) []string {
 		atoms = append(atoms, sp+word[start:])
 	}
 	var lines []string
-	cur := ""
+	cur, curW := "", 0
 	for _, a := range atoms {
-		if cur != "" && ansi.StringWidth(cur+a) > w {
+		aw := ansi.StringWidth(a)
+		if cur != "" && curW+aw > w {
 			lines = append(lines, cur)
-			cur = ""
+			cur, curW = "", 0
 		}
-		if cur == "" {
+		if cur == "" && strings.HasPrefix(a, " ") {
 			a = strings.TrimLeft(a, " ")
+			aw = ansi.StringWidth(a)
 		}
-		for ansi.StringWidth(a) > w {
-			head, _ := cutCells(a, w)
+		// Each cut reads only what it keeps: linear in a long atom
+		// (issue 22, item 3).
+		for aw > w {
+			head, hw := cutCells(a, w)
 			lines = append(lines, head)
-			a = a[len(head):]
+			a, aw = a[len(head):], aw-hw
 		}
-		cur += a
+		cur, curW = cur+a, curW+aw
 	}
 	if cur != "" || len(lines) == 0 {
 		lines = append(lines, cur)
