@@ -193,6 +193,8 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 		return s, nil, openPanelMsg{views.PageCompare}
 	case key.Matches(msg, k.Necessity):
 		return s, nil, openPanelMsg{views.PageNecessity}
+	case key.Matches(msg, k.Fix):
+		return s, nil, openPanelMsg{views.PageFix}
 	}
 	if s.sess.cursor == 0 {
 		s.notice = "no steps taken yet: nothing to export"
@@ -207,7 +209,7 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 }
 
 func isShared(msg tea.KeyMsg, k KeyMap) bool {
-	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
+	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Fix) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
 }
 
 // updatePage handles a key on the help or story page.

@@ -68,6 +68,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = necessityLines(in, st, w-2)
 		case PageDiff:
 			f.page = diffPageLines(in, st, w-2)
+		case PageFix:
+			f.page = fixLines(in, st, w-2)
 		}
 		return f
 	}
@@ -193,6 +195,7 @@ func (f Frame) Draw(off Offsets) string {
 			PageCompare:   "compare variants · c or esc to close",
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
+			PageFix:       "which fix? · f or esc to close",
 		}[in.Page]
 		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}
 		if in.Page == PageDiff && in.Notice != "" {

@@ -66,6 +66,7 @@ const (
 	PageCompare               // the family's variants in both modes (c)
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
+	PageFix                   // the minimal fixes (f)
 )
 
 // HelpSection is one column of the full help.
