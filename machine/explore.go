@@ -423,6 +423,9 @@ func Explore(m *Machine, opts Options) *Result {
 				switch {
 				case err != context.DeadlineExceeded:
 					stopped = "cancelled"
+					if c := context.Cause(ctx); c != nil && c != err {
+						stopped = c.Error() // why, when the caller said (check: "interrupted")
+					}
 				case opts.Timeout > 0:
 					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
 				default:
@@ -1398,7 +1401,7 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 			continue
 		}
 		k := -1
-		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value) {
+		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value, _ uint32) {
 			if kind == earlyStore && k < 0 {
 				k = i
 			}

@@ -586,10 +586,13 @@ func (s *Spec) Edited(edits ...Edit) (*Spec, error) {
 	if s.Litmus == nil {
 		return nil, fmt.Errorf("%s: no litmus source to edit", s.Name)
 	}
+	// Each edit names an instruction of the program the ones before it
+	// left: the tree is printed, parsed and compiled again between them.
+	var sc *Scenario
 	src := Format(s.Litmus)
 	for _, e := range edits {
-		sc, err := Parse(s.Litmus.File, []byte(src))
-		if err != nil {
+		var err error
+		if sc, err = Parse(s.Litmus.File, []byte(src)); err != nil {
 			return nil, fmt.Errorf("edit %s: %v", e, err)
 		}
 		c, err := sc.Compile()
@@ -601,7 +604,12 @@ func (s *Spec) Edited(edits ...Edit) (*Spec, error) {
 		}
 		src = Format(sc)
 	}
-	sc, err := Parse(s.Litmus.File, []byte(src))
+	return s.editedFrom(sc, edits)
+}
+
+// editedFrom is the spec of the edited tree sc, which edits made of s's.
+func (s *Spec) editedFrom(sc *Scenario, edits []Edit) (*Spec, error) {
+	sc, err := Parse(s.Litmus.File, []byte(Format(sc)))
 	if err != nil {
 		return nil, fmt.Errorf("edit %s: the edited source does not parse: %v", edits[len(edits)-1], err)
 	}
@@ -611,6 +619,7 @@ func (s *Spec) Edited(edits ...Edit) (*Spec, error) {
 	}
 	sp := NewSpec(c)
 	sp.File = s.File
+	sp.From = s.From
 	sp.Expected = ""
 	sp.Edits = append(slices.Clip(s.Edits), edits...)
 	sp.Unedited = s
@@ -896,13 +905,24 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 // it is (not of the program the others leave), and returns the edited
 // spec and the same edits as the list that --edit applies in order: in
 // CPU and instruction order, each renumbered past the instructions the
-// ones before it inserted or removed.
+// ones before it inserted or removed. The edits are made on one copy of
+// the litmus tree, from the last instruction of each CPU back, so that
+// each finds its statement where the original has it; the result is
+// what applying the list one edit at a time gives.
 func (s *Spec) EditSet(set []Edit) (*Spec, []Edit, error) {
+	if len(set) == 0 {
+		return s, nil, nil
+	}
+	if s.Litmus == nil {
+		return nil, nil, fmt.Errorf("%s: no litmus source to edit", s.Name)
+	}
+	sc, c, err := editable(s.Litmus)
+	if err != nil {
+		return nil, nil, err
+	}
 	order := map[string]int{}
-	if s.Program != nil {
-		for i, th := range s.Program.Threads {
-			order[th.Name] = i
-		}
+	for i, th := range c.Program.Threads {
+		order[th.Name] = i
 	}
 	sorted := slices.Clone(set)
 	slices.SortStableFunc(sorted, func(a, b Edit) int {
@@ -915,38 +935,70 @@ func (s *Spec) EditSet(set []Edit) (*Spec, []Edit, error) {
 		// A change of an instruction before the barrier inserted after it.
 		return boolInt(a.Op == InsertBarrier) - boolInt(b.Op == InsertBarrier)
 	})
-	shift := map[string][]int{} // per CPU, per original position, what the edits before moved it by
-	cur := s
-	var seq []Edit
-	for _, e := range sorted {
-		th := slices.IndexFunc(cur.Program.Threads, func(t machine.Thread) bool { return t.Name == e.CPU })
-		if th < 0 {
+	// The list --edit applies: each renumbered by what the ones before
+	// it in its CPU inserted or removed.
+	seq := make([]Edit, len(sorted))
+	var moves []struct {
+		cpu       string
+		at, delta int
+	}
+	for i, e := range sorted {
+		if _, ok := order[e.CPU]; !ok {
 			return nil, nil, fmt.Errorf("edit %s: no CPU named %s", e, e.CPU)
 		}
-		if shift[e.CPU] == nil {
-			shift[e.CPU] = make([]int, len(s.Program.Threads[th].Code)+2)
-		}
-		sh := shift[e.CPU]
-		if e.At < 0 || e.At >= len(sh) {
-			return nil, nil, fmt.Errorf("edit %s: %s has %d instructions", e, e.CPU, len(sh)-2)
-		}
 		moved := e
-		moved.At += sh[e.At]
-		before := len(cur.Program.Threads[th].Code)
-		next, err := cur.Edited(moved)
-		if err != nil {
-			return nil, nil, err
-		}
-		delta := len(next.Program.Threads[th].Code) - before
-		for j := range sh {
-			if j > e.At {
-				sh[j] += delta
+		for _, m := range moves {
+			if m.cpu == e.CPU && e.At > m.at {
+				moved.At += m.delta
 			}
 		}
-		seq = append(seq, moved)
-		cur = next
+		seq[i] = moved
+		tg, err := target(sc, c, e.CPU, e.At)
+		if err != nil {
+			return nil, nil, fmt.Errorf("edit %s: %v", e, err)
+		}
+		moves = append(moves, struct {
+			cpu       string
+			at, delta int
+		}{e.CPU, e.At, editDelta(tg, e)})
 	}
-	return cur, seq, nil
+	// The edits themselves, last first.
+	for i := len(sorted) - 1; i >= 0; i-- {
+		if err := sorted[i].apply(sc, c); err != nil {
+			return nil, nil, fmt.Errorf("edit %s: %v", seq[i], err)
+		}
+	}
+	sp, err := s.editedFrom(sc, seq)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, seq, nil
+}
+
+// editDelta is how many instructions an edit adds to its CPU's program
+// (negative: removes).
+func editDelta(tg editTarget, e Edit) int {
+	switch e.Op {
+	case InsertBarrier:
+		return 1
+	case RemoveBarrier:
+		return -1
+	}
+	if tg.from.call == nil {
+		return 0
+	}
+	n := func(prim string) int {
+		if p := prims[prim]; p != nil && p.class == pStoreMb {
+			return 2
+		}
+		return 1
+	}
+	for _, o := range familyOf(tg.from.call.Fun.Name) {
+		if o.matches(e.To) {
+			return n(o.Prim) - n(tg.from.call.Fun.Name)
+		}
+	}
+	return 0
 }
 
 func boolInt(b bool) int {

@@ -2,8 +2,12 @@ package scenarios
 
 import (
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // annotatedSrc has one of every kind of annotation, and things that must
@@ -134,4 +138,46 @@ func TestEditSetInserts(t *testing.T) {
 	if !strings.Contains(code[0].Text, "smp_load_acquire") || !strings.Contains(code[1].Text, "smp_mb") {
 		t.Errorf("P1: %q, %q", code[0].Text, code[1].Text)
 	}
+}
+
+// TestEditSetIsTheList is the property EditSet promises: for random sets
+// of the strengthenings fix chooses from (and the weakenings why makes),
+// on every scenario of the library, the edited program is the one the
+// --edit list it returns makes, applied one edit at a time.
+func TestEditSetIsTheList(t *testing.T) {
+	lib, err := Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		e := rapid.SampledFrom(lib).Draw(rt, "scenario")
+		sp, err := BuiltinSpec(e.Name)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		sites, _, err := sp.fixSites()
+		if err != nil {
+			rt.Fatal(err)
+		}
+		var set []Edit
+		for i, s := range sites {
+			if l := rapid.IntRange(0, len(s.levels)-1).Draw(rt, "level"+strconv.Itoa(i)); l > 0 && rapid.Bool().Draw(rt, "take"+strconv.Itoa(i)) {
+				set = append(set, s.levels[l].edit)
+			}
+		}
+		if ws, _ := sp.Weakenings(); len(ws) > 0 && len(set) == 0 {
+			set = append(set, rapid.SampledFrom(ws).Draw(rt, "weakening").Edit)
+		}
+		got, seq, err := sp.EditSet(set)
+		if err != nil {
+			rt.Fatalf("%s %s: %v", e.Name, EditsText(set), err)
+		}
+		want, err := sp.Edited(seq...)
+		if err != nil {
+			rt.Fatalf("%s: the list %s does not apply: %v", e.Name, EditsText(seq), err)
+		}
+		if Format(got.Litmus) != Format(want.Litmus) || !slices.Equal(got.Edits, want.Edits) {
+			rt.Fatalf("%s %s: the set and the list %s differ:\n%s\n%s", e.Name, EditsText(set), EditsText(seq), Format(got.Litmus), Format(want.Litmus))
+		}
+	})
 }

@@ -54,6 +54,14 @@ func command(indent int, lead string, words ...string) block {
 	return block{kind: commandBlock, indent: indent, text: lead, steps: words}
 }
 
+// lead is the space after a command's lead, if it has one.
+func lead(text string) string {
+	if text == "" {
+		return ""
+	}
+	return " "
+}
+
 // commandLines sets a command's words in lines of at most w cells after
 // the first line's prefix first and the others' rest.
 func commandLines(first, rest string, words []string, w int) []string {
@@ -124,7 +132,7 @@ func textLines(doc []block, w int) []string {
 		case tableBlock:
 			out = append(out, b.tbl.text(true)...)
 		case commandBlock:
-			out = append(out, commandLines(ind+b.text+" ", ind+"    ", b.steps, w)...)
+			out = append(out, commandLines(strings.TrimRight(ind+b.text+" ", " ")+lead(b.text), ind+"    ", b.steps, w)...)
 			continue
 		default:
 			text := b.text
@@ -160,7 +168,7 @@ func panelLines(doc []block, st Styles, w int) []string {
 		case noteBlock:
 			out = append(out, wrapIndented(ind, st.Dim.Render(b.text), tw)...)
 		case commandBlock:
-			out = append(out, commandLines(ind+b.text+" ", ind+"    ", b.steps, tw)...)
+			out = append(out, commandLines(strings.TrimRight(ind+b.text+" ", " ")+lead(b.text), ind+"    ", b.steps, tw)...)
 			continue
 		default:
 			text := b.text
@@ -194,7 +202,7 @@ func compareTable(t scenarios.CompareTable, style func(scenarios.CompareCell, st
 		tb.header = append(tb.header, "LKMM")
 	}
 	for _, r := range t.Rows {
-		row := []string{r.Spec.Label()}
+		row := []string{r.Label}
 		for _, c := range r.Cells {
 			row = append(row, style(c, c.Text()))
 		}
@@ -230,7 +238,7 @@ func compareConditions(t scenarios.CompareTable) [][2]string {
 	}
 	var out [][2]string
 	for _, r := range t.Rows {
-		out = append(out, [2]string{r.Spec.Label(), r.Spec.Condition()})
+		out = append(out, [2]string{r.Label, r.Spec.Condition()})
 	}
 	return out
 }
@@ -238,8 +246,8 @@ func compareConditions(t scenarios.CompareTable) [][2]string {
 // compareTitle is "Family mp: exists (…)", or the family alone when the
 // variants ask different questions.
 func compareTitle(t scenarios.CompareTable, current string) string {
-	head := "Family " + t.Family
-	if t.Family == "" {
+	head := t.Title
+	if head == "" {
 		head = current
 	}
 	if cond, shared := t.Condition(); shared {
@@ -254,7 +262,10 @@ func CompareReport(t scenarios.CompareTable, markdown bool) string {
 	tb := compareTable(t, func(_ scenarios.CompareCell, s string) string { return s })
 	var out []string
 	if markdown {
-		head := "**" + t.Family + "**"
+		head := "**" + t.Title + "**"
+		if t.Family != "" {
+			head = "**" + t.Family + "**"
+		}
 		if cond, shared := t.Condition(); shared {
 			head += ": " + mdCode(cond)
 		}
@@ -266,6 +277,20 @@ func CompareReport(t scenarios.CompareTable, markdown bool) string {
 		out = append(out, tb.text(true)...)
 	}
 	out = append(out, "")
+	legend := false
+	for _, r := range t.Rows {
+		if l := r.Legend(); l != "" {
+			if markdown {
+				out = append(out, r.Label+": "+mdCode(l))
+			} else {
+				out = append(out, paragraph("", "  ", r.Label+": "+l, ReportWidth, false)...)
+			}
+			legend = true
+		}
+	}
+	if legend {
+		out = append(out, "")
+	}
 	if conds := compareConditions(t); conds != nil {
 		for _, c := range conds {
 			if markdown {
@@ -331,7 +356,7 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 	for _, r := range t.Rows {
 		if len(r.Cells) == 2 && r.Cells[0].Complete && r.Cells[1].Complete && r.Cells[0].Err == nil && r.Cells[1].Err == nil &&
 			r.Cells[0].Verdict.Observation != r.Cells[1].Verdict.Observation {
-			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Spec.Label(),
+			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Label,
 				r.Cells[0].Verdict.Observation, t.Modes[0].Title(), r.Cells[1].Verdict.Observation, t.Modes[1].Title()), tw)...)
 		}
 	}
@@ -556,4 +581,109 @@ func editCommand(cmd string, edits []scenarios.Edit) []string {
 		words = append(words, "--edit "+e.String())
 	}
 	return words
+}
+
+// ---- Fix ----
+
+// fixDoc words a fix report: the fixes that work in both modes (when
+// the outcome happens in both), then per mode whether there is anything
+// to fix, the minimal fixes cheapest first (each as the --edit flags
+// that make it, its changes in words, and its verdict in every mode), or
+// that nothing short of locks works, and how far the search went.
+func fixDoc(r scenarios.FixReport) []block {
+	sp := r.Spec
+	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
+	if sp.Title != "" {
+		doc = append(doc, para(sp.Title))
+	}
+	if len(sp.Edits) > 0 {
+		doc = append(doc, para("Edited: "+scenarios.EditFlags(sp.Edits)))
+	}
+	doc = append(doc, note("Cost model: "+scenarios.FixCostModel+"."), blank())
+	fixes := func(list []scenarios.Fix) {
+		for k, f := range list {
+			doc = append(doc, command(1, fmt.Sprintf("%d. cost %d:", k+1, f.Cost), editCommand("", f.Edits)[1:]...))
+			for _, ch := range f.Changes {
+				doc = append(doc, block{indent: 2, text: ch.What})
+			}
+			var vs []string
+			for j, m := range r.Modes {
+				v := "unknown"
+				if f.Known[j] {
+					v = fmt.Sprintf("%s %d/%d", f.Verdicts[j].Observation, f.Verdicts[j].Positive, f.Verdicts[j].Positive+f.Verdicts[j].Negative)
+				}
+				vs = append(vs, m.Mode.Title()+" "+v)
+			}
+			doc = append(doc, block{indent: 2, text: "gives " + strings.Join(vs, ", ")})
+		}
+	}
+	count := func(n int) string {
+		if n == 1 {
+			return "1 minimal fix"
+		}
+		return fmt.Sprintf("%d minimal fixes, cheapest first", n)
+	}
+	if len(r.Both) > 0 || r.BothComplete {
+		switch {
+		case len(r.Both) == 0:
+			doc = append(doc, para("Both modes: no set of these strengthenings fixes both."))
+		default:
+			doc = append(doc, para(fmt.Sprintf("Both modes (what works on x86 and on arm64 alike): %s:", count(len(r.Both)))))
+			fixes(r.Both)
+		}
+		if !r.BothComplete {
+			doc = append(doc, block{indent: 1, kind: noteBlock, text: "A mode's search stopped early (below), so fixes of both may be missing."})
+		}
+		doc = append(doc, blank())
+	}
+	for _, fm := range r.Modes {
+		title := fm.Mode.Title() + " mode"
+		v := fm.AsWrittenVerdict
+		asWritten := fmt.Sprintf("%s %d/%d", v.Observation, v.Positive, v.Positive+v.Negative)
+		switch {
+		case !fm.AsWritten.Known():
+			doc = append(doc, para(fmt.Sprintf("%s: whether the outcome is reachable as written is unknown (%s), so there is nothing to search from.", title, fm.AsWritten.StopText())))
+		case !fm.Open():
+			doc = append(doc, para(fmt.Sprintf("%s: the outcome is unreachable as written (%s): nothing to fix.", title, asWritten)))
+		case fm.NoFix:
+			doc = append(doc, para(fmt.Sprintf("%s: reachable as written (%s), and even every strengthening at once leaves it reachable: nothing short of locks (or another algorithm) fixes it.", title, asWritten)))
+		case len(fm.Fixes) == 0:
+			doc = append(doc, para(fmt.Sprintf("%s: reachable as written (%s); no fix found before the search stopped (%s).", title, asWritten, fm.Stop)))
+		default:
+			doc = append(doc, para(fmt.Sprintf("%s: reachable as written (%s); %s:", title, asWritten, count(len(fm.Fixes)))))
+			fixes(fm.Fixes)
+		}
+		if fm.Open() && !fm.NoFix {
+			switch {
+			case fm.Complete:
+				doc = append(doc, block{indent: 1, kind: noteBlock, text: fmt.Sprintf("These are all the minimal fixes from these strengthenings (%d explorations): every set not above one of them leaves the outcome reachable.", fm.Explorations)})
+			case fm.Stop != "":
+				doc = append(doc, block{indent: 1, kind: noteBlock, text: fmt.Sprintf("The search stopped after %d explorations: %s. Each fix listed is minimal; dearer ones may be missing.", fm.Explorations, fm.Stop)})
+			}
+		}
+		doc = append(doc, blank())
+	}
+	doc = append(doc, note(fmt.Sprintf("Searched %d strengthenings at %d sites (loads → acquire, stores → release, RMWs → acquire/release/full, smp_rmb/smp_wmb → smp_mb, and a barrier after each access another follows) in %.2f s.", r.Strengthenings, r.Sites, r.Elapsed.Seconds())))
+	if len(r.Plain) > 0 {
+		doc = append(doc, note("Plain C accesses are not strengthened (write them with READ_ONCE/WRITE_ONCE first): "+strings.Join(r.Plain, ", ")+"."))
+	}
+	return doc
+}
+
+// FixReport renders a fix report for a mail, in 72 columns; arg is how
+// the scenario was named (for the commands it gives).
+func FixReport(r scenarios.FixReport, arg string) string {
+	doc := fixDoc(r)
+	doc[0].text = "fix " + doc[0].text
+	first := r.Both
+	for _, fm := range r.Modes {
+		if len(first) == 0 {
+			first = fm.Fixes
+		}
+	}
+	if len(first) > 0 {
+		doc = append(doc, blank(), para("To check a fix, or to watch it in the UI, give its flags to smpscope check or smpscope:"),
+			command(1, "", editCommand("smpscope check "+ShellQuote(arg), first[0].Edits)...))
+	}
+	return lines(textLines(doc, ReportWidth))
 }

@@ -11,11 +11,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -170,6 +173,9 @@ func TestBinaryFullDisk(t *testing.T) {
 		{"compare", "mp"},
 		{"why", "mp+wmb-rmb"},
 		{},
+		// Help and the version too (issue 22, item 6): cobra writes them
+		// and drops the error.
+		{"--help"}, {"-h"}, {"help"}, {"check", "--help"}, {"help", "trace"}, {"--version"},
 	} {
 		r := runBinary(t, 20*time.Second, nil, full, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "cannot write the output: write /dev/stdout: no space left on device") {
@@ -298,5 +304,127 @@ func TestBinaryLongNames(t *testing.T) {
 			t.Errorf("%v: exit %d: %.300s", args, r.code, r.stderr)
 		}
 		t.Logf("%s %s: %v", args[0], filepath.Base(args[1]), r.elapsed.Round(time.Millisecond))
+	}
+}
+
+// bigLitmus is a test whose search takes minutes: five CPUs, each with
+// two stores and three loads.
+func bigLitmus(t *testing.T, dir string) string {
+	var b strings.Builder
+	b.WriteString("C big\n\n{\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "\tint x%d=0;\n", i)
+	}
+	b.WriteString("}\n\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "P%d(int *x0, int *x1, int *x2, int *x3, int *x4)\n{\n\tint r0;\n\tint r1;\n\tint r2;\n\n", i)
+		fmt.Fprintf(&b, "\tWRITE_ONCE(*x%d, 1);\n\tr0 = READ_ONCE(*x%d);\n\tWRITE_ONCE(*x%d, 2);\n\tr1 = READ_ONCE(*x%d);\n\tr2 = READ_ONCE(*x%d);\n}\n\n", i, (i+1)%5, i, (i+2)%5, (i+3)%5)
+	}
+	b.WriteString("exists (0:r0=0 /\\ 1:r0=0)\n")
+	p := filepath.Join(dir, "big.litmus")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Ctrl-C during check stops the searches, not the report (issue 22, item
+// 6): what finished is printed, the interrupted search is reported as
+// unknown, and the status is 130. Each argument is printed as soon as it
+// and those before it are done, so the test waits for the first.
+func TestBinaryCheckInterrupted(t *testing.T) {
+	bin := binary(t)
+	big := bigLitmus(t, t.TempDir())
+	cmd := exec.Command(bin, "check", "--mode", "arm", "sb+once", big, "mp+once")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer guard.Stop()
+	var out bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(out.String(), "Observation sb+once") {
+		n, err := stdout.Read(buf)
+		out.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("stdout ended before sb+once was reported: %v\n%s%s", err, out.String(), errb.String())
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	rest, _ := io.ReadAll(stdout)
+	out.Write(rest)
+	err = cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130", err)
+	}
+	stderr := errb.String()
+	if !strings.Contains(stderr, "big.litmus (arm mode): verdict unknown (stopped after") || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("the interrupted search is not reported as unknown:\n%s", stderr)
+	}
+	if strings.Contains(out.String(), "Observation big") {
+		t.Errorf("a verdict for the interrupted search:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "Observation mp+once") && !strings.Contains(stderr, "mp+once (arm mode): not explored (interrupted)") {
+		t.Errorf("mp+once is neither reported nor said to be unexplored:\n%s%s", out.String(), stderr)
+	}
+}
+
+// A hangup or a SIGQUIT leaves the terminal as the UI found it (issue 22,
+// item 6): not in the alternate screen, mouse reporting off. Tried in
+// tmux, whose pane outlives the program.
+func TestBinaryUISignalsRestoreTerminal(t *testing.T) {
+	bin := binary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("no tmux")
+	}
+	dir := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT} {
+		session := fmt.Sprintf("smpscope-test-%d-%d", os.Getpid(), sig)
+		pidFile := filepath.Join(dir, "pid")
+		os.Remove(pidFile)
+		script := fmt.Sprintf(`sh -c 'echo $$ > %s; exec %s sb+once'; echo "exit $?"; sleep 60`, pidFile, bin)
+		if out, err := exec.Command("tmux", "new", "-d", "-s", session, "-x", "80", "-y", "24", script).CombinedOutput(); err != nil {
+			t.Fatalf("tmux: %v %s", err, out)
+		}
+		defer exec.Command("tmux", "kill-session", "-t", session).Run()
+		pane := func(format string) string {
+			out, _ := exec.Command("tmux", "display", "-p", "-t", session, format).Output()
+			return strings.TrimSpace(string(out))
+		}
+		screen := func() string {
+			out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
+			return string(out)
+		}
+		waitFor := func(what string, ok func() bool) {
+			for start := time.Now(); !ok(); time.Sleep(50 * time.Millisecond) {
+				if time.Since(start) > time.Minute {
+					t.Fatalf("%v: %s never happened: alternate screen %s, mouse %s\n%s", sig, what, pane("#{alternate_on}"), pane("#{mouse_any_flag}"), screen())
+				}
+			}
+		}
+		waitFor("the first frame", func() bool { return strings.Contains(screen(), "CPUs") })
+		if pane("#{alternate_on} #{mouse_any_flag}") != "1 1" {
+			t.Fatalf("the UI is not in the alternate screen with the mouse on: %s", pane("#{alternate_on} #{mouse_any_flag}"))
+		}
+		data, _ := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid <= 0 {
+			t.Fatalf("no pid in %q", data)
+		}
+		syscall.Kill(pid, sig)
+		waitFor("the exit", func() bool { return strings.Contains(screen(), "exit ") })
+		if got := pane("#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} #{mouse_standard_flag}"); got != "0 0 0 0" {
+			t.Errorf("%v: the terminal is left with alternate screen, mouse flags %s\n%s", sig, got, screen())
+		}
+		if want := fmt.Sprintf("exit %d", 128+int(sig)); !strings.Contains(screen(), want) {
+			t.Errorf("%v: want %q\n%s", sig, want, screen())
+		}
 	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 
 	"github.com/charmbracelet/x/term"
@@ -50,8 +53,11 @@ P0:1+mb inserts smp_mb() after P0's first; P0:2-wmb removes a barrier).
 Exit status: 0 when everything parsed and explored; 1 when a mode reaches an
 outcome the file's "Result: Never" forbids (a soundness failure, which takes
 precedence, also when a limit stopped the search after that outcome was
-found); 2 for usage, parse, limit or write errors. A search a limit stops
-has no verdict: it is reported on stderr with what it found so far.`,
+found); 2 for usage, parse, limit or write errors; 130 when interrupted.
+A search a limit stops has no verdict: it is reported on stderr with what
+it found so far. Each scenario is printed as soon as it and those before
+it are done; Ctrl-C stops the searches, prints what finished, and reports
+the interrupted ones as unknown.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
@@ -118,49 +124,105 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 			all = append(all, checked{arg: arg})
 		}
 	}
+	// Ctrl-C stops the searches, not the process: what finished is
+	// reported as usual, what was interrupted as unknown (issue 22, item
+	// 6), and the status is 130 (unless a soundness failure was found).
+	ctx, interrupt := context.WithCancelCause(context.Background())
+	defer interrupt(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	go func() {
+		if _, ok := <-sigs; ok {
+			interrupt(errInterrupted)
+		}
+	}()
+	defer func() { signal.Stop(sigs); close(sigs) }()
+
+	// Each argument is reported as soon as it and every one before it
+	// are done, so that a long run shows its progress in its output.
 	bar := progressTo(stderr, len(jobs))
+	code, done, next := 0, 0, 0
+	var werr error
+	ready := make([]bool, len(all))
+	for i, c := range all {
+		ready[i] = c.run.Err != nil // did not parse: nothing to explore
+	}
+	flush := func() {
+		for next < len(all) && ready[next] && werr == nil {
+			c := all[next]
+			next++
+			werr = reportCheck(c, opts.asJSON, stdout, stderr, &code)
+		}
+	}
+	flush()
 	eo := opts.limits
 	eo.NoWitnesses = true
-	runs := scenarios.ExploreAll(jobs, eo, func(done, _ int) { bar(done) })
+	eo.Context = ctx
+	runs := scenarios.ExploreAll(jobs, eo, func(k int, r scenarios.Run) {
+		done++
+		all[at[k]].run, ready[at[k]] = r, true
+		bar(-1)
+		flush()
+		if done < len(jobs) {
+			bar(done)
+		}
+	})
 	bar(-1)
 	for k, r := range runs {
-		all[at[k]].run = r
+		if !ready[at[k]] { // skipped after an interrupt
+			all[at[k]].run, ready[at[k]] = r, true
+		}
 	}
-
-	code := 0
-	for _, c := range all {
-		r := c.run
-		if err := r.Failure(); err != nil {
-			if r.Spec != nil {
-				message(stderr, "smpscope check: %s (%s mode): %v", c.arg, r.Mode, err)
-			} else {
-				message(stderr, "smpscope check: %v", err)
-			}
-			if code == 0 {
-				code = 2
-			}
-		}
-		if r.Unsound() {
-			message(stderr, "smpscope check: %s: SOUNDNESS: the file says \"Result: Never\" but %s mode reaches the outcome (%d final states)", r.Spec.Name, r.Mode.Title(), r.Verdict().Positive)
-			code = 1
-		}
-		switch {
-		case opts.asJSON:
-			line, err := views.CheckJSON(c.arg, r)
-			if err != nil {
-				return err
-			}
-			if err := writeOut("check", stdout, string(line)); err != nil {
-				return err
-			}
-		case r.Failure() == nil:
-			if err := writeOut("check", stdout, views.CheckText(r)); err != nil {
-				return err
-			}
+	flush()
+	if werr != nil {
+		return werr
+	}
+	if context.Cause(ctx) == errInterrupted {
+		message(stderr, "smpscope check: interrupted")
+		if code != 1 {
+			code = 130
 		}
 	}
 	if code != 0 {
 		return &exitError{code: code}
+	}
+	return nil
+}
+
+// errInterrupted is why an interrupted search stopped.
+var errInterrupted = errors.New("interrupted")
+
+// reportCheck writes one argument's run: its herd7 block (or JSON line)
+// on stdout, or why it has no verdict on stderr; code becomes 2 for a
+// run without a verdict and 1 for a soundness failure.
+func reportCheck(c checked, asJSON bool, stdout, stderr io.Writer, code *int) error {
+	r := c.run
+	if r.Err == nil && r.Result == nil {
+		r.Err = errors.New("not explored (interrupted)")
+	}
+	if err := r.Failure(); err != nil {
+		if r.Spec != nil {
+			message(stderr, "smpscope check: %s (%s mode): %v", c.arg, r.Mode, err)
+		} else {
+			message(stderr, "smpscope check: %v", err)
+		}
+		if *code == 0 {
+			*code = 2
+		}
+	}
+	if r.Unsound() {
+		message(stderr, "smpscope check: %s: SOUNDNESS: the file says \"Result: Never\" but %s mode reaches the outcome (%d final states)", r.Spec.Name, r.Mode.Title(), r.Verdict().Positive)
+		*code = 1
+	}
+	switch {
+	case asJSON:
+		line, err := views.CheckJSON(c.arg, r)
+		if err != nil {
+			return err
+		}
+		return writeOut("check", stdout, string(line))
+	case r.Failure() == nil:
+		return writeOut("check", stdout, views.CheckText(r))
 	}
 	return nil
 }

@@ -48,10 +48,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	var ee *exitError
+	if cw, ok := root.OutOrStdout().(*checkedWriter); ok && cw.err != nil && !errors.As(err, &ee) {
+		err = &exitError{2, fmt.Sprintf("smpscope: cannot write the output: %v", cw.err)}
+	}
 	if err == nil {
 		return 0
 	}
-	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
 			message(stderr, "%s", ee.msg)

@@ -50,10 +50,26 @@ which the UI can undo (u); check and trace take the same flags.`,
 	root.SetVersionTemplate("smpscope {{.Version}}\n")
 	addUIFlags(root, &ui)
 	root.PersistentFlags().StringVar(&ui.test, "test", "", "of the litmus tests a mail (standard input or a file) holds, take the one with this `N`umber (from 1) or NAME")
-	root.SetOut(stdout)
+	// Cobra writes help and the version itself and drops write errors:
+	// run reports them like every other failed write (issue 22, item 6).
+	root.SetOut(&checkedWriter{w: stdout})
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdout), newWhyCmd(stdin, stdout), newRecordCmd(stdin, stderr))
+	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdin, stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr))
 	return root
+}
+
+// checkedWriter remembers the first write error.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // printNonInteractive is what smpscope prints instead of starting the UI

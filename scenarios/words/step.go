@@ -27,14 +27,7 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 	case machine.StepCommit:
 		for _, e := range s.StoreBuffer(c) {
 			if e.Instr == st.Arg && e.Kind != machine.EntryWmb {
-				kind := ""
-				switch e.Kind {
-				case machine.EntryRelease:
-					kind = "release "
-				case machine.EntryExclusive:
-					kind = "exclusive "
-				}
-				return fmt.Sprintf("%s: commit %sstore %s=%s from its store buffer", cpu, kind, n.loc(e.Loc), n.val(e.Val))
+				return fmt.Sprintf("%s: commit %sstore %s=%s from its store buffer", cpu, entryKind(e.Kind), n.loc(e.Loc), n.val(e.Val))
 			}
 		}
 	case machine.StepInvalidate:
