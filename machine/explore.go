@@ -19,11 +19,11 @@ type Options struct {
 	MaxStates int
 	// MaxMemory stops the search before the memory it holds would exceed
 	// this many bytes. Ignored when Budget is set; with neither, the
-	// search shares the process's budget (2 GiB unless
-	// SetProcessMemoryLimit says otherwise).
+	// search has a budget of 2 GiB of its own.
 	MaxMemory int64
 	// Budget, when set, is a memory allowance this search shares with
-	// others running at the same time (see NewBudget).
+	// others running at the same time (NewBudget; a program's one budget
+	// for all its explorations is NewProcessBudget).
 	Budget *Budget
 	// Timeout stops the search after this long (default: none).
 	Timeout time.Duration
@@ -308,7 +308,7 @@ func Explore(m *Machine, opts Options) *Result {
 	case opts.MaxMemory > 0:
 		budget = NewBudget(opts.MaxMemory)
 	default:
-		budget = processBudget.Load()
+		budget = NewBudget(defaultMaxMemory)
 	}
 	ctx := opts.Context
 	if ctx == nil {

@@ -85,7 +85,7 @@ func TestWhatIfExt4Flow(t *testing.T) {
 		if b, a := m.verdicts(machine.ARM); b != scenarios.Sometimes || a != scenarios.Never {
 			t.Errorf("release and acquire on the flag: %s → %s, want Sometimes → Never", b, a)
 		}
-		mustContain(t, m.View(), "Sometimes", "→ Never", "~2 edits", "~▶ r0 = smp_load_acquire")
+		mustContain(t, m.View(), "Sometimes", "→ Never", "~2 edits", "~1 ▶ r0 = smp_load_acquire")
 		mustContain(t, strings.Join(m.scen.frame.Lines(views.PaneOutcomes), "\n"), "1:r0=1 1:r1=3 gone")
 		// u undoes the release, U redoes it.
 		m = Drive(m, keys("u")...)
@@ -220,10 +220,22 @@ func TestWhatIfKeepsHistory(t *testing.T) {
 	if m.scen.sess.cursor != 1 || !strings.Contains(m.scen.notice, "history cut at step 1") {
 		t.Errorf("cursor %d, notice %q", m.scen.sess.cursor, m.scen.notice)
 	}
-	// u takes the barrier away; the cut steps stay cut.
+	// u takes the barrier away and brings the cut steps back (issue 18).
 	m = Drive(m, keys("u")...)
-	if editsOf(m) != "" || m.scen.sess.cursor != 1 {
-		t.Errorf("after u: edits %q, cursor %d", editsOf(m), m.scen.sess.cursor)
+	if got := strings.Join(m.scen.sess.idsUpTo(), ", "); editsOf(m) != "" || m.scen.sess.cursor != 3 || got != "P0 exec, P0 exec, P1 exec" || !strings.Contains(m.scen.notice, "the 2 steps it cut are back") {
+		t.Errorf("after u: edits %q, cursor %d, history %s, notice %q", editsOf(m), m.scen.sess.cursor, got, m.scen.notice)
+	}
+	// U cuts them again; a step taken after that is a new history, which
+	// u keeps (it replays what it can) rather than bring the old one back.
+	m = Drive(m, keys("U")...)
+	if m.scen.sess.cursor != 1 {
+		t.Errorf("after U: cursor %d", m.scen.sess.cursor)
+	}
+	m = Drive(m, keys("u", "b")...)
+	m = take(t, m, "P1 exec")
+	m = Drive(m, keys("u")...)
+	if got := strings.Join(m.scen.sess.idsUpTo(), ", "); got != "P0 exec, P1 exec" {
+		t.Errorf("u after a new step: history %s", got)
 	}
 }
 
@@ -244,7 +256,7 @@ func TestWhatIfClick(t *testing.T) {
 		inner := f.Regions.Panes[views.PaneCPUs].Inner()
 		// The second column, the second instruction.
 		x := inner.X + inner.W/2 + 3
-		y := inner.Y + f.CodeRow(1)
+		y := inner.Y + f.CodeRow(1, 1)
 		m = Drive(m, tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 		if m.scen.focus != views.PaneCPUs || m.scen.edit.cpu != 1 || m.scen.edit.at != 1 {
 			t.Fatalf("click at %d,%d: focus %s, cursor %d:%d", x, y, m.scen.focus, m.scen.edit.cpu, m.scen.edit.at)

@@ -655,24 +655,31 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 		fm.Stop = "even the search with every strengthening at once did not finish"
 		return
 	}
-	// grow raises a failing set site by site as high as it still fails.
+	// grow raises a failing set site by site as high as it still fails:
+	// at each site, its stronger forms are explored at once, and the
+	// strongest that fails is kept.
 	grow := func(a assignment) assignment {
 		g := slices.Clone(a)
 		for i := range sites {
+			var tries []assignment
 			for l := len(sites[i].levels) - 1; l >= 0; l-- {
-				if l == int(g[i]) || !sites[i].le[g[i]][l] {
-					continue
+				if l != int(g[i]) && sites[i].le[g[i]][l] {
+					t := slices.Clone(g)
+					t[i] = uint8(l)
+					tries = append(tries, t)
 				}
-				t := slices.Clone(g)
-				t[i] = uint8(l)
-				r := result(t)
-				if r == fixUnexplored {
-					if !explore([]assignment{t}) {
-						return g
-					}
-					r = result(t)
+			}
+			var todo []assignment
+			for _, t := range tries {
+				if result(t) == fixUnexplored {
+					todo = append(todo, t)
 				}
-				if r == fixFails {
+			}
+			if len(todo) > 0 && !explore(todo) {
+				return g
+			}
+			for _, t := range tries {
+				if result(t) == fixFails {
 					g = t
 					break
 				}
@@ -760,21 +767,11 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 			fm.Stop = fmt.Sprintf("the limit of %d explorations was reached among the sets costing %d", opts.MaxExplorations, c)
 			return
 		}
-		// Raise the failing ones, in parallel.
-		grown := make([]assignment, len(fails))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for k, a := range fails {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				grown[k] = grow(a)
-				<-sem
-			}()
+		// Raise the failing ones, one after another (so that what each
+		// explores, and the report's counts, do not depend on timing).
+		for _, a := range fails {
+			failing = append(failing, grow(a))
 		}
-		wg.Wait()
-		failing = append(failing, grown...)
 		switch {
 		case unsure:
 			fm.Stop = fmt.Sprintf("an exploration stopped at a limit among the sets costing more than %d, so dearer sets could not be called minimal", c)

@@ -315,3 +315,20 @@ func TestFixAgainstHerd(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d herd7 runs", ran)
 }
+
+// TestSavedEditsHerd: the file S saves (the original's comment kept,
+// Result dropped, the provenance added) is a litmus test herd7 reads.
+func TestSavedEditsHerd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("herd7 runs are not short")
+	}
+	h, err := litmusgen.FindHerd(".")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, text := range scenarios.SavedEdits(t) {
+		if res := h.Run(context.Background(), "lkmm", "saved", text); !res.Accepted {
+			t.Errorf("herd7 does not accept the saved test: %s\n%s", res.Error, text)
+		}
+	}
+}
