@@ -2,6 +2,7 @@ package views
 
 import (
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 
 	"strings"
 )
@@ -114,6 +115,13 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 	case f.Regions.MemoryTabbed:
 		f.cpus = full
 		mem = memoryLines(in, st, f.Regions.Panes[PaneMemory].Inner().W)
+	}
+	if inner := f.Regions.Panes[PaneCPUs].Inner(); f.cpus.height() > inner.H {
+		// Short of room: the waits said briefly, which may make the
+		// columns fit (the explanation names what a CPU waits for).
+		if brief := newCPUBlockDetail(in, st, inner.W, f.Regions.TallCPUs, words.Brief); brief.height() < f.cpus.height() {
+			f.cpus = brief
+		}
 	}
 	f.cpus.fit(f.Regions.Panes[PaneCPUs].Inner().H)
 	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
