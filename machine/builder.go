@@ -116,6 +116,21 @@ func (tb *ThreadBuilder) RCULock() { tb.emit(Instr{Op: OpRCULock, Text: "rcu_rea
 // RCUUnlock emits rcu_read_unlock().
 func (tb *ThreadBuilder) RCUUnlock() { tb.emit(Instr{Op: OpRCUUnlock, Text: "rcu_read_unlock();"}) }
 
+// SRCULock appends "dst = srcu_read_lock(s);".
+func (tb *ThreadBuilder) SRCULock(dst Reg, s Loc) {
+	tb.emit(Instr{Op: OpSRCULock, HasDst: true, Dst: dst, Addr: Const(PtrTo(s)), Text: fmt.Sprintf("%s = srcu_read_lock(%s);", tb.reg(dst), tb.loc(s))})
+}
+
+// SRCUUnlock appends "srcu_read_unlock(s, idx);".
+func (tb *ThreadBuilder) SRCUUnlock(s Loc, idx *Expr) {
+	tb.emit(Instr{Op: OpSRCUUnlock, Addr: Const(PtrTo(s)), Val: idx, Text: fmt.Sprintf("srcu_read_unlock(%s, %s);", tb.loc(s), tb.expr(idx))})
+}
+
+// SyncSRCU appends "synchronize_srcu(s);".
+func (tb *ThreadBuilder) SyncSRCU(s Loc) {
+	tb.emit(Instr{Op: OpSyncSRCU, Addr: Const(PtrTo(s)), Text: fmt.Sprintf("synchronize_srcu(%s);", tb.loc(s))})
+}
+
 // SyncRCU emits synchronize_rcu().
 func (tb *ThreadBuilder) SyncRCU() { tb.emit(Instr{Op: OpSyncRCU, Text: "synchronize_rcu();"}) }
 

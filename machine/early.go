@@ -1,5 +1,7 @@
 package machine
 
+import "math/bits"
+
 // Out-of-order issue (ARM-like mode), machine.md "Out-of-order issue": a CPU
 // may perform a later plain store or smp_wmb before earlier plain loads and
 // register arithmetic, when nothing it needs depends on those loads.
@@ -42,7 +44,9 @@ const (
 // the registers, and calls yield for every later instruction that may be
 // issued early: a store or smp_wmb (with the location and value it would
 // store), or a load (with its location).
-func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyKind, l Loc, v Value)) {
+//
+// For a store, yield also gets the SRCU sections its value carries.
+func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyKind, l Loc, v Value, secs uint32)) {
 	cs := &s.cpus[c]
 	code := m.code(c)
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || (cs.acqWait && len(cs.iq) > 0) {
@@ -50,6 +54,15 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 	}
 	var shadow [MaxRegs]Value
 	copy(shadow[:], cs.regs)
+	var shadowSecs [MaxRegs]uint32
+	copy(shadowSecs[:], cs.secs)
+	exprSecs := func(e *Expr) uint32 {
+		var secs uint32
+		for r := e.Regs(); r != 0; r &= r - 1 {
+			secs |= shadowSecs[bits.TrailingZeros32(r)]
+		}
+		return secs
+	}
 	var tainted uint32     // registers that depend on an overtaken load
 	var touched uint32     // registers an overtaken instruction reads or writes
 	var skippedLocs uint64 // locations read by overtaken loads
@@ -69,6 +82,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 				tainted |= 1 << in.Dst
 			} else {
 				shadow[in.Dst] = in.Val.Eval(shadow[:])
+				shadowSecs[in.Dst] = exprSecs(in.Val)
 				tainted &^= 1 << in.Dst
 			}
 			touched |= in.Val.Regs() | 1<<in.Dst
@@ -97,7 +111,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 			isLoc = isLoc && int(l) < len(m.Prog.Locs)
 			if skippedLoad && addrKnown && isLoc && !unknownAddr && (skippedLocs|skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || touched&(1<<in.Dst) == 0) && m.earlyLoadOK(s, c, in, l, shadow[:], tainted) {
-				yield(i, earlyLoad, l, 0)
+				yield(i, earlyLoad, l, 0, 0)
 			}
 			if in.Op != OpLoad {
 				// Whether an RMW or trylock fails is decided when it runs:
@@ -128,7 +142,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 				continue
 			}
 			if in.Fence == FenceWmb && skippedLoad && !passedRMW && skippedStores == 0 {
-				yield(i, earlyWmb, 0, 0)
+				yield(i, earlyWmb, 0, 0, 0)
 			}
 			return
 		case OpStore:
@@ -140,7 +154,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 				return
 			}
 			if in.Val.Regs()&tainted == 0 && (skippedLocs|skippedStores)&(1<<l) == 0 {
-				yield(i, earlyStore, l, in.Val.Eval(shadow[:]))
+				yield(i, earlyStore, l, in.Val.Eval(shadow[:]), exprSecs(in.Val))
 				return // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken
@@ -178,7 +192,7 @@ func (m *Machine) earlyLoadOK(s *State, c int, in *Instr, l Loc, shadow []Value,
 }
 
 func (m *Machine) appendEarly(out []Step, s *State, c int) []Step {
-	m.earlyCandidates(s, c, func(k int, _ earlyKind, _ Loc, _ Value) {
+	m.earlyCandidates(s, c, func(k int, _ earlyKind, _ Loc, _ Value, _ uint32) {
 		out = append(out, Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)})
 	})
 	return out
@@ -189,7 +203,7 @@ func (m *Machine) appendEarly(out []Step, s *State, c int) []Step {
 func (m *Machine) earlyLoc(s *State, c, k int) (Loc, bool) {
 	var loc Loc
 	isLoad := false
-	m.earlyCandidates(s, c, func(i int, kind earlyKind, l Loc, _ Value) {
+	m.earlyCandidates(s, c, func(i int, kind earlyKind, l Loc, _ Value, _ uint32) {
 		if i == k {
 			loc, isLoad = l, kind == earlyLoad
 		}
@@ -203,9 +217,10 @@ func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 	var kind earlyKind
 	var loc Loc
 	var val Value
-	m.earlyCandidates(s, c, func(i int, kd earlyKind, l Loc, v Value) {
+	var secs uint32
+	m.earlyCandidates(s, c, func(i int, kd earlyKind, l Loc, v Value, vs uint32) {
 		if i == k {
-			found, kind, loc, val = true, kd, l, v
+			found, kind, loc, val, secs = true, kd, l, v, vs
 		}
 	})
 	if !found {
@@ -221,13 +236,13 @@ func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 	case earlyWmb:
 		m.insertWmb(cs)
 	case earlyStore:
-		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Instr: uint8(k)})
+		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Secs: secs, Instr: uint8(k)})
 	case earlyLoad:
 		switch in.Op {
 		case OpLoad:
 			m.preLoad(s, c, in, false, ev)
 			v := m.load(s, c, loc, ev)
-			m.setDst(s, c, in, v, true)
+			m.setDst(s, c, in, v, s.readSecs(c, loc), true)
 		case OpTryLock:
 			m.failTrylock(s, c, in, loc, ev)
 		case OpRMW:

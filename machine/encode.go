@@ -17,11 +17,20 @@ import "encoding/binary"
 // owned), forced to I where they cannot matter (mask live); a line with a
 // queued invalidation is S whatever its bits say, and its stale value is
 // kept only if the CPU may still load the line (mask reads).
+//
+// When the program has SRCU sections to close (Machine.srcuTracked), every
+// encoded value is followed by the sections it carries: the latest value
+// of each location, each register, each store-buffer entry and each kept
+// stale value. (An up-to-date copy carries what the latest value does.)
 
 // appendMemBlock appends the shared block of s.
 func (m *Machine) appendMemBlock(b []byte, s *State) []byte {
+	track := m.srcuTracked()
 	for l := range s.mem {
 		b = binary.AppendVarint(b, int64(s.Latest(Loc(l))))
+		if track {
+			b = binary.AppendUvarint(b, uint64(s.latestSecs(Loc(l))))
+		}
 	}
 	return binary.AppendUvarint(b, uint64(s.srcuOpen))
 }
@@ -44,13 +53,20 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	b = binary.AppendUvarint(b, cs.early)
 	b = binary.AppendUvarint(b, uint64(cs.gpWait))
 	b = binary.AppendUvarint(b, uint64(cs.gpSecs))
+	track := m.srcuTracked()
 	for _, v := range cs.regs {
 		b = binary.AppendVarint(b, int64(v))
+	}
+	for _, f := range cs.secs {
+		b = binary.AppendUvarint(b, uint64(f))
 	}
 	b = append(b, byte(len(cs.sb)))
 	for _, e := range cs.sb {
 		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr)
 		b = binary.AppendVarint(b, int64(e.Val))
+		if track {
+			b = binary.AppendUvarint(b, uint64(e.Secs))
+		}
 	}
 	if m.Mode != ARM {
 		return b
@@ -89,6 +105,9 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 		b = binary.AppendUvarint(b, uint64(e.Before&m.fut.addrRegs[c]))
 		if reads&(1<<l) != 0 {
 			b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
+			if track {
+				b = binary.AppendUvarint(b, uint64(cs.cache[e.Loc].Secs))
+			}
 		}
 	}
 	return b
@@ -175,6 +194,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nc*nl)
 	sc.cpus = grow(sc.cpus, nc)
 	// Store buffers and queues: count first, so one buffer holds them all.
+	track := m.srcuTracked()
 	nsb, niq := 0, 0
 	for c := range blocks {
 		d := decoder{b: blocks[c]}
@@ -186,6 +206,9 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 			d.byte()
 			d.byte()
 			d.varint()
+			if track {
+				d.uvarint()
+			}
 		}
 		if m.Mode == ARM {
 			for l := 0; l < nl; l += 32 {
@@ -199,9 +222,16 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
 	s := &sc.st
 	*s = State{cpus: sc.cpus, mem: sc.vals[:nl:nl]}
+	if track {
+		sc.secs = grow(sc.secs, nv)
+		s.memSecs = sc.secs[:nl:nl]
+	}
 	d := decoder{b: memBlock}
 	for l := 0; l < nl; l++ {
 		s.mem[l] = Value(d.varint())
+		if track {
+			s.memSecs[l] = uint32(d.uvarint())
+		}
 	}
 	s.srcuOpen = uint32(d.uvarint())
 	bad := d.bad
@@ -209,9 +239,13 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 	for c := range blocks {
 		k := len(p.Threads[c].Regs)
 		regs := sc.vals[vo : vo+k : vo+k]
+		var secs []uint32
+		if track {
+			secs = sc.secs[vo : vo+k : vo+k]
+		}
 		vo += k
 		var ok bool
-		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, sc, so, io, dead)
+		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, secs, sc, so, io, dead)
 		bad = bad || !ok
 	}
 	if bad {
@@ -223,10 +257,11 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 // decodeCPU decodes CPU c's block into s, using regs for its registers and
 // the scratch buffers from offsets so and io for its store buffer and
 // queue; it returns the offsets after them.
-func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scratch, so, io int, dead bool) (int, int, bool) {
+func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []uint32, sc *scratch, so, io int, dead bool) (int, int, bool) {
 	nl := len(s.mem)
+	track := secs != nil
 	cs := &s.cpus[c]
-	*cs = cpuState{regs: regs}
+	*cs = cpuState{regs: regs, secs: secs}
 	d := decoder{b: block}
 	cs.pc = d.byte()
 	flags := d.byte()
@@ -239,12 +274,18 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scr
 	for r := range cs.regs {
 		cs.regs[r] = Value(d.varint())
 	}
+	for r := range cs.secs {
+		cs.secs[r] = uint32(d.uvarint())
+	}
 	n := int(d.byte())
 	cs.sb = sc.sbs[so : so+n : so+n+1]
 	so += n + 1
 	for i := range cs.sb {
 		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte()}
 		cs.sb[i].Val = Value(d.varint())
+		if track {
+			cs.sb[i].Secs = uint32(d.uvarint())
+		}
 	}
 	cs.cache = sc.lines[c*nl : (c+1)*nl : (c+1)*nl]
 	for l := range cs.cache {
@@ -263,6 +304,9 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scr
 			case 2:
 				cs.cache[l] = Line{State: Modified, Val: s.mem[l]}
 			}
+			if track {
+				cs.cache[l].Secs = s.memSecs[l]
+			}
 		}
 	}
 	reads := ^uint64(0) // as blockMasks; its live mask needs every CPU decoded
@@ -276,10 +320,14 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, sc *scr
 		l := Loc(d.byte())
 		cs.iq[i] = IQEntry{Loc: l, Marked: d.byte() != 0, Before: uint32(d.uvarint())}
 		var v Value
+		var f uint32
 		if reads&(1<<l) != 0 {
 			v = Value(d.varint())
+			if track {
+				f = uint32(d.uvarint())
+			}
 		}
-		cs.cache[l] = Line{State: Shared, Val: v}
+		cs.cache[l] = Line{State: Shared, Val: v, Secs: f}
 	}
 	return so, io, !d.bad && len(d.b) == 0
 }
@@ -295,5 +343,10 @@ func (m *Machine) skipHead(d *decoder, c int) {
 	d.uvarint()
 	for range m.Prog.Threads[c].Regs {
 		d.varint()
+	}
+	if m.srcuTracked() {
+		for range m.Prog.Threads[c].Regs {
+			d.uvarint()
+		}
 	}
 }

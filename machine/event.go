@@ -143,8 +143,7 @@ type FaultKind uint8
 
 // Faults.
 const (
-	FaultAddress   FaultKind = iota // its address is not a location (only a pointer plus 0 is)
-	FaultSRCUIndex                  // srcu_read_unlock's index names no open section of its domain
+	FaultAddress FaultKind = iota // its address is not a location (only a pointer plus 0 is)
 )
 
 // Fault is an instruction that cannot be performed: the execution ends
@@ -294,6 +293,15 @@ type InstrFact struct {
 	// Opener is, for FactSRCUUnlock, the CPU that opened the section it
 	// closed.
 	Opener int
+	// NoSection is set for an FactSRCULock whose index can reach no
+	// srcu_read_unlock of its domain (it opens no section: LKMM pairs it
+	// with nothing) and for an FactSRCUUnlock whose index carries no open
+	// section of its domain (it closes none: an unmatched unlock).
+	NoSection bool
+	// StillOpen is set for an FactSRCUUnlock whose section stays open:
+	// another srcu_read_unlock its index may reach can still run, and the
+	// section ends at the last of them (herd7: multiple-srcu-matches).
+	StillOpen bool
 	// Fault is set for FactFault.
 	Fault *Fault
 }

@@ -201,9 +201,7 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 			m.srcuLock(s, c, in, pc)
 			cs.pc++
 		case OpSRCUUnlock:
-			if !m.srcuUnlock(s, c, in) {
-				return // faulted
-			}
+			m.srcuUnlock(s, c, pc)
 			cs.pc++
 		case OpFence:
 			if m.fenceKind(in.Fence) == fenceWrite {
@@ -223,6 +221,7 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 func (m *Machine) assign(s *State, c int, dst Reg, e *Expr) {
 	cs := &s.cpus[c]
 	cs.regs[dst] = e.Eval(cs.regs)
+	cs.setSecs(dst, cs.exprSecs(e))
 	m.inheritMarks(cs, dst, e.Regs())
 }
 
@@ -296,6 +295,9 @@ func (m *Machine) applyInvalBecause(s *State, c, i int, why ApplyCause, ev *Even
 // writeBack copies an owner's line for l to memory.
 func (s *State) writeBack(l Loc, line *Line) {
 	s.mem[l] = line.Val
+	if s.memSecs != nil {
+		s.memSecs[l] = line.Secs
+	}
 	if s.memCo != nil {
 		s.memCo[l] = line.Co
 	}
@@ -333,6 +335,9 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 			}
 		}
 		*line = Line{State: st, Val: s.mem[l]}
+		if s.memSecs != nil {
+			line.Secs = s.memSecs[l]
+		}
 		if s.memCo != nil {
 			line.Co = s.memCo[l]
 		}
@@ -376,6 +381,19 @@ func (m *Machine) classify(s *State, c int, l Loc, v Value, co int32, src LoadSo
 	return le
 }
 
+// readSecs returns the SRCU sections carried by the value a load of l by
+// CPU c just returned: the newest store-buffer entry for l if there is
+// one, else its cache line (which a load leaves readable).
+func (s *State) readSecs(c int, l Loc) uint32 {
+	cs := &s.cpus[c]
+	for i := len(cs.sb) - 1; i >= 0; i-- {
+		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
+			return e.Secs
+		}
+	}
+	return cs.cache[l].Secs
+}
+
 // readLatest gives CPU c the latest committed value of l for an RMW or a
 // lock: its own queued invalidation for the line is applied first, so a CPU
 // never works on a stale copy.
@@ -388,7 +406,7 @@ func (m *Machine) readLatest(s *State, c int, l Loc, ev *Event) Value {
 // the line in M. Other M/E holders write back and drop to I; S holders
 // drop to I (TSO) or get a queued invalidation and keep their stale copy
 // (ARM-like).
-func (m *Machine) commitStore(s *State, c int, l Loc, v Value, instr int, ev *Event) {
+func (m *Machine) commitStore(s *State, c int, l Loc, v Value, secs uint32, instr int, ev *Event) {
 	m.applyInvalFor(s, c, l, ev)
 	var co int32
 	if s.coh != nil { // explorer states carry no history
@@ -430,7 +448,7 @@ func (m *Machine) commitStore(s *State, c int, l Loc, v Value, instr int, ev *Ev
 			}
 		}
 	}
-	s.cpus[c].cache[l] = Line{State: Modified, Val: v, Co: co}
+	s.cpus[c].cache[l] = Line{State: Modified, Val: v, Co: co, Secs: secs}
 }
 
 // canCommit reports whether store-buffer entry i of CPU c may commit now.
@@ -462,7 +480,7 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	}
 	copy(cs.sb[i:], cs.sb[i+1:]) // in place: a state owns its buffers
 	cs.sb = cs.sb[:len(cs.sb)-1]
-	m.commitStore(s, c, e.Loc, e.Val, int(e.Instr), ev)
+	m.commitStore(s, c, e.Loc, e.Val, e.Secs, int(e.Instr), ev)
 	if ev != nil {
 		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
 	}
@@ -500,12 +518,15 @@ func (m *Machine) canReportTo(s *State, c, d int) bool {
 	return !m.inSections(s, c, g.gpSecs)
 }
 
-func (m *Machine) setDst(s *State, c int, in *Instr, v Value, fromMemory bool) {
+// setDst writes v, which carries the SRCU sections secs, to the
+// instruction's destination register.
+func (m *Machine) setDst(s *State, c int, in *Instr, v Value, secs uint32, fromMemory bool) {
 	if !in.HasDst {
 		return
 	}
 	cs := &s.cpus[c]
 	cs.regs[in.Dst] = v
+	cs.setSecs(in.Dst, secs)
 	if fromMemory {
 		m.loaded(cs, in.Dst)
 	} else {
@@ -572,7 +593,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		acquire := in.Access == Acquire
 		m.preLoad(s, c, in, acquire, ev)
 		v := m.load(s, c, l, ev)
-		m.setDst(s, c, in, v, true)
+		m.setDst(s, c, in, v, s.readSecs(c, l), true)
 		m.afterAcquire(cs, acquire)
 	case OpStore, OpUnlock:
 		l, _ := m.addr(in, cs.regs)
@@ -581,10 +602,11 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 			kind = EntryRelease
 		}
 		var v Value
+		var secs uint32
 		if in.Op == OpStore {
-			v = in.Val.Eval(cs.regs)
+			v, secs = in.Val.Eval(cs.regs), cs.exprSecs(in.Val)
 		}
-		cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: kind, Val: v, Instr: uint8(pc)})
+		cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: kind, Val: v, Secs: secs, Instr: uint8(pc)})
 	case OpFence:
 		if m.fenceKind(in.Fence) == fenceWrite {
 			m.insertWmb(cs)
@@ -598,12 +620,7 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	case OpSRCULock:
 		m.srcuLock(s, c, in, pc)
 	case OpSRCUUnlock:
-		if !m.srcuUnlock(s, c, in) {
-			if ev != nil {
-				ev.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultSRCUIndex}
-			}
-			return
-		}
+		m.srcuUnlock(s, c, pc)
 	case OpSyncRCU, OpSyncSRCU:
 		if !cs.syncWait {
 			// Start a grace period: every CPU, this one included, must
@@ -639,9 +656,9 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
 			m.afterAcquire(cs, true)
 		} else {
-			m.commitStore(s, c, l, 1, pc, ev)
+			m.commitStore(s, c, l, 1, 0, pc, ev)
 		}
-		m.setDst(s, c, in, 1, false)
+		m.setDst(s, c, in, 1, 0, false)
 	case OpRMW:
 		m.execRMW(s, c, in, pc, ev)
 	// Steps of their own only in an unfolded machine (Machine.noFold):
@@ -669,7 +686,7 @@ func (m *Machine) failTrylock(s *State, c int, in *Instr, l Loc, ev *Event) {
 	} else {
 		m.readLatest(s, c, l, ev)
 	}
-	m.setDst(s, c, in, 0, false)
+	m.setDst(s, c, in, 0, 0, false)
 	if ev != nil {
 		ev.Failed = true
 	}
@@ -681,7 +698,7 @@ func (m *Machine) failRMW(s *State, c int, in *Instr, l Loc, ev *Event) {
 	acquire := in.Order == OrderAcquire
 	m.preLoad(s, c, in, acquire, ev)
 	old := m.load(s, c, l, ev)
-	m.setDst(s, c, in, old, true)
+	m.setDst(s, c, in, old, s.readSecs(c, l), true)
 	m.afterAcquire(&s.cpus[c], acquire)
 	if ev != nil {
 		ev.Failed = true
@@ -774,12 +791,13 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	if m.Mode == TSO {
 		// A locked instruction on the line in M: read and write at once.
 		old := m.readLatest(s, c, l, ev)
+		oldSecs := s.readSecs(c, l)
 		if nv, ok := rmwResult(in, old, cs.regs); ok {
-			m.commitStore(s, c, l, nv, pc, ev)
+			m.commitStore(s, c, l, nv, rmwSecs(cs, in, oldSecs), pc, ev)
 		} else if ev != nil {
 			ev.Failed = true
 		}
-		m.setDst(s, c, in, old, true)
+		m.setDst(s, c, in, old, oldSecs, true)
 		return
 	}
 	acquire := in.Order == OrderAcquire
@@ -788,6 +806,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		return
 	}
 	old := m.readLatest(s, c, l, ev)
+	oldSecs := s.readSecs(c, l)
 	nv, ok := rmwResult(in, old, cs.regs)
 	if !ok && ev != nil {
 		ev.Failed = true // its own copy said it would succeed; the latest value says not
@@ -795,7 +814,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	switch in.Order {
 	case OrderFull, OrderRelease:
 		if ok {
-			m.commitStore(s, c, l, nv, pc, ev)
+			m.commitStore(s, c, l, nv, rmwSecs(cs, in, oldSecs), pc, ev)
 			if in.Order == OrderRelease {
 				markQueued(cs)
 			}
@@ -804,9 +823,9 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		// Exclusive RMW: read the latest value now, write later through
 		// the store buffer; the pending entry reserves the line.
 		if ok {
-			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: nv, Instr: uint8(pc)})
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: nv, Secs: rmwSecs(cs, in, oldSecs), Instr: uint8(pc)})
 		}
 		m.afterAcquire(cs, acquire)
 	}
-	m.setDst(s, c, in, old, true)
+	m.setDst(s, c, in, old, oldSecs, true)
 }

@@ -1394,7 +1394,7 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 			continue
 		}
 		k := -1
-		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value) {
+		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value, _ uint32) {
 			if kind == earlyStore && k < 0 {
 				k = i
 			}

@@ -1,5 +1,7 @@
 package machine
 
+import "math/bits"
+
 // The facts of an event that only people and pictures need: Apply derives
 // them from the states before and after the step, so that the search,
 // which applies steps by the million, never computes them. Every fact is
@@ -265,18 +267,16 @@ func (m *Machine) instrFact(s *State, c, pc int) InstrFact {
 		f.Kind, f.Depth = FactRCUUnlock, int(cs.rcuDepth)
 	case OpSRCULock:
 		f.Kind = FactSRCULock
-		d, _ := in.Addr.Val.AsLoc()
-		f.Val = s.Latest(d).Visible() // the index srcuLock returns
+		f.Val = s.Latest(m.srcuDomain(in)) // the index srcuLock returns
+		f.NoSection = m.srcuSecOf[c][pc] < 0
 	case OpSRCUUnlock:
-		d, _ := in.Addr.Val.AsLoc()
-		// The same test as srcuUnlock, which faults when it fails.
-		k, _, ok := in.Val.Eval(cs.regs).asSRCU()
-		if !ok || s.srcuOpen&(1<<k) == 0 || m.srcuSecs[k].domain != d || (!in.Cross && m.srcuSecs[k].cpu != c) {
-			f.Kind = FactFault
-			f.Fault = &Fault{CPU: c, Instr: pc, Kind: FaultSRCUIndex}
-			break
+		f.Kind = FactSRCUUnlock
+		matched, closed := m.srcuUnlocks(s, c, pc)
+		f.NoSection = matched == 0
+		f.StillOpen = matched != 0 && closed == 0
+		if !f.NoSection {
+			f.Opener = m.srcuSecs[bits.TrailingZeros32(matched)].cpu
 		}
-		f.Kind, f.Opener = FactSRCUUnlock, m.srcuSecs[k].cpu
 	case OpFence:
 		switch m.fenceKind(in.Fence) {
 		case fenceNone:

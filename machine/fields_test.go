@@ -44,6 +44,7 @@ var fieldRoles = map[string]fieldRole{
 	"memCo":    annotation,
 	"cpus":     container,
 	"srcuOpen": inKey,
+	"memSecs":  inKey, // through Latest, as mem
 	"coh":      inEqual,
 	"steps":    inEqual,
 
@@ -58,18 +59,21 @@ var fieldRoles = map[string]fieldRole{
 	"cpus.gpWait":   inKey,
 	"cpus.gpSecs":   inKey,
 	"cpus.regs":     inKey,
+	"cpus.secs":     inKey,
 	"cpus.cache":    container,
 	"cpus.sb":       container,
 	"cpus.iq":       container,
 
 	"cpus.cache.Val":   inKey, // ARM-like: an owned line's, or a stale copy's
 	"cpus.cache.Co":    inEqual,
+	"cpus.cache.Secs":  inKey, // an owned line's, or a stale copy's
 	"cpus.cache.State": inKey, // ARM-like: I, S or owned
 
 	"cpus.sb.Loc":   inKey,
 	"cpus.sb.Kind":  inKey,
 	"cpus.sb.Val":   inKey,
 	"cpus.sb.Instr": inKey,
+	"cpus.sb.Secs":  inKey,
 
 	"cpus.iq.Loc":     inKey,
 	"cpus.iq.Marked":  inKey,
@@ -112,6 +116,12 @@ func fieldsBase(t *testing.T) (*Machine, *State) {
 	r2 := t1.Reg("r2")
 	t1.StoreConst(Once, x, 1)
 	t1.Load(Once, r2, y)
+	// An SRCU section an unlock closes, so that values carry sections.
+	sl := b.Loc("s", 0)
+	t2 := b.Thread()
+	r3 := t2.Reg("r3")
+	t2.SRCULock(r3, sl)
+	t2.SRCUUnlock(sl, RegExpr(r3))
 	m := MustNew(b.Program(), ARM)
 	s := m.Initial()
 	for _, id := range []string{"P0 exec", "P1 exec", "P1 commit #0", "P0 exec"} {

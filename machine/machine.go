@@ -18,6 +18,9 @@ type Machine struct {
 	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
 	hasSRCUUnlock bool
 	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
+	// srcuReach[c][pc]: the instructions of CPU c a path from pc may
+	// perform (SRCU programs only).
+	srcuReach [][]uint64
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
@@ -71,10 +74,16 @@ func (m *Machine) Initial() *State {
 	for l := range s.coh {
 		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1, instr: -1}
 	}
+	if m.srcuTracked() {
+		s.memSecs = make([]uint32, nl)
+	}
 	for c := range s.cpus {
 		cs := &s.cpus[c]
 		cs.regs = make([]Value, len(p.Threads[c].Regs))
 		copy(cs.regs, p.Threads[c].Init)
+		if m.srcuTracked() {
+			cs.secs = make([]uint32, len(cs.regs))
+		}
 		cs.cache = make([]Line, nl)
 		for l := range cs.cache {
 			cs.cache[l] = Line{State: Shared, Val: p.Init[l]}
@@ -190,20 +199,17 @@ func (m *Machine) Final(s *State) bool {
 func (m *Machine) Outcome(s *State) Outcome {
 	o := Outcome{Regs: make([][]Value, len(s.cpus)), Mem: make([]Value, len(s.mem))}
 	for c := range s.cpus {
-		o.Regs[c] = make([]Value, len(s.cpus[c].regs))
-		for r, v := range s.cpus[c].regs {
-			o.Regs[c][r] = v.Visible()
-		}
+		o.Regs[c] = append([]Value(nil), s.cpus[c].regs...)
 	}
 	for l := range s.mem {
-		o.Mem[l] = s.Latest(Loc(l)).Visible()
+		o.Mem[l] = s.Latest(Loc(l))
 	}
 	return o
 }
 
 // Fault reports whether the execution ended in a fault: a CPU used an
-// address that is not a pointer (e.g. a location plus a non-zero offset)
-// or closed an SRCU section it had no index for; and which.
+// address that is not a pointer (e.g. a location plus a non-zero offset);
+// and which.
 func (m *Machine) Fault(s *State) (Fault, bool) {
 	for c := range s.cpus {
 		if s.cpus[c].fault {
@@ -217,9 +223,6 @@ func (m *Machine) Fault(s *State) (Fault, bool) {
 func (m *Machine) faultAt(s *State, c int) Fault {
 	cs := &s.cpus[c]
 	in := &m.code(c)[cs.pc]
-	if in.Op == OpSRCUUnlock {
-		return Fault{CPU: c, Instr: int(cs.pc), Kind: FaultSRCUIndex}
-	}
 	return Fault{CPU: c, Instr: int(cs.pc), Kind: FaultAddress, Addr: in.Addr.Eval(cs.regs)}
 }
 

@@ -344,7 +344,6 @@ func (p *Program) LocName(l Loc) string {
 // FormatValue renders v for people: integers in decimal, pointers as the
 // location name they point to.
 func (p *Program) FormatValue(v Value) string {
-	v = v.Visible()
 	if l, ok := v.AsLoc(); ok && int(l) < len(p.Locs) {
 		return p.Locs[l]
 	}

@@ -25,12 +25,13 @@ import (
 // The default counts and limit keep go test short: most random programs
 // fit in 1,000 reference states, and a program that does not costs the
 // limit's worth of states to conclude nothing. .ci/run's long lane runs
-// -random.small 1500 -random.checks 300 -random.grace 300
+// -random.small 1500 -random.checks 300 -random.grace 300 -random.srcu 300
 // -random.reflimit 30000.
 var (
 	randomChecks   = flag.Int("random.checks", 100, "random programs of up to 4 CPUs and 10 statements TestReferenceRandom compares")
 	randomSmall    = flag.Int("random.small", 100, "random programs of up to 3 CPUs and 6 statements TestReferenceRandom compares")
 	randomGrace    = flag.Int("random.grace", 100, "random programs about grace periods (up to 4 CPUs, 9 statements) TestReferenceRandom compares")
+	randomSRCU     = flag.Int("random.srcu", 100, "random programs about SRCU sections and their indices (up to 4 CPUs, 9 statements) TestReferenceRandom compares")
 	randomRefLimit = flag.Int("random.reflimit", 1000, "largest reference search of one random program and mode; larger ones are counted, not compared")
 )
 
@@ -149,16 +150,45 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 	case 13: // SRCU
 		switch {
 		case *srcuIdx != noReg:
-			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(*srcuIdx)})
+			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: g.indexExpr(*srcuIdx)})
 			*srcuIdx = noReg
 		case g.draw(2, "srcu") == 0:
 			r := g.reg()
-			g.emit(machine.Instr{Op: machine.OpSRCULock, HasDst: true, Dst: r, Addr: at(g.srcu)})
+			g.emit(machine.Instr{Op: machine.OpSRCULock, HasDst: true, Dst: r, Addr: at(g.srcu), Cross: g.draw(3, "down") == 0})
 			*srcuIdx = r
 		default:
 			g.emit(machine.Instr{Op: machine.OpSyncSRCU, Addr: at(g.srcu)})
 		}
+	case 14: // an SRCU index through registers and memory
+		switch {
+		case *srcuIdx != noReg && g.draw(2, "idxmem") == 0:
+			// The index to memory: another CPU may load it and close the
+			// section with it.
+			g.emit(machine.Instr{Op: machine.OpStore, Access: machine.Once, Addr: at(g.loc()), Val: g.indexExpr(*srcuIdx)})
+		case *srcuIdx != noReg:
+			r := g.reg()
+			g.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: r, Val: g.indexExpr(*srcuIdx)})
+			*srcuIdx = r
+		default:
+			// A load, and an srcu_up_read with what it read: it closes
+			// the section whose index it read, if any (else none).
+			r := g.reg()
+			g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: r, Addr: at(g.loc())})
+			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(r), Cross: true})
+		}
 	}
+}
+
+// indexExpr is an expression of an SRCU index register: itself, or
+// computed from it (the index stays the same small integer).
+func (g *gen) indexExpr(r machine.Reg) *machine.Expr {
+	switch g.draw(3, "idx") {
+	case 0:
+		return machine.Bin(machine.EAnd, machine.RegExpr(r), machine.Const(1))
+	case 1:
+		return machine.Bin(machine.EMul, machine.RegExpr(r), machine.Const(2))
+	}
+	return machine.RegExpr(r)
 }
 
 const noReg = machine.Reg(255)
@@ -167,6 +197,11 @@ const noReg = machine.Reg(255)
 // periods: loads, stores, barriers, control dependencies, locks, RCU
 // readers and synchronize_rcu (drawn twice as often).
 var gracePeriodKinds = []int{0, 2, 3, 4, 9, 10, 11, 12, 12}
+
+// srcuKinds are the statement kinds of programs about SRCU: loads,
+// stores, barriers, control dependencies, sections and grace periods of
+// one domain, and indices carried through registers and memory.
+var srcuKinds = []int{0, 2, 3, 4, 9, 13, 13, 13, 14}
 
 func genRandom(t *rapid.T, maxCPUs, budget int) *machine.Program {
 	return genRandomOf(t, maxCPUs, budget, nil)
@@ -258,6 +293,9 @@ func randomSizes() []randomSize {
 		// CPUs: where quiescent states, postponed stores and grace-period
 		// steps meet (explore.go).
 		{"grace", max(1, *randomGrace/100), 4, 9, gracePeriodKinds},
+		// SRCU: late sections, indices computed, stored and loaded,
+		// sections closed on another CPU or not at all.
+		{"srcu", max(1, *randomSRCU/100), 4, 9, srcuKinds},
 	}
 }
 

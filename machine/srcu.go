@@ -1,15 +1,55 @@
 package machine
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
-// SRCU (machine.md, the SRCU rows). Each srcu_struct location is a domain
-// of its own. A read-side section is named by the srcu_read_lock (or
+// SRCU (RULES.md, the SRCU rows). Each srcu_struct location is a domain of
+// its own. A read-side section is named by the srcu_read_lock (or
 // srcu_down_read) instruction that opened it: instructions run at most
-// once, so the instruction is the section. The index that instruction
-// returns carries the section's name, so srcu_read_unlock(s, idx) closes
-// exactly the section idx came from, however idx travelled (a register, or
-// memory for srcu_up_read on another CPU) — LKMM matches sections by that
-// data flow too. People and outcomes see only the index itself.
+// once, so the instruction is the section.
+//
+// The index. srcu_read_lock returns the value of the srcu_struct location
+// (0 unless the test initialises it), a small integer exactly as herd7
+// has it: arithmetic, comparisons, stores, conditions and filters see that
+// integer and nothing else. (herd7 also makes srcu_read_unlock(s, i) a
+// store of i to s; the machine does not, which changes an index only when
+// an unlock passes a value other than the one its lock returned, and herd7
+// flags exactly those tests: srcu-bad-value-match, unmatched-srcu-unlock.)
+//
+// Which section an unlock closes. LKMM pairs an srcu_read_unlock with the
+// srcu_read_locks of the same domain whose index reaches the unlock's
+// index argument by data flow: through register arithmetic, and through
+// memory from a store to a load that reads from it (carry-srcu-data in
+// linux-kernel.bell), wherever it travelled, to another CPU too. The
+// machine follows that flow in its state, beside the values: every
+// register (cpuState.secs), store-buffer entry, cache line and memory
+// value (SBEntry.Secs, Line.Secs, State.memSecs) carries the set of
+// sections whose index flowed into it; srcu_read_lock sets its
+// destination's set to its own section, arithmetic takes the union of its
+// operands', a store its value's, a load the set of the value it read (its
+// own buffered store, its cache line, stale or not, or memory), an RMW's
+// write its operands' and the old value's. srcu_read_unlock closes the open
+// sections of its domain in its index argument's set, whichever CPU opened
+// them. An unlock whose index carries no open section of its domain closes
+// none (LKMM: an unmatched srcu_read_unlock, which herd7 flags and counts).
+//
+// Which instructions are sections at all is decided before the program
+// runs, by the same flow computed statically (initSRCU): a lock whose
+// index can reach no unlock of its domain opens no section (LKMM pairs it
+// with nothing, so no grace period waits for it). When a lock's index may
+// reach several unlocks (herd7 flags multiple-srcu-matches), LKMM pairs it
+// with each that it does reach, and a grace period must wait for all of
+// them; so an unlock closes a section only when no other unlock its index
+// may reach can still run, and leaves it open otherwise. Either way every
+// CPU that closes or would close it must report once more to the grace
+// periods waiting for it. A section left open because a later unlock
+// could close it but in an execution does not (a branch skips that
+// unlock, or its load reads another store), and a lock whose index could
+// reach an unlock but in an execution does not, stay open to the end: a
+// grace period that started while they were open waits for ever, a
+// deadlock where LKMM has an execution. That only ever removes outcomes.
 
 // Sections opened late. A grace period of a domain waits only for the
 // sections of that domain open when it started (machine.md: "A section of
@@ -65,41 +105,24 @@ type srcuSec struct {
 	cpu, pc int
 	domain  Loc
 	cross   bool // srcu_down_read: another CPU may close it
+	// unlocks holds, per CPU, the srcu_read_unlock instructions the
+	// section's index may reach (the static flow of initSRCU).
+	unlocks []uint64
 }
 
 // maxSRCUSecs bounds the section-opening instructions of a program (masks).
 const maxSRCUSecs = 32
 
-const (
-	srcuBase   int64 = 1 << 56
-	srcuStride int64 = 1 << 32 // index values below this are carried exactly
-)
-
-// srcuTag is the value srcu_read_lock returns for section k with index idx.
-func srcuTag(k int, idx Value) Value { return Value(srcuBase + int64(k)*srcuStride + int64(idx)) }
-
-// asSRCU reports whether v is an index returned by an srcu_read_lock, and
-// which section and index.
-func (v Value) asSRCU() (k int, idx Value, ok bool) {
-	n := int64(v) - srcuBase
-	if n < 0 || n >= maxSRCUSecs*srcuStride {
-		return 0, 0, false
-	}
-	return int(n / srcuStride), Value(n % srcuStride), true
-}
-
-// Visible returns what people and outcomes see of v: an SRCU index is shown
-// as the index, without the section it names.
-func (v Value) Visible() Value {
-	if _, idx, ok := v.asSRCU(); ok {
-		return idx
-	}
-	return v
-}
-
-// initSRCU numbers the section-opening instructions and checks that every
-// SRCU instruction names its domain directly.
+// initSRCU checks that every SRCU instruction names its domain directly,
+// follows statically where each srcu_read_lock's index may flow, and
+// numbers the locks whose index may reach an unlock of their domain: those
+// are the sections (see above).
 func (m *Machine) initSRCU() error {
+	type lockAt struct {
+		cpu, pc int
+		domain  Loc
+	}
+	var locks []lockAt
 	m.srcuSecOf = make([][]int8, len(m.Prog.Threads))
 	for c, t := range m.Prog.Threads {
 		m.srcuSecOf[c] = make([]int8, len(t.Code))
@@ -121,15 +144,207 @@ func (m *Machine) initSRCU() error {
 			case OpSyncSRCU:
 				m.hasSyncSRCU = true
 			case OpSRCULock:
-				if len(m.srcuSecs) == maxSRCUSecs {
-					return fmt.Errorf("%s instruction %d (%s): at most %d SRCU read-side sections are supported", t.Name, pc, in.Text, maxSRCUSecs)
+				if len(locks) == maxSRCUSecs {
+					return fmt.Errorf("%s instruction %d (%s): at most %d srcu_read_lock calls are supported", t.Name, pc, in.Text, maxSRCUSecs)
 				}
-				m.srcuSecOf[c][pc] = int8(len(m.srcuSecs))
-				m.srcuSecs = append(m.srcuSecs, srcuSec{cpu: c, pc: pc, domain: l, cross: in.Cross})
+				locks = append(locks, lockAt{c, pc, l})
 			}
 		}
 	}
+	if len(locks) == 0 {
+		return nil
+	}
+	// The static flow: per location, the locks whose index a store may
+	// write there; per CPU and instruction, the locks whose index each
+	// register may hold. Memory links the CPUs, so iterate to a fixpoint.
+	lockNo := map[[2]int]int{}
+	for j, l := range locks {
+		lockNo[[2]int{l.cpu, l.pc}] = j
+	}
+	nl := len(m.Prog.Locs)
+	locFlow := make([]uint32, nl)
+	consumers := make([][][2]int, len(locks)) // per lock: the unlocks (cpu, pc) its index may reach
+	locsOf := func(in *Instr) (lo, hi int) {
+		if l, ok := in.Addr.Val.AsLoc(); in.Addr.Op == EConst && ok {
+			return int(l), int(l) + 1
+		}
+		return 0, nl // a computed address: any location
+	}
+	for changed := true; changed; {
+		changed = false
+		for j := range consumers {
+			consumers[j] = consumers[j][:0]
+		}
+		for c, t := range m.Prog.Threads {
+			flow := make([][MaxRegs]uint32, len(t.Code)+1)
+			into := func(pc int, regs *[MaxRegs]uint32) {
+				for r := range regs {
+					flow[pc][r] |= regs[r]
+				}
+			}
+			for pc := range t.Code {
+				in := &t.Code[pc]
+				cur := flow[pc]
+				of := func(e *Expr) uint32 {
+					var f uint32
+					for r := e.Regs(); r != 0; r &= r - 1 {
+						f |= cur[bits.TrailingZeros32(r)]
+					}
+					return f
+				}
+				write := func(v uint32) {
+					lo, hi := locsOf(in)
+					for l := lo; l < hi; l++ {
+						if locFlow[l]|v != locFlow[l] {
+							locFlow[l] |= v
+							changed = true
+						}
+					}
+				}
+				read := func() uint32 {
+					var f uint32
+					lo, hi := locsOf(in)
+					for l := lo; l < hi; l++ {
+						f |= locFlow[l]
+					}
+					return f
+				}
+				out := cur
+				switch in.Op {
+				case OpSRCULock:
+					if in.HasDst {
+						out[in.Dst] = 1 << lockNo[[2]int{c, pc}]
+					}
+				case OpAssign:
+					out[in.Dst] = of(in.Val)
+				case OpLoad:
+					if in.HasDst {
+						out[in.Dst] = read()
+					}
+				case OpStore:
+					write(of(in.Val))
+				case OpRMW:
+					old := read()
+					write(old | of(in.Val) | of(in.Exp))
+					if in.HasDst {
+						out[in.Dst] = old
+					}
+				case OpLock, OpTryLock:
+					if in.HasDst {
+						out[in.Dst] = 0
+					}
+				case OpSRCUUnlock:
+					d := m.srcuDomain(in)
+					for f := of(in.Val); f != 0; f &= f - 1 {
+						if j := bits.TrailingZeros32(f); locks[j].domain == d {
+							consumers[j] = append(consumers[j], [2]int{c, pc})
+						}
+					}
+				}
+				switch in.Op {
+				case OpJump:
+					into(in.Target, &out)
+				case OpBranch:
+					into(pc+1, &out)
+					into(in.Target, &out)
+				default:
+					into(pc+1, &out)
+				}
+			}
+		}
+	}
+	for j, l := range locks {
+		if len(consumers[j]) == 0 {
+			continue // pairs with no unlock: no section
+		}
+		sec := srcuSec{cpu: l.cpu, pc: l.pc, domain: l.domain, cross: m.Prog.Threads[l.cpu].Code[l.pc].Cross,
+			unlocks: make([]uint64, len(m.Prog.Threads))}
+		for _, u := range consumers[j] {
+			sec.unlocks[u[0]] |= 1 << u[1]
+		}
+		m.srcuSecOf[l.cpu][l.pc] = int8(len(m.srcuSecs))
+		m.srcuSecs = append(m.srcuSecs, sec)
+	}
+	m.srcuReach = make([][]uint64, len(m.Prog.Threads))
+	for c := range m.Prog.Threads {
+		m.srcuReach[c] = reachable(m.code(c))
+	}
 	return nil
+}
+
+// reachable returns, for every pc, the instructions a path from pc may
+// perform (pc included). Jumps only go forward: one backward pass.
+func reachable(code []Instr) []uint64 {
+	out := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		switch in := &code[pc]; in.Op {
+		case OpJump:
+			out[pc] = 1<<uint(pc) | out[in.Target]
+		case OpBranch:
+			out[pc] = 1<<uint(pc) | out[pc+1] | out[in.Target]
+		default:
+			out[pc] = 1<<uint(pc) | out[pc+1]
+		}
+	}
+	return out
+}
+
+// laterUnlock reports whether an unlock other than CPU c's instruction pc
+// that section k's index may reach can still run in s.
+func (m *Machine) laterUnlock(s *State, k, c, pc int) bool {
+	for d, us := range m.srcuSecs[k].unlocks {
+		if us == 0 || s.cpus[d].fault {
+			continue
+		}
+		from := m.srcuReach[d][s.cpus[d].pc]
+		if d == c {
+			from = m.srcuReach[c][pc] &^ (1 << uint(pc))
+		}
+		if us&from != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// srcuTracked reports whether the program has a section an unlock may
+// close: only then do registers and values carry sections.
+func (m *Machine) srcuTracked() bool { return len(m.srcuSecs) > 0 }
+
+// exprSecs returns the sections whose index flows into e's value.
+func (cs *cpuState) exprSecs(e *Expr) uint32 {
+	if cs.secs == nil || e == nil {
+		return 0
+	}
+	var f uint32
+	for r := e.Regs(); r != 0; r &= r - 1 {
+		f |= cs.secs[bits.TrailingZeros32(r)]
+	}
+	return f
+}
+
+// setSecs records that register r now carries the sections f.
+func (cs *cpuState) setSecs(r Reg, f uint32) {
+	if cs.secs != nil {
+		cs.secs[r] = f
+	}
+}
+
+// rmwSecs returns the sections an RMW's write carries: its operands' and
+// the value it read's.
+func rmwSecs(cs *cpuState, in *Instr, old uint32) uint32 {
+	return old | cs.exprSecs(in.Val) | cs.exprSecs(in.Exp)
+}
+
+// latestSecs returns the sections the latest committed value of l carries.
+func (s *State) latestSecs(l Loc) uint32 {
+	if s.memSecs == nil {
+		return 0
+	}
+	if o := s.owner(l); o >= 0 {
+		return s.cpus[o].cache[l].Secs
+	}
+	return s.memSecs[l]
 }
 
 // srcuDomainSecs returns the sections of domain d.
@@ -143,47 +358,58 @@ func (m *Machine) srcuDomainSecs(d Loc) uint32 {
 	return mask
 }
 
-// srcuLock opens the section of instruction pc; its index is the value of
-// the srcu_struct location (0 unless the test writes it).
+// srcuLock performs the srcu_read_lock at pc: it returns the index, the
+// value of the srcu_struct location, and opens the instruction's section
+// if it has one; the destination then carries that section.
 func (m *Machine) srcuLock(s *State, c int, in *Instr, pc int) {
-	k := int(m.srcuSecOf[c][pc])
-	s.srcuOpen |= 1 << k
+	cs := &s.cpus[c]
+	k := m.srcuSecOf[c][pc]
+	if k >= 0 {
+		s.srcuOpen |= 1 << k
+	}
 	if !in.HasDst {
 		return
 	}
-	idx := s.Latest(m.srcuSecs[k].domain).Visible()
-	v := idx
-	if idx >= 0 && int64(idx) < srcuStride {
-		v = srcuTag(k, idx)
+	cs.regs[in.Dst] = s.Latest(m.srcuDomain(in))
+	cs.setSecs(in.Dst, 0)
+	if k >= 0 {
+		cs.setSecs(in.Dst, 1<<k)
 	}
-	s.cpus[c].regs[in.Dst] = v
-	m.inheritMarks(&s.cpus[c], in.Dst, 0)
+	m.inheritMarks(cs, in.Dst, 0)
 }
 
-// srcuUnlock closes the section whose index the instruction passes. An
-// index that names no open section of the domain faults: LKMM has no
-// execution for an unmatched srcu_read_unlock either.
-func (m *Machine) srcuUnlock(s *State, c int, in *Instr) bool {
-	cs := &s.cpus[c]
-	d, _ := in.Addr.Val.AsLoc()
-	k, _, ok := in.Val.Eval(cs.regs).asSRCU()
-	if !ok || s.srcuOpen&(1<<k) == 0 || m.srcuSecs[k].domain != d || (!in.Cross && m.srcuSecs[k].cpu != c) {
-		cs.fault = true
-		return false
+// srcuUnlocks returns what CPU c's srcu_read_unlock at pc does if
+// performed in s: the open sections of its domain its index carries
+// (matched), and of those the ones it closes (no other unlock that their
+// index may reach can still run).
+func (m *Machine) srcuUnlocks(s *State, c, pc int) (matched, closed uint32) {
+	in := &m.code(c)[pc]
+	matched = s.cpus[c].exprSecs(in.Val) & s.srcuOpen & m.srcuDomainSecs(m.srcuDomain(in))
+	for f := matched; f != 0; f &= f - 1 {
+		if k := bits.TrailingZeros32(f); !m.laterUnlock(s, k, c, pc) {
+			closed |= 1 << k
+		}
 	}
-	s.srcuOpen &^= 1 << k
-	if m.srcuSecs[k].cross {
+	return matched, closed
+}
+
+// srcuUnlock performs CPU c's srcu_read_unlock at pc (see srcuUnlocks).
+func (m *Machine) srcuUnlock(s *State, c, pc int) {
+	matched, closed := m.srcuUnlocks(s, c, pc)
+	s.srcuOpen &^= closed
+	for ; matched != 0; matched &= matched - 1 {
+		k := bits.TrailingZeros32(matched)
 		// The grace periods waiting for this section also wait for the
-		// CPU that closed it, and the one that opened it, to report once
-		// more: what they did inside the section must be visible before
-		// they end.
+		// CPU that performed this unlock, and the one that opened it, to
+		// report once more: what they did inside the section must be
+		// visible before they end. (When the two are one CPU, it has not
+		// reported yet: it could not while inside the section.)
 		for o := range s.cpus {
 			if os := &s.cpus[o]; os.syncWait && os.gpSecs&(1<<k) != 0 {
 				os.gpWait |= 1<<uint(c) | 1<<uint(m.srcuSecs[k].cpu)
 			}
 		}
 	}
-	return true
 }
 
 // inSections reports whether one of the open sections in mask was opened

@@ -1,6 +1,9 @@
 package machine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Mode is the architecture the machine imitates.
 type Mode uint8
@@ -67,8 +70,11 @@ const (
 type SBEntry struct {
 	Loc   Loc
 	Kind  EntryKind
-	Val   Value
 	Instr uint8
+	// Secs holds the SRCU read-side sections whose index the stored value
+	// carries (srcu.go, "Which section an unlock closes").
+	Secs uint32
+	Val  Value
 }
 
 // IQEntry is one queued invalidation (ARM-like mode). A CPU holds at most
@@ -90,7 +96,8 @@ type IQEntry struct {
 // Line is one cache line.
 type Line struct {
 	Val   Value
-	Co    int32 // position of Val in the location's coherence order (display and tests)
+	Co    int32  // position of Val in the location's coherence order (display and tests)
+	Secs  uint32 // the SRCU sections whose index Val carries (srcu.go)
 	State MESI
 }
 
@@ -111,9 +118,13 @@ type cpuState struct {
 	// grace period started: it ends only after each has been closed.
 	gpSecs uint32
 	regs   []Value
-	cache  []Line
-	sb     []SBEntry
-	iq     []IQEntry
+	// secs holds, per register, the SRCU read-side sections whose index
+	// flowed into its value by data (srcu.go, "Which section an unlock
+	// closes"); nil when the program has no SRCU section to close.
+	secs  []uint32
+	cache []Line
+	sb    []SBEntry
+	iq    []IQEntry
 }
 
 // cohNode is one committed store in a location's coherence order, kept as
@@ -134,7 +145,10 @@ func (n *cohNode) store() StoreID { return StoreID{CPU: int(n.cpu), Instr: int(n
 type State struct {
 	mem   []Value
 	memCo []int32 // coherence position of each memory value
-	cpus  []cpuState
+	// memSecs holds, per location, the SRCU sections whose index memory's
+	// value carries (nil like cpuState.secs).
+	memSecs []uint32
+	cpus    []cpuState
 	// srcuOpen holds the SRCU read-side sections (see Machine.srcuSecs)
 	// that have been opened and not yet closed.
 	srcuOpen uint32
@@ -144,9 +158,9 @@ type State struct {
 
 func (s *State) clone() *State {
 	// A handful of allocations per state whatever the number of CPUs.
-	nv, nl, nsb, niq := s.sizes()
+	nv, nl, nsb, niq, nsec := s.sizes()
 	n := &State{}
-	s.cloneInto(n, make([]Value, nv), make([]Line, nl), make([]SBEntry, nsb), make([]IQEntry, niq), make([]cpuState, len(s.cpus)))
+	s.cloneInto(n, make([]Value, nv), make([]Line, nl), make([]SBEntry, nsb), make([]IQEntry, niq), make([]cpuState, len(s.cpus)), make([]uint32, nsec))
 	if s.coh != nil {
 		n.memCo = append([]int32(nil), s.memCo...)
 		n.coh = append([]*cohNode(nil), s.coh...)
@@ -155,25 +169,34 @@ func (s *State) clone() *State {
 }
 
 // sizes returns the buffer lengths cloneInto needs: values (memory and
-// registers), cache lines, and store-buffer and invalidation-queue entries
-// with room for one more per CPU (a step appends at most one to each).
-func (s *State) sizes() (vals, lines, sb, iq int) {
+// registers), cache lines, store-buffer and invalidation-queue entries
+// with room for one more per CPU (a step appends at most one to each),
+// and SRCU section masks (memory and registers, when they are kept).
+func (s *State) sizes() (vals, lines, sb, iq, secs int) {
 	vals = len(s.mem)
+	secs = len(s.memSecs)
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		vals += len(c.regs)
+		secs += len(c.secs)
 		sb += len(c.sb) + 1
 		iq += len(c.iq) + 1
 	}
-	return vals, len(s.cpus) * len(s.mem), sb, iq
+	return vals, len(s.cpus) * len(s.mem), sb, iq, secs
 }
 
 // cloneInto copies s into n using the given buffers (of the lengths sizes
 // returns). The coherence history is left to the caller.
-func (s *State) cloneInto(n *State, vals []Value, lines []Line, sbs []SBEntry, iqs []IQEntry, cpus []cpuState) {
+func (s *State) cloneInto(n *State, vals []Value, lines []Line, sbs []SBEntry, iqs []IQEntry, cpus []cpuState, secs []uint32) {
 	nl := len(s.mem)
 	*n = State{cpus: cpus, steps: s.steps, srcuOpen: s.srcuOpen, mem: vals[:nl:nl]}
 	copy(n.mem, s.mem)
+	eo := 0
+	if s.memSecs != nil {
+		n.memSecs = secs[:nl:nl]
+		copy(n.memSecs, s.memSecs)
+		eo = nl
+	}
 	vo, so, io := nl, 0, 0
 	for i := range s.cpus {
 		c := &s.cpus[i]
@@ -183,6 +206,12 @@ func (s *State) cloneInto(n *State, vals []Value, lines []Line, sbs []SBEntry, i
 		d.regs = vals[vo : vo+k : vo+k]
 		copy(d.regs, c.regs)
 		vo += k
+		if c.secs != nil {
+			k := len(c.secs)
+			d.secs = secs[eo : eo+k : eo+k]
+			copy(d.secs, c.secs)
+			eo += k
+		}
 		d.cache = lines[i*nl : (i+1)*nl : (i+1)*nl]
 		copy(d.cache, c.cache)
 		k = len(c.sb)
@@ -205,6 +234,7 @@ type scratch struct {
 	sbs   []SBEntry
 	iqs   []IQEntry
 	cpus  []cpuState
+	secs  []uint32
 }
 
 func grow[T any](b []T, n int) []T {
@@ -216,11 +246,11 @@ func grow[T any](b []T, n int) []T {
 
 // load copies s into the scratch state (without history) and returns it.
 func (sc *scratch) load(s *State) *State {
-	nv, nl, nsb, niq := s.sizes()
+	nv, nl, nsb, niq, nsec := s.sizes()
 	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nl)
 	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
-	sc.cpus = grow(sc.cpus, len(s.cpus))
-	s.cloneInto(&sc.st, sc.vals, sc.lines, sc.sbs, sc.iqs, sc.cpus)
+	sc.cpus, sc.secs = grow(sc.cpus, len(s.cpus)), grow(sc.secs, nsec)
+	s.cloneInto(&sc.st, sc.vals, sc.lines, sc.sbs, sc.iqs, sc.cpus, sc.secs)
 	return &sc.st
 }
 
@@ -351,8 +381,14 @@ func (s *State) Equal(t *State) bool {
 			return false
 		}
 	}
+	if !slices.Equal(s.memSecs, t.memSecs) {
+		return false
+	}
 	for i := range s.cpus {
 		a, b := &s.cpus[i], &t.cpus[i]
+		if !slices.Equal(a.secs, b.secs) {
+			return false
+		}
 		if a.pc != b.pc || a.early != b.early || a.executed != b.executed || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
 			a.fault != b.fault || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
 			len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {

@@ -17,6 +17,8 @@ var verdictCases = []struct {
 	// noRef, when set, says why the case is not also compared with the
 	// reference explorer (which would not finish in the test's time).
 	noRef string
+	// refLimit, when set, raises the reference's state limit for the case.
+	refLimit int
 }{
 	{
 		name: "fail-cmpxchg-addr",
@@ -180,6 +182,48 @@ P1(int *x, int *y, struct srcu_struct *s) { int r0; int r1; int r2; r2 = READ_ON
 exists (1:r1=1 /\ 1:r2=0)`,
 		tso: true, arm: true,
 	},
+	{
+		name: "srcu-index-unlock-masked",
+		rule: "the SRCU index is a small integer; srcu_read_unlock(s, r0 & 1) closes the section r0 came from (LKMM: Never)",
+		src: `C srcu-index-unlock-masked
+{}
+P0(int *x, int *y, struct srcu_struct *s) { WRITE_ONCE(*x, 1); synchronize_srcu(s); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y, struct srcu_struct *s) { int r0; int r1; int r2; r0 = srcu_read_lock(s); r1 = READ_ONCE(*y); r2 = READ_ONCE(*x); srcu_read_unlock(s, r0 & 1); }
+exists (1:r1=1 /\ 1:r2=0)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "srcu-index-arith",
+		rule: "arithmetic and comparisons see the index itself: r0*2 is 0 and r0 == 1 is false",
+		src: `C srcu-index-arith
+{}
+P0(int *x, int *z, struct srcu_struct *s) { int r0; int r1; int r2; r0 = srcu_read_lock(s); r1 = r0 * 2; if (r0 == 1) WRITE_ONCE(*z, 1); r2 = READ_ONCE(*x); srcu_read_unlock(s, r0); }
+P1(int *x, struct srcu_struct *s) { WRITE_ONCE(*x, 1); synchronize_srcu(s); }
+exists (0:r1=0 /\ z=0)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "srcu-index-stored",
+		rule: "the index stored to memory and compared on another CPU is the integer",
+		src: `C srcu-index-stored
+{}
+P0(int *i, struct srcu_struct *s) { int r0; r0 = srcu_read_lock(s); WRITE_ONCE(*i, r0 + 5); srcu_read_unlock(s, r0); }
+P1(int *i, int *x, struct srcu_struct *s) { int r1; int r2; r1 = srcu_read_lock(s); r2 = READ_ONCE(*i); if (r2 == r1 + 5) WRITE_ONCE(*x, 1); srcu_read_unlock(s, r1); }
+exists (1:r2=5 /\ x=1)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "srcu-index-up-read-through-memory",
+		rule: "srcu_up_read on another CPU closes the section whose index it read from memory (LKMM: Never)",
+		src: `C srcu-index-up-read-through-memory
+{}
+P0(int *i, int *f, int *x, struct srcu_struct *s) { int r0; int r2; r0 = srcu_down_read(s); r2 = READ_ONCE(*x); WRITE_ONCE(*i, r0); smp_store_release(f, 1); }
+P1(int *i, int *f, int *y, struct srcu_struct *s) { int r1; int r3; int r4; r4 = smp_load_acquire(f); r1 = READ_ONCE(*i); r3 = READ_ONCE(*y); srcu_up_read(s, r1); }
+P2(int *x, int *y, struct srcu_struct *s) { WRITE_ONCE(*y, 1); synchronize_srcu(s); WRITE_ONCE(*x, 1); }
+exists (1:r4=1 /\ 0:r2=1 /\ 1:r3=0)`,
+		tso: false, arm: false,
+		refLimit: 400_000,
+	},
 }
 
 func TestVerdictCases(t *testing.T) {
@@ -203,7 +247,7 @@ func TestVerdictCases(t *testing.T) {
 				if tc.noRef != "" {
 					continue
 				}
-				if diff, skipped := difference(c.Program, mode); skipped {
+				if diff, ref := compareWithReference(c.Program, mode, max(refLimit, tc.refLimit)); !ref.complete {
 					t.Errorf("%s: reference search too large", mode)
 				} else if diff != "" {
 					t.Errorf("%s: explorer and reference differ:\n%s", mode, diff)

@@ -3,8 +3,10 @@ package model
 import (
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -72,6 +74,32 @@ func Run(opts Options, t Terminal) error {
 	po = append(po, tea.WithInput(in))
 	p := tea.NewProgram(New(opts), po...)
 	prog.Store(p)
+	// bubbletea restores the terminal on SIGINT and SIGTERM; a hangup or
+	// a SIGQUIT would kill the process in the alternate screen with mouse
+	// reporting on (and SIGQUIT dump goroutines into it): stop the
+	// program instead, which restores the terminal (issue 22, item 6).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGQUIT)
+	var caught atomic.Value
+	stopped := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			caught.Store(s)
+			p.Kill()
+		case <-stopped:
+		}
+	}()
 	_, err := p.Run()
+	signal.Stop(sigs)
+	close(stopped)
+	if s, ok := caught.Load().(os.Signal); ok {
+		return &SignalError{Signal: s}
+	}
 	return err
 }
+
+// SignalError is Run's error when a signal stopped the UI.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string { return "stopped by " + e.Signal.String() }

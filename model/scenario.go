@@ -138,6 +138,7 @@ func (s scenarioModel) update(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 func (s *scenarioModel) follow() {
 	if s.seen != s.sess.moved {
 		s.seen = s.sess.moved
+		s.panes[views.PaneEvent].top() // a new explanation, read from its start
 		s.sel[views.PaneSteps] = clampInt(s.sel[views.PaneSteps], 0, len(s.sess.enabled)-1)
 		s.sel[views.PaneHistory] = s.sess.cursor
 	}
@@ -596,7 +597,7 @@ func (s *scenarioModel) setFocus(p views.Pane) {
 		s.notice = s.cursorHint() // the edit cursor shows
 	}
 	s.focus = p
-	if p == views.PaneHistory || p == views.PaneOutcomes {
+	if p == views.PaneHistory || p == views.PaneOutcomes || p == views.PaneMemory && s.frame.Regions.MemoryTabbed {
 		s.side = p
 	}
 }
@@ -626,9 +627,13 @@ func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd
 		return s, nil, nil
 	}
 	scroll := func(d int) {
-		if s.page != views.PagePanes {
+		switch {
+		case s.page != views.PagePanes:
 			s.pageV.scroll(d)
-		} else {
+		case s.frame.OK() && s.frame.Regions.Event.Contains(msg.X, msg.Y):
+			// The wheel over the explanation scrolls it, focused or not.
+			s.panes[views.PaneEvent].scroll(d)
+		default:
 			s.panes[s.focus].scroll(d)
 		}
 	}
@@ -657,17 +662,25 @@ func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd
 	s.notice = ""
 	s.reveal = true
 	rect := r.Panes[p]
-	if r.Tabbed && (p == views.PaneHistory || p == views.PaneOutcomes) && msg.Y == rect.Y {
-		// A click on the shared box's title switches the tab.
-		if s.side == views.PaneHistory {
-			p = views.PaneOutcomes
-		} else {
-			p = views.PaneHistory
+	if r.Shared(p) && msg.Y == rect.Y {
+		// A click on the shared box's title shows the next tab.
+		tabs := []views.Pane{views.PaneHistory, views.PaneOutcomes}
+		if r.MemoryTabbed {
+			tabs = []views.Pane{views.PaneMemory, views.PaneHistory, views.PaneOutcomes}
 		}
-		s.setFocus(p)
+		next := tabs[0]
+		for i, t := range tabs {
+			if t == s.side {
+				next = tabs[(i+1)%len(tabs)]
+			}
+		}
+		s.setFocus(next)
 		return s, nil, nil
 	}
 	s.setFocus(p)
+	if p == views.PaneEvent || p == views.PaneMemory {
+		return s, nil, nil // nothing to take or load there
+	}
 	if p == views.PaneCPUs {
 		// A click on an instruction puts the edit cursor there.
 		off := views.Offsets{}
@@ -777,7 +790,7 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 			s.panes[p].reveal(first)
 		}
 		if s.reveal && p == views.PaneCPUs && in.Edit.On && in.Page == views.PagePanes && !f.Presenting {
-			s.panes[p].reveal(f.CodeRow(s.edit.at))
+			s.panes[p].reveal(f.CodeRow(s.edit.cpu, s.edit.at))
 		}
 		off.Panes[p] = s.panes[p].offset()
 	}

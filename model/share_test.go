@@ -205,7 +205,7 @@ func TestNecessityPanel(t *testing.T) {
 		v := m.View()
 		checkSize(t, v, w, h)
 		flat := strings.Join(strings.Fields(v), " ")
-		for _, want := range []string{"smp_wmb() (P0 line 8) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
+		for _, want := range []string{"smp_wmb() (P0:2) not needed NEEDED · ", "needed in ARM-like mode, not in TSO"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("necessity panel lacks %q:\n%s", want, v)
 			}

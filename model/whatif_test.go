@@ -85,7 +85,7 @@ func TestWhatIfExt4Flow(t *testing.T) {
 		if b, a := m.verdicts(machine.ARM); b != scenarios.Sometimes || a != scenarios.Never {
 			t.Errorf("release and acquire on the flag: %s → %s, want Sometimes → Never", b, a)
 		}
-		mustContain(t, m.View(), "Sometimes", "→ Never", "~2 edits", "~▶ r0 = smp_load_acquire")
+		mustContain(t, m.View(), "Sometimes", "→ Never", "~2 edits", "~1 ▶ r0 = smp_load_acquire")
 		mustContain(t, strings.Join(m.scen.frame.Lines(views.PaneOutcomes), "\n"), "1:r0=1 1:r1=3 gone")
 		// u undoes the release, U redoes it.
 		m = Drive(m, keys("u")...)
@@ -244,7 +244,7 @@ func TestWhatIfClick(t *testing.T) {
 		inner := f.Regions.Panes[views.PaneCPUs].Inner()
 		// The second column, the second instruction.
 		x := inner.X + inner.W/2 + 3
-		y := inner.Y + f.CodeRow(1)
+		y := inner.Y + f.CodeRow(1, 1)
 		m = Drive(m, tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 		if m.scen.focus != views.PaneCPUs || m.scen.edit.cpu != 1 || m.scen.edit.at != 1 {
 			t.Fatalf("click at %d,%d: focus %s, cursor %d:%d", x, y, m.scen.focus, m.scen.edit.cpu, m.scen.edit.at)

@@ -221,18 +221,25 @@ func (c CompareCell) Text() string {
 	return s
 }
 
-// CompareRow is one variant of a family with a cell per mode.
+// CompareRow is one variant with a cell per mode.
 type CompareRow struct {
-	Spec  *Spec
+	Spec *Spec
+	// Label names the row: a family's variant, a scenario's name, a
+	// what-if's edits.
+	Label string
 	Cells []CompareCell // in CompareTable.Modes order
 }
 
-// CompareTable is every variant of a family explored in each mode: the
-// table kernel patch mails carry.
+// CompareTable is variants explored in each mode: a family's (the table
+// kernel patch mails carry), the scenarios named on a command line, or a
+// scenario and its what-ifs.
 type CompareTable struct {
-	Family string
-	Modes  []machine.Mode
-	Rows   []CompareRow
+	Family string // the family compared, "" for other tables
+	// Title names what is compared: "Family mp", "sb+once and 2
+	// what-ifs".
+	Title string
+	Modes []machine.Mode
+	Rows  []CompareRow
 }
 
 // Condition returns the final clause the variants share, and false when
@@ -285,15 +292,70 @@ func (t CompareTable) Deadlock() bool {
 	return false
 }
 
-// Compare explores every scenario in each mode, in parallel, each
-// exploration bounded by opts (whose Context cancels them all). It
+// Compare explores every variant of a family in each mode, in parallel,
+// each exploration bounded by opts (whose Context cancels them all). It
 // returns ctx.Err() when cancelled; the table then holds partial cells.
 func Compare(family string, specs []*Spec, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
-	t := CompareTable{Family: family, Modes: append([]machine.Mode(nil), modes...)}
+	labels := make([]string, len(specs))
+	for i, sp := range specs {
+		labels[i] = sp.Label()
+	}
+	title := ""
+	if family != "" {
+		title = "Family " + family
+	}
+	t, err := CompareLabeled(title, specs, labels, modes, opts)
+	t.Family = family
+	return t, err
+}
+
+// CompareEdits compares a scenario as written with its what-ifs: each
+// variant a list of edits, applied in order (a row per variant, labelled
+// by its edits).
+func CompareEdits(spec *Spec, variants [][]Edit, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
+	specs := []*Spec{spec}
+	labels := []string{"as written"}
+	for i, v := range variants {
+		sp, err := spec.Edited(v...)
+		if err != nil {
+			return CompareTable{}, err
+		}
+		specs = append(specs, sp)
+		// A long list of edits gets a short name; the table's legend
+		// gives the edits (CompareRow.Legend).
+		label := EditsText(v)
+		if len(label) > maxEditLabel {
+			label = fmt.Sprintf("what-if %d", i+1)
+		}
+		labels = append(labels, label)
+	}
+	title := fmt.Sprintf("%s and %d what-ifs", spec.Name, len(variants))
+	if len(variants) == 1 {
+		title = spec.Name + " and a what-if"
+	}
+	return CompareLabeled(title, specs, labels, modes, opts)
+}
+
+// maxEditLabel is the longest list of edits a row is named by.
+const maxEditLabel = 24
+
+// Legend is the edits of a what-if row whose label does not say them
+// (see CompareEdits), else "".
+func (r CompareRow) Legend() string {
+	if len(r.Spec.Edits) == 0 || r.Label == EditsText(r.Spec.Edits) || r.Label == "as written" {
+		return ""
+	}
+	return EditFlags(r.Spec.Edits)
+}
+
+// CompareLabeled compares specs, each row named by its label, under a
+// title (see Compare).
+func CompareLabeled(title string, specs []*Spec, labels []string, modes []machine.Mode, opts machine.Options) (CompareTable, error) {
+	t := CompareTable{Title: title, Modes: append([]machine.Mode(nil), modes...)}
 	var jobs []Job
 	var cells []*CompareCell
-	for _, sp := range specs {
-		row := CompareRow{Spec: sp, Cells: make([]CompareCell, len(modes))}
+	for i, sp := range specs {
+		row := CompareRow{Spec: sp, Label: labels[i], Cells: make([]CompareCell, len(modes))}
 		for j, mode := range modes {
 			row.Cells[j] = CompareCell{Mode: mode}
 			if sp.Final == nil {

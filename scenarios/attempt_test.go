@@ -51,7 +51,7 @@ func TestClosestAttemptMP(t *testing.T) {
 	if !waited {
 		t.Errorf("P1 never waits at smp_rmb: %+v", a.Blocks)
 	}
-	for _, want := range []string{"smp_wmb() (P0 line", "smp_rmb() (P1 line", "without either of them, ARM-like mode reaches it"} {
+	for _, want := range []string{"smp_wmb() (P0:2)", "smp_rmb() (P1:2)", "without either of them, ARM-like mode reaches it"} {
 		if !strings.Contains(a.Because, want) {
 			t.Errorf("because %q lacks %q", a.Because, want)
 		}
@@ -76,7 +76,7 @@ func TestClosestAttemptReasons(t *testing.T) {
 		want string
 	}{
 		{"mp+once", machine.TSO, "TSO mode keeps these accesses in order"},
-		{"sb+mb", machine.ARM, "of smp_mb() (P0 line"},
+		{"sb+mb", machine.ARM, "of smp_mb() (P0:2)"},
 		{"rcu-free+sync", machine.ARM, "of the RCU grace period: no barrier, acquire or release is needed"},
 		{"ext4-last-group+lock", machine.ARM, "of the spin lock"},
 		{"corr+once", machine.ARM, "of ARM-like mode's own rules, such as coherence"},

@@ -11,18 +11,24 @@ type condFunc func(o machine.Outcome) bool
 // line against the compiled program's names.
 func (c *Compiled) resolveClauses() {
 	s := c.Scenario
-	c.shownRegs = make([]map[machine.Reg]bool, len(c.Program.Threads))
-	for i := range c.shownRegs {
-		c.shownRegs[i] = map[machine.Reg]bool{}
+	resetShown := func() {
+		c.shownRegs = make([]map[machine.Reg]bool, len(c.Program.Threads))
+		for i := range c.shownRegs {
+			c.shownRegs[i] = map[machine.Reg]bool{}
+		}
+		c.shownLocs = map[machine.Loc]bool{}
 	}
-	c.shownLocs = map[machine.Loc]bool{}
+	resetShown()
 	if s.Final == nil {
 		panic(errorf(s.NamePos, "missing final condition (exists, ~exists or forall)"))
 	}
-	c.final = c.resolveCond(s.Final.Cond)
 	if s.Filter != nil {
 		c.filter = c.resolveCond(s.Filter.Cond)
+		// herd7 shows what the final clause and the locations line
+		// name, not what only the filter does.
+		resetShown()
 	}
+	c.final = c.resolveCond(s.Final.Cond)
 	if s.Locations != nil {
 		for _, l := range s.Locations.Items {
 			c.resolveLoc(l)

@@ -125,7 +125,8 @@ func TestShown(t *testing.T) {
 	}
 	want := map[sel]bool{
 		{0, 0, 0, false}: true, {0, 1, 0, false}: false, {1, 0, 0, false}: true, {1, 1, 0, false}: true,
-		{0, 0, 0, true}: false /* p */, {0, 0, 1, true}: true /* x */, {0, 0, 2, true}: true, /* y */
+		// x only appears in the filter, which herd7 does not show.
+		{0, 0, 0, true}: false /* p */, {0, 0, 1, true}: false /* x */, {0, 0, 2, true}: true, /* y */
 	}
 	for s, w := range want {
 		if got := shown(s.thread, s.reg, s.loc, s.isLoc); got != w {

@@ -832,16 +832,14 @@ type Weakening struct {
 	To string
 }
 
-// Where locates the annotation for people: "P0 line 12", or its address
-// in the edit syntax, "P0:3", when the source line is unknown.
+// Where locates the annotation for people by the one numbering they
+// see, its address in the edit syntax: "P0:3", the third line of P0's
+// CPU column (the file's line is in Line, for the source view).
 func (w Weakening) Where() string {
-	if w.Line > 0 {
-		return fmt.Sprintf("%s line %d", w.Edit.CPU, w.Line)
-	}
 	return fmt.Sprintf("%s:%d", w.Edit.CPU, w.Edit.At)
 }
 
-// String is "smp_wmb() (P0 line 12)".
+// String is "smp_wmb() (P0:2)".
 func (w Weakening) String() string { return w.What + " (" + w.Where() + ")" }
 
 // Weakenings lists every ordering annotation of the scenario that an edit

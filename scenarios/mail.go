@@ -297,6 +297,12 @@ func startsText(src []byte, t MailTest) bool {
 
 // traceMagic reports whether an unquoted line is a trace's first line,
 // "smpscope trace N".
+// stepCPU is the CPU a step ID's first word names: "P0" of "P0:2".
+func stepCPU(word string) string {
+	cpu, _, _ := strings.Cut(word, ":")
+	return cpu
+}
+
 func traceMagic(text string) bool {
 	f := strings.Fields(text)
 	return len(f) == 3 && f[0] == "smpscope" && f[1] == "trace"
@@ -394,8 +400,8 @@ func traceBlock(lines []mailLine, start int) (string, []int) {
 			return b.String(), cut
 		case strings.HasSuffix(f[0], ":") && !strings.Contains(code, ","):
 			// a header line
-		case isThreadName(strings.TrimSuffix(f[0], ",")):
-			// a step
+		case isThreadName(stepCPU(strings.TrimSuffix(f[0], ","))):
+			// a step ("P0 exec", "P0:2 commit")
 		default:
 			return b.String(), cut
 		}

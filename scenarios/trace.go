@@ -15,9 +15,15 @@ import (
 	"smpscope/scenarios/words"
 )
 
-// TraceVersion is the version of the trace file format that [ParseTrace]
-// reads and [Trace.Format] writes.
-const TraceVersion = 1
+// TraceVersion is the version of the trace file format that
+// [Trace.Format] writes. [ParseTrace] reads it and version 1, whose
+// commit and early steps name their instruction from 0 ("P0 commit #1");
+// version 2 names it as the CPU columns and the edit syntax do, from 1
+// ("P0:2 commit"). Either form is read in either version.
+const TraceVersion = 2
+
+// oldestTraceVersion is the oldest version ParseTrace reads.
+const oldestTraceVersion = 1
 
 // MaxTraceSize is the largest trace source ParseTrace accepts, in bytes.
 const MaxTraceSize = 16 << 20
@@ -31,9 +37,9 @@ const MaxTraceSize = 16 << 20
 //	mode: arm
 //	# Witness of exists (1:r0=1 /\ 1:r1=0)
 //
-//	P0 exec       # P0: execute WRITE_ONCE(*x, 1);
-//	P0 commit #1  # P0: commit store y=1 from its store buffer
-//	P1 inv x      # P1: apply the queued invalidation of x (...)
+//	P0 exec      # P0: execute WRITE_ONCE(*x, 1);
+//	P0:2 commit  # P0: commit store y=1 from its store buffer
+//	P1 inv x     # P1: apply the queued invalidation of x (...)
 //
 // The first line names the format and its version. Header lines
 // "key: value" follow: scenario (the scenario's C name, required), source
@@ -41,8 +47,8 @@ const MaxTraceSize = 16 << 20
 // name, or a .litmus path, which smpscope writes relative to the trace
 // file), variant, mode (tso or arm, required) and edits (the what-if
 // edits the scenario was run with, "edits: P1:2=acquire P0:1+mb"). Then
-// one line per step, naming it by its machine step ID (see
-// [machine.Machine.ID]). A "#" followed by a space, or ending a line,
+// one line per step, naming it by its step ID (see [words.StepID]: "P0
+// exec", "P0:2 commit", "P1:3 early", "P1 inv x", "P0 qs"). A "#" followed by a space, or ending a line,
 // starts a comment ("#3" in a step ID is not one); comment lines before
 // the first step are kept as notes, the comment after a step describes it,
 // and everything else in comments and blank lines is ignored on reading.
@@ -81,7 +87,7 @@ type Trace struct {
 
 // TraceStep is one line of a trace: a step ID with its description.
 type TraceStep struct {
-	ID      string // e.g. "P1 commit #3"
+	ID      string // e.g. "P1:3 commit"
 	Comment string // e.g. "P1: commit store x=1 from its store buffer"
 	Pos     Position
 	cols    []int // the column of each word of ID on its line; nil: as in ID
@@ -103,7 +109,7 @@ func NewTrace(m *machine.Machine, steps []machine.Step) (*Trace, error) {
 func newTrace(m *machine.Machine, steps []machine.Step, states []*machine.State) *Trace {
 	t := &Trace{Version: TraceVersion, Scenario: m.Prog.Name, Mode: m.Mode}
 	for i, st := range steps {
-		t.Steps = append(t.Steps, TraceStep{ID: m.ID(st), Comment: words.Step(m, states[i], st)})
+		t.Steps = append(t.Steps, TraceStep{ID: words.StepID(m, st), Comment: words.Step(m, states[i], st)})
 	}
 	return t
 }
@@ -392,8 +398,8 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 			if err != nil || v < 1 {
 				return nil, errorf(pos(ln, fs[2].col), "bad trace version %q", fs[2].text)
 			}
-			if v != TraceVersion {
-				return nil, errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads version %d)", v, TraceVersion)
+			if v < oldestTraceVersion || v > TraceVersion {
+				return nil, errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads versions %d to %d)", v, oldestTraceVersion, TraceVersion)
 			}
 			t.Version = v
 			magic = true
@@ -593,8 +599,9 @@ var stepKinds = func() map[string]machine.StepKind {
 	return out
 }()
 
-// step reads the step ID: "CPU kind", "CPU early #N", "CPU commit #N" or
-// "CPU inv LOC", the way machine.Machine.ID writes them. This is the one
+// step reads the step ID: "CPU kind", "CPU:N commit", "CPU:N early"
+// (N from 1, as words.StepID writes them), "CPU inv LOC", or a version 1
+// trace's "CPU commit #N" and "CPU early #N" (N from 0). This is the one
 // reader of step IDs. With p nil it checks the syntax only; with a
 // program it also resolves the CPU and location names. Errors point at
 // the word at fault.
@@ -614,46 +621,58 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 		return machine.Step{}, errorf(ts.Pos, "empty step")
 	}
 	if len(words) < 2 {
-		return machine.Step{}, errorf(at(0), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1 commit #3\"", words[0])
+		return machine.Step{}, errorf(at(0), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1:3 commit\"", words[0])
 	}
 	kind, ok := stepKinds[words[1]]
 	if !ok {
 		return machine.Step{}, errorf(at(1), "unknown step kind %q (want exec, early, commit, inv or qs)", words[1])
 	}
+	instrKind := kind == machine.StepEarly || kind == machine.StepCommit
+	// "CPU:N kind": the instruction's address first, as --edit writes it.
+	cpuName, num, addressed := strings.Cut(words[0], ":")
 	nargs := 0
-	if kind == machine.StepEarly || kind == machine.StepCommit || kind == machine.StepInvalidate {
+	if kind == machine.StepInvalidate || instrKind && !addressed {
 		nargs = 1
 	}
 	switch {
+	case addressed && !instrKind:
+		return machine.Step{}, errorf(at(0), "%q names an instruction, but a %q step has none (want \"%s %s\")", words[0], words[1], quoteShort(cpuName), words[1])
 	case len(words) > 2+nargs:
 		return machine.Step{}, errorf(at(2+nargs), "unexpected %q after the step %q (a comment starts with \"# \")", words[2+nargs], words[0]+" "+words[1])
 	case len(words) < 2+nargs && kind == machine.StepInvalidate:
 		return machine.Step{}, errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", quoteShort(words[0]))
 	case len(words) < 2+nargs:
-		return machine.Step{}, errorf(at(1), "%q needs an instruction number, e.g. \"%s %s #3\"", words[1], quoteShort(words[0]), words[1])
+		return machine.Step{}, errorf(at(0), "%q needs its instruction, e.g. \"%s:3 %s\"", words[1], quoteShort(words[0]), words[1])
 	}
 	// "#" only begins an instruction number: a name ending in one could
 	// not be written back (a "#" ending a line starts a comment).
-	if strings.Contains(words[0], "#") {
+	if strings.Contains(cpuName, "#") {
 		return machine.Step{}, errorf(at(0), "want a CPU name like P0, not %q", words[0])
 	}
 	if kind == machine.StepInvalidate && strings.Contains(words[2], "#") {
 		return machine.Step{}, errorf(at(2), "want a location name like x, not %q", words[2])
 	}
 	st := machine.Step{Kind: kind}
-	if kind == machine.StepEarly || kind == machine.StepCommit {
+	switch {
+	case instrKind && addressed:
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 1 || n > machine.MaxInstrs || strings.ContainsAny(num, "+- ") {
+			return machine.Step{}, errorf(at(0), "want an instruction like %s:3 (numbered from 1), not %q", quoteShort(cpuName), words[0])
+		}
+		st.Arg = uint8(n - 1)
+	case instrKind:
 		n, err := strconv.Atoi(strings.TrimPrefix(words[2], "#"))
 		if !strings.HasPrefix(words[2], "#") || err != nil || n < 0 || n >= machine.MaxInstrs {
-			return machine.Step{}, errorf(at(2), "want an instruction number like #3, not %q", words[2])
+			return machine.Step{}, errorf(at(2), "want an instruction like \"%s:3 %s\" (or a version 1 trace's \"#2\", from 0), not %q", quoteShort(words[0]), words[1], words[2])
 		}
 		st.Arg = uint8(n)
 	}
 	if p == nil {
 		return st, nil
 	}
-	cpu := slices.IndexFunc(p.Threads, func(t machine.Thread) bool { return t.Name == words[0] })
+	cpu := slices.IndexFunc(p.Threads, func(t machine.Thread) bool { return t.Name == cpuName })
 	if cpu < 0 {
-		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, quoteShort(words[0]))
+		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, quoteShort(cpuName))
 	}
 	st.CPU = uint8(cpu)
 	if kind == machine.StepInvalidate {
@@ -685,12 +704,12 @@ func enabledList(m *machine.Machine, s *machine.State) string {
 	}
 	w := 0
 	for _, st := range steps {
-		w = max(w, len(m.ID(st)))
+		w = max(w, len(words.StepID(m, st)))
 	}
 	var b strings.Builder
 	b.WriteString("steps enabled there:")
 	for _, st := range steps {
-		id := m.ID(st)
+		id := words.StepID(m, st)
 		fmt.Fprintf(&b, "\n\t%s%s  # %s", id, strings.Repeat(" ", w-len(id)), words.Step(m, s, st))
 	}
 	return b.String()

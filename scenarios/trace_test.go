@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,7 +213,7 @@ func TestParseTraceErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"", "t:1:1: empty trace"},
 		{"hello\n", "t:1:1: not a smpscope trace"},
-		{"smpscope trace 2\n", "t:1:16: trace format version 2 is not supported"},
+		{"smpscope trace 3\n", "t:1:16: trace format version 3 is not supported"},
 		{"smpscope trace x\n", "t:1:16: bad trace version"},
 		{"smpscope trace 1\nmode: arm\n", "missing \"scenario:\" line"},
 		{"smpscope trace 1\nscenario: a\n", "missing \"mode:\" line"},
@@ -225,9 +226,13 @@ func TestParseTraceErrors(t *testing.T) {
 		{head + "  P0 run\n", "t:4:6: unknown step kind \"run\""},
 		{head + "P0 exec now\n", "t:4:9: unexpected \"now\" after the step \"P0 exec\""},
 		{head + "P0 exec #1 # no space\n", "t:4:9: unexpected \"#1\""},
-		{head + "P0 commit\n", "t:4:4: \"commit\" needs an instruction number, e.g. \"P0 commit #3\""},
-		{head + "P0 commit 3\n", "t:4:11: want an instruction number like #3, not \"3\""},
-		{head + "P0 early #99\n", "t:4:10: want an instruction number like #3"},
+		{head + "P0 commit\n", "t:4:1: \"commit\" needs its instruction, e.g. \"P0:3 commit\""},
+		{head + "P0 commit 3\n", "t:4:11: want an instruction like \"P0:3 commit\""},
+		{head + "P0 early #99\n", "t:4:10: want an instruction like \"P0:3 early\""},
+		{head + "P0:0 commit\n", "t:4:1: want an instruction like P0:3 (numbered from 1), not \"P0:0\""},
+		{head + "P0:x commit\n", "t:4:1: want an instruction like P0:3 (numbered from 1)"},
+		{head + "P0:2 exec\n", "t:4:1: \"P0:2\" names an instruction, but a \"exec\" step has none"},
+		{head + "P0:2 commit #1\n", "t:4:13: unexpected \"#1\" after the step"},
 		{head + "P1 inv\n", "t:4:4: \"inv\" needs the location"},
 		{head + "P1 qs x\n", "t:4:7: unexpected \"x\""},
 		{"smpscope trace 1\n\xff\n", "t:2:1: the trace is not valid UTF-8 (byte 0xff"},
@@ -325,5 +330,46 @@ func TestTraceFileFits72Columns(t *testing.T) {
 	}
 	if back.Format() != text {
 		t.Errorf("Format(Parse(Format(t))) differs")
+	}
+}
+
+// A version 1 trace, whose commit and early steps number instructions
+// from 0 ("P0 commit #1"), replays the steps a version 2 trace names by
+// the one numbering people see ("P0:2 commit"); traces are written in
+// version 2.
+func TestTraceVersion1StillReads(t *testing.T) {
+	sp, err := BuiltinSpec("mp+once")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := machine.MustNew(sp.Program, machine.ARM)
+	v1 := "smpscope trace 1\nscenario: mp+once\nmode: arm\nP0 exec\nP0 exec\nP0 commit #1\nP1 inv y\nP1 exec\nP1 exec\nP0 commit #0\n"
+	v2 := "smpscope trace 2\nscenario: mp+once\nmode: arm\nP0 exec\nP0 exec\nP0:2 commit\nP1 inv y\nP1 exec\nP1 exec\nP0:1 commit\n"
+	var got [2][]machine.Step
+	for i, src := range []string{v1, v2} {
+		tr, err := ParseTrace("t", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ts := range tr.Steps {
+			st, err := ts.step(m.Prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = append(got[i], st)
+		}
+		if _, _, err := tr.Replay(m); err != nil {
+			t.Fatalf("version %d: %v", i+1, err)
+		}
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Fatalf("version 1 reads %v, version 2 %v", got[0], got[1])
+	}
+	tr, err := NewTrace(m, got[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := tr.Format(); !strings.HasPrefix(f, "smpscope trace 2\n") || !strings.Contains(f, "P0:2 commit") || strings.Contains(f, "#") && strings.Contains(f, "commit #") {
+		t.Errorf("a new trace is written as:\n%s", f)
 	}
 }

@@ -68,20 +68,20 @@ func TestWeakenings(t *testing.T) {
 		got = append(got, w.String()+" -> "+w.To+" ("+w.Edit.String()+")")
 	}
 	want := []string{
-		"smp_store_release() (P0 line 14) -> WRITE_ONCE() (P0:1=once)",
-		"smp_wmb() (P0 line 15) -> nothing (P0:2-wmb)",
-		"xchg() (P0 line 17) -> xchg_relaxed() (P0:4=relaxed)",
-		"smp_store_mb() (P0 line 22) -> WRITE_ONCE() (P0:9=once)",
-		"smp_load_acquire() (P1 line 31) -> READ_ONCE() (P1:2=once)",
-		"rcu_assign_pointer() (P1 line 32) -> WRITE_ONCE() (P1:3=once)",
-		"cmpxchg_acquire() (P1 line 33) -> cmpxchg_relaxed() (P1:4=relaxed)",
-		"atomic_fetch_add_release() (P1 line 34) -> atomic_fetch_add_relaxed() (P1:5=relaxed)",
-		"smp_mb() (P1 line 35) -> nothing (P1:6-mb)",
+		"smp_store_release() (P0:1) -> WRITE_ONCE() (P0:1=once)",
+		"smp_wmb() (P0:2) -> nothing (P0:2-wmb)",
+		"xchg() (P0:4) -> xchg_relaxed() (P0:4=relaxed)",
+		"smp_store_mb() (P0:9) -> WRITE_ONCE() (P0:9=once)",
+		"smp_load_acquire() (P1:2) -> READ_ONCE() (P1:2=once)",
+		"rcu_assign_pointer() (P1:3) -> WRITE_ONCE() (P1:3=once)",
+		"cmpxchg_acquire() (P1:4) -> cmpxchg_relaxed() (P1:4=relaxed)",
+		"atomic_fetch_add_release() (P1:5) -> atomic_fetch_add_relaxed() (P1:5=relaxed)",
+		"smp_mb() (P1:6) -> nothing (P1:6-mb)",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !reflect.DeepEqual(fixed, []string{"test_and_set_bit() (P0 line 23)"}) {
+	if !reflect.DeepEqual(fixed, []string{"test_and_set_bit() (P0:11)"}) {
 		t.Errorf("not weakenable: %q", fixed)
 	}
 	// Each weakening is an edit that weakens that one instruction.

@@ -8,6 +8,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // The two analyses (compare: a family's variants in both modes; why: which
@@ -107,7 +108,7 @@ func stepItems(p *machine.Program, mode machine.Mode, steps []machine.Step) []st
 	}
 	ids := make([]string, len(steps))
 	for i, s := range steps {
-		ids[i] = m.ID(s)
+		ids[i] = words.StepID(m, s)
 		if i < len(steps)-1 {
 			ids[i] += ","
 		}
@@ -202,7 +203,7 @@ func compareTable(t scenarios.CompareTable, style func(scenarios.CompareCell, st
 		tb.header = append(tb.header, "LKMM")
 	}
 	for _, r := range t.Rows {
-		row := []string{r.Spec.Label()}
+		row := []string{r.Label}
 		for _, c := range r.Cells {
 			row = append(row, style(c, c.Text()))
 		}
@@ -238,7 +239,7 @@ func compareConditions(t scenarios.CompareTable) [][2]string {
 	}
 	var out [][2]string
 	for _, r := range t.Rows {
-		out = append(out, [2]string{r.Spec.Label(), r.Spec.Condition()})
+		out = append(out, [2]string{r.Label, r.Spec.Condition()})
 	}
 	return out
 }
@@ -246,8 +247,8 @@ func compareConditions(t scenarios.CompareTable) [][2]string {
 // compareTitle is "Family mp: exists (…)", or the family alone when the
 // variants ask different questions.
 func compareTitle(t scenarios.CompareTable, current string) string {
-	head := "Family " + t.Family
-	if t.Family == "" {
+	head := t.Title
+	if head == "" {
 		head = current
 	}
 	if cond, shared := t.Condition(); shared {
@@ -262,7 +263,10 @@ func CompareReport(t scenarios.CompareTable, markdown bool) string {
 	tb := compareTable(t, func(_ scenarios.CompareCell, s string) string { return s })
 	var out []string
 	if markdown {
-		head := "**" + t.Family + "**"
+		head := "**" + t.Title + "**"
+		if t.Family != "" {
+			head = "**" + t.Family + "**"
+		}
 		if cond, shared := t.Condition(); shared {
 			head += ": " + mdCode(cond)
 		}
@@ -274,6 +278,20 @@ func CompareReport(t scenarios.CompareTable, markdown bool) string {
 		out = append(out, tb.text(true)...)
 	}
 	out = append(out, "")
+	legend := false
+	for _, r := range t.Rows {
+		if l := r.Legend(); l != "" {
+			if markdown {
+				out = append(out, r.Label+": "+mdCode(l))
+			} else {
+				out = append(out, paragraph("", "  ", r.Label+": "+l, ReportWidth, false)...)
+			}
+			legend = true
+		}
+	}
+	if legend {
+		out = append(out, "")
+	}
 	if conds := compareConditions(t); conds != nil {
 		for _, c := range conds {
 			if markdown {
@@ -339,7 +357,7 @@ func compareLines(in ScenarioInput, st Styles, w int) []string {
 	for _, r := range t.Rows {
 		if len(r.Cells) == 2 && r.Cells[0].Complete && r.Cells[1].Complete && r.Cells[0].Err == nil && r.Cells[1].Err == nil &&
 			r.Cells[0].Verdict.Observation != r.Cells[1].Verdict.Observation {
-			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Spec.Label(),
+			lines = append(lines, wrapIndented(" • ", fmt.Sprintf("%s: %s in %s mode, %s in %s mode", r.Label,
 				r.Cells[0].Verdict.Observation, t.Modes[0].Title(), r.Cells[1].Verdict.Observation, t.Modes[1].Title()), tw)...)
 		}
 	}

@@ -41,7 +41,7 @@ func TestNecessityLines(t *testing.T) {
 	}{
 		{"sb+mb", machine.Options{}, []string{
 			"unreachable in both modes",
-			"smp_mb() (P0 line 25) NEEDED · 7 steps NEEDED · 7 steps", "needed in both modes (TSO and ARM-like)",
+			"smp_mb() (P0:2) NEEDED · 7 steps NEEDED · 7 steps", "needed in both modes (TSO and ARM-like)",
 			"TSO mode without it reaches the outcome in 7 steps: P0 exec",
 		}},
 		{"sb+rel-acq", machine.Options{}, []string{

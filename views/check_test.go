@@ -41,8 +41,8 @@ func TestHerdReport(t *testing.T) {
 	got := HerdReport(sp, outs)
 	want2 := `Test cond Allowed
 States 2
-0:r0=0; 1:r0=x; 1:r1=1; x=1; y=0;
-0:r0=1; 1:r0=x; 1:r1=0; x=1; y=1;
+0:r0=0; 1:r0=x; 1:r1=1; y=0;
+0:r0=1; 1:r0=x; 1:r1=0; y=1;
 Ok
 Witnesses
 Positive: 1 Negative: 1

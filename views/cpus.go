@@ -46,9 +46,9 @@ const (
 // line per row), computed once per frame.
 type cpuBlock struct {
 	secs    [][numSecs][]string
+	code    []codeRows // where each instruction's lines start, per CPU
 	heights [numSecs]int
-	k, colW int   // columns that fit, and their width
-	pcs     []int // each CPU's program counter: its line in secCode
+	k, colW int // columns that fit, and their width
 	// stateFirst draws the store buffer, queue and cache above the
 	// source lines (see fit).
 	stateFirst bool
@@ -61,75 +61,56 @@ var (
 	stateFirstOrder = []int{secHead, secSB, secIQ, secCache, secRegs, secCode}
 )
 
-// fit makes the columns fit h lines when they can: the store buffers,
-// invalidation queues and cache lines (what changes, and the stale
-// marks) come first, and each CPU's source lines are cut to a window
-// around its program counter, with "⋮" saying how many are left out. If
-// even the state does not fit, the columns scroll.
-func (b *cpuBlock) fit(h int, st Styles) {
-	if b.height() <= h {
-		return
-	}
-	b.stateFirst = true
-	room := h - (b.height() - b.heights[secCode])
-	if room < 1 {
-		return
-	}
-	for c := range b.secs {
-		b.secs[c][secCode] = codeWindow(b.secs[c][secCode], b.pcs[c], room, st.Dim.Render)
-	}
-	b.heights[secCode] = room
+// fit arranges the columns for a box of h lines: when they are taller,
+// the store buffers, invalidation queues and cache lines (what changes,
+// and the stale marks) come first and the source lines follow, whole:
+// the box scrolls to them (its ▼ says so). No source line is left out.
+func (b *cpuBlock) fit(h int) {
+	b.stateFirst = b.height() > h
 }
 
-// codeWindow is at most room of lines, around line pc (the program
-// counter; past the end when the CPU has finished), with one line of
-// context above it. Lines left out above and below become one "⋮ N
-// more" line each, as long as a line of code stays beside the marks.
-func codeWindow(lines []string, pc, room int, dim func(...string) string) []string {
-	n := len(lines)
-	if n <= room {
-		return lines
-	}
-	pc = min(pc, n-1)
-	place := func(k int) int { // the first line of a window of k lines
-		start := clamp(pc-1, 0, n-k)
-		if pc >= start+k {
-			start = pc - k + 1
+// wraps reports whether a source line takes more than one line.
+func (b cpuBlock) wraps() bool {
+	for c := range b.code {
+		if len(b.secs[c][secCode]) > len(b.code[c].starts) {
+			return true
 		}
-		return start
 	}
-	if room == 2 {
-		// No room for two marks and code: the program counter's line,
-		// and how many others there are.
-		return []string{lines[pc], dim(fmt.Sprintf("  ⋮ %d more", n-1))}
+	return false
+}
+
+// codeTop is the first line of the code section in the columns.
+func (b cpuBlock) codeTop() int {
+	order := codeFirstOrder
+	if b.stateFirst {
+		order = stateFirstOrder
 	}
-	k := room
-	start := place(k)
-	top, bottom := false, false
-	for range 3 { // the marks depend on the window, the window on the marks
-		t, b := start > 0, start+k < n
-		nk := room - b2i(t) - b2i(b)
-		if nk < 1 {
-			break
+	top := 0
+	for _, s := range order {
+		if s == secCode {
+			return top
 		}
-		top, bottom, k = t, b, nk
-		start = place(k)
+		top += b.heights[s]
 	}
-	// The window may have moved off a mark's reason: recount.
-	top, bottom = top && start > 0, bottom && start+k < n
-	var out []string
-	if top {
-		out = append(out, dim(fmt.Sprintf("  ⋮ %d more", start)))
+	return top
+}
+
+// codeRow is the line of the columns where instruction i of CPU c starts.
+func (b cpuBlock) codeRow(c, i int) int {
+	top := b.codeTop()
+	if c < 0 || c >= len(b.code) || i < 0 || i >= len(b.code[c].starts) {
+		return top
 	}
-	out = append(out, lines[start:start+k]...)
-	if bottom {
-		out = append(out, dim(fmt.Sprintf("  ⋮ %d more", n-start-k)))
+	return top + b.code[c].starts[i]
+}
+
+// instrAt returns the instruction of CPU c drawn on line l of the
+// columns.
+func (b cpuBlock) instrAt(c, l int) (int, bool) {
+	if c < 0 || c >= len(b.code) {
+		return 0, false
 	}
-	for len(out) < room && start+k < n { // a mark turned out not needed
-		out = append(out, lines[start+k])
-		k++
-	}
-	return out
+	return b.code[c].instrAt(l-b.codeTop(), len(b.secs[c][secCode]))
 }
 
 func b2i(b bool) int {
@@ -143,9 +124,9 @@ func newCPUBlock(in ScenarioInput, st Styles, w int, tall bool) cpuBlock {
 	n := len(in.Mach.Prog.Threads)
 	b := cpuBlock{secs: make([][numSecs][]string, n)}
 	b.k, b.colW = cpuColumns(n, w)
+	b.code = make([]codeRows, n)
 	for c := 0; c < n; c++ {
-		b.secs[c] = cpuColumn(in, st, c, b.colW, tall)
-		b.pcs = append(b.pcs, in.State.PC(c))
+		b.secs[c], b.code[c] = cpuColumnRows(in, st, c, b.colW, tall)
 	}
 	// Each section is as tall as its tallest column over all CPUs (not
 	// only the visible ones, so scrolling sideways does not move rows).
@@ -211,8 +192,34 @@ func (b cpuBlock) lines(in ScenarioInput, st Styles, off int) (lines []string, r
 	return lines, right
 }
 
+// codeRows says where each instruction's source line starts among the
+// lines of a CPU's code section (a line that wraps takes several).
+type codeRows struct{ starts []int }
+
+// instrAt returns the instruction drawn on line l of the code section.
+func (r codeRows) instrAt(l int, lines int) (int, bool) {
+	if l < 0 || l >= lines || len(r.starts) == 0 {
+		return 0, false
+	}
+	i := 0
+	for j, s := range r.starts {
+		if s <= l {
+			i = j
+		}
+	}
+	return i, true
+}
+
 func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {
+	sec, _ := cpuColumnRows(in, st, c, w, tall)
+	return sec
+}
+
+// cpuColumnRows is CPU c's column at width w, with where each
+// instruction's lines start.
+func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool) ([numSecs][]string, codeRows) {
 	var sec [numSecs][]string
+	var code codeRows
 	m, s := in.Mach, in.State
 	p := m.Prog
 	th := &p.Threads[c]
@@ -254,35 +261,51 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		}
 	}
 
-	// Source lines with their marks.
+	// Source lines with their marks, each numbered as the edit syntax
+	// numbers it (P0:2 is the second line of P0's column) and wrapped,
+	// never cut, under its text.
 	pc := s.PC(c)
+	numW := len(itoa(len(th.Code)))
 	for i, ins := range th.Code {
 		text := strings.TrimSpace(ins.Text)
 		if text == "" {
-			text = fmt.Sprintf("instruction %d", i)
+			text = fmt.Sprintf("instruction %d", i+1)
 		}
-		text = strings.Repeat("  ", ins.Depth) + text
-		var line string
+		var mark string
+		style := st.PendingLine
 		switch {
 		case i == pc:
-			line = st.PCLine.Render("▶ " + text)
+			mark, style = "▶ ", st.PCLine
 		case s.IssuedEarly(c, i):
-			line = st.EarlyLine.Render("» " + text + " (early)")
+			mark, style = "» ", st.EarlyLine
+			text += " (early)"
 		case s.Executed(c, i):
-			line = st.ExecutedLine.Render("✓ " + text)
+			mark, style = "✓ ", st.ExecutedLine
 		case i < pc:
-			line = st.SkippedLine.Render("– " + text)
+			mark, style = "– ", st.SkippedLine
 		default:
-			line = st.PendingLine.Render("  " + text)
+			mark = "  "
 		}
+		gutter := ""
 		if in.gutter() {
-			// The what-if gutter: the edit cursor, or ~ on an edited line.
-			line = editGutter(in, st, c, i) + line
-			if in.Edit.On && in.Edit.CPU == c && in.Edit.At == i {
+			gutter = editGutter(in, st, c, i) // the edit cursor, or ~ on an edited line
+		}
+		lead := gutter + st.InstrNumber.Render(fmt.Sprintf("%*d", numW, i+1)) + " " + style.Render(mark)
+		body := wrapCode(strings.Repeat("  ", ins.Depth)+text, w-ansi.StringWidth(lead))
+		cursor := in.gutter() && in.Edit.On && in.Edit.CPU == c && in.Edit.At == i
+		for j, l := range body {
+			line := lead + style.Render(l)
+			if j > 0 {
+				line = strings.Repeat(" ", ansi.StringWidth(lead)) + style.Render(l)
+			}
+			if cursor {
 				line = st.EditCursor.Render(ansi.Strip(line))
 			}
+			if j == 0 {
+				code.starts = append(code.starts, len(sec[secCode]))
+			}
+			sec[secCode] = append(sec[secCode], line)
 		}
-		sec[secCode] = append(sec[secCode], line)
 	}
 
 	// Registers.
@@ -294,9 +317,6 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		}
 		regs = append(regs, st.Register.Render(name+"="+p.FormatValue(vals[r])))
 	}
-	if len(regs) == 0 {
-		regs = []string{st.Empty.Render("none")}
-	}
 	// Narrow columns keep their labels short, to leave room for what
 	// follows them.
 	label := func(l string) string {
@@ -305,7 +325,15 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 		}
 		return l
 	}
-	sec[secRegs] = flow(st.Label.Render(label("regs  ")), regs, w, " ")
+	// The registers go on the status line when they fit there (a line
+	// saved for the source); a CPU without registers shows none.
+	switch line := sec[secHead][0] + "  " + strings.Join(regs, " "); {
+	case len(regs) == 0:
+	case ansi.StringWidth(line) <= w:
+		sec[secHead][0] = line
+	default:
+		sec[secRegs] = flow(st.Label.Render(label("regs  ")), regs, w, " ")
+	}
 
 	// Store buffer, oldest first.
 	var sb []string
@@ -411,7 +439,7 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 	} else {
 		sec[secCache] = flowGroups(st.Label.Render(label("cache ")), cache, w, "  ")
 	}
-	return sec
+	return sec, code
 }
 
 // column is a label line followed by one indented item per line.
@@ -479,4 +507,65 @@ func styledWords(render func(...string) string, text string) []string {
 		ws[i] = render(ws[i])
 	}
 	return ws
+}
+
+// wrapCode breaks a source line into lines of at most w cells: at its
+// spaces, and inside a word too long for a line after an opening
+// parenthesis or a comma ("smp_store_release(" / "goal, 8);"), so that a
+// primitive's name stays whole whenever it fits a line; only a name
+// longer than a line is cut.
+func wrapCode(text string, w int) []string {
+	// The indentation of nesting stays, on every line, while it leaves
+	// room for the words.
+	body := strings.TrimLeft(text, " ")
+	indent := text[:len(text)-len(body)]
+	if len(indent) > 0 && w-len(indent) >= 12 {
+		lines := wrapCode(body, w-len(indent))
+		for i := range lines {
+			lines[i] = indent + lines[i]
+		}
+		return lines
+	}
+	text = body
+	w = max(w, 1)
+	var atoms []string // pieces, each with the space before it if any
+	for i, word := range strings.Fields(text) {
+		sp := ""
+		if i > 0 {
+			sp = " "
+		}
+		if ansi.StringWidth(word) <= w {
+			atoms = append(atoms, sp+word)
+			continue
+		}
+		start := 0
+		for j := 0; j < len(word); j++ {
+			if (word[j] == '(' || word[j] == ',') && j+1 < len(word) {
+				atoms = append(atoms, sp+word[start:j+1])
+				sp, start = "", j+1
+			}
+		}
+		atoms = append(atoms, sp+word[start:])
+	}
+	var lines []string
+	cur := ""
+	for _, a := range atoms {
+		if cur != "" && ansi.StringWidth(cur+a) > w {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		if cur == "" {
+			a = strings.TrimLeft(a, " ")
+		}
+		for ansi.StringWidth(a) > w {
+			head, _ := cutCells(a, w)
+			lines = append(lines, head)
+			a = a[len(head):]
+		}
+		cur += a
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
 }

@@ -40,11 +40,11 @@ func TestCPUMarks(t *testing.T) {
 		code = append(code, ansi.Strip(l))
 	}
 	want := []string{
-		"✓ r0 = READ_ONCE(*x);",
-		"✓ if (r0)",
-		"–   WRITE_ONCE(*y, 1);", // inside the if
-		"▶ WRITE_ONCE(*y, 2);",
-		"  WRITE_ONCE(*x, 3);",
+		"1 ✓ r0 = READ_ONCE(*x);",
+		"2 ✓ if (r0)",
+		"3 –   WRITE_ONCE(*y, 1);", // inside the if
+		"4 ▶ WRITE_ONCE(*y, 2);",
+		"5   WRITE_ONCE(*x, 3);",
 	}
 	if strings.Join(code, "\n") != strings.Join(want, "\n") {
 		t.Errorf("code marks:\n%s\nwant:\n%s", strings.Join(code, "\n"), strings.Join(want, "\n"))
@@ -140,35 +140,30 @@ func TestPresentIndicator(t *testing.T) {
 	}
 }
 
-// TestCodeWindow: the source lines cut to a window keep the program
-// counter in view and say how many lines are left out, in at most room
-// lines.
-func TestCodeWindow(t *testing.T) {
-	lines := []string{"a", "b", "c", "d", "e", "f", "g"}
-	id := func(s ...string) string { return strings.Join(s, "") }
+// TestWrapCode: a source line wraps at its spaces, and a word too long
+// for a line after an opening parenthesis or a comma, so that the
+// primitive's name stays whole; only a name longer than the line is cut.
+func TestWrapCode(t *testing.T) {
 	for _, c := range []struct {
-		pc, room int
-		want     string
+		text string
+		w    int
+		want string
 	}{
-		{0, 7, "a b c d e f g"},
-		{0, 3, "a b ⋮5"},
-		{3, 3, "⋮3 d ⋮3"},
-		{3, 4, "⋮2 c d ⋮3"},
-		{6, 3, "⋮5 f g"},
-		{7, 3, "⋮5 f g"}, // finished: the last lines
-		{3, 2, "d ⋮6"},
-		{3, 1, "d"},
+		{"WRITE_ONCE(*x, 1);", 40, "WRITE_ONCE(*x, 1);"},
+		{"smp_store_release(goal, 8);", 21, "smp_store_release(|goal, 8);"},
+		{"  WRITE_ONCE(*woken, 1);", 20, "  WRITE_ONCE(*woken,|  1);"},
+		{"r1 = smp_load_acquire(goal);", 21, "r1 =|smp_load_acquire(|goal);"},
+		{"smp_store_release(goalgoalgoalgoal,8);", 21, "smp_store_release(|goalgoalgoalgoal,8);"},
+		{"smp_mb__after_unlock_lock();", 10, "smp_mb__af|ter_unlock|_lock();"},
+		{"", 5, ""},
 	} {
-		got := codeWindow(lines, c.pc, c.room, id)
-		var words []string
-		for _, l := range got {
-			words = append(words, strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(l), " more", ""), "⋮ ", "⋮"))
+		if got := strings.Join(wrapCode(c.text, c.w), "|"); got != c.want {
+			t.Errorf("wrapCode(%q, %d) = %q, want %q", c.text, c.w, got, c.want)
 		}
-		if len(got) > c.room {
-			t.Errorf("pc %d room %d: %d lines", c.pc, c.room, len(got))
-		}
-		if g := strings.Join(words, " "); g != c.want {
-			t.Errorf("pc %d room %d: %q, want %q", c.pc, c.room, g, c.want)
+		for _, l := range wrapCode(c.text, c.w) {
+			if ansi.StringWidth(l) > c.w {
+				t.Errorf("wrapCode(%q, %d): line %q is wider", c.text, c.w, l)
+			}
 		}
 	}
 }

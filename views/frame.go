@@ -34,10 +34,12 @@ type Frame struct {
 
 	cpus     cpuBlock
 	cpuRight string // which CPU columns show, when not all fit
-	lines    [NumPanes][]string
-	outcomes outcomeRows
-	page     []string
-	story    []string
+	// eventTitle is the explanation's title ("step 3 · P0 commit …").
+	eventTitle string
+	lines      [NumPanes][]string
+	outcomes   outcomeRows
+	page       []string
+	story      []string
 	// CPUOff is the first CPU column shown: the input's, clamped.
 	CPUOff int
 }
@@ -77,30 +79,44 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
 		return f
 	}
-	// The CPU columns and memory say how tall they want to be; the
-	// layout decides, and the format chosen is the one drawn.
-	r, _ := Layout(w, h, LayoutHints{})
-	compact := newCPUBlock(in, st, r.Panes[PaneCPUs].Inner().W, false)
-	hints := LayoutHints{CPULines: compact.height()}
-	var tall cpuBlock
+	// Every part says how much it holds at the widths the terminal
+	// gives it; the layout decides the heights (and whether memory moves
+	// into the tabbed box), and the format chosen is the one drawn.
+	besideW, fullW := CPUWidths(w)
+	compact := newCPUBlock(in, st, besideW-2, false)
+	hints := LayoutHints{CPULines: compact.height(), CPUColumns: compact.k, CodeWraps: compact.wraps()}
+	var tall, full cpuBlock
 	if w >= wideWidth {
-		tall = newCPUBlock(in, st, r.Panes[PaneCPUs].Inner().W, true)
+		tall = newCPUBlock(in, st, besideW-2, true)
 		hints.CPULinesTall = tall.height()
+	} else if len(in.Mach.Prog.Threads) > 1 {
+		full = newCPUBlock(in, st, fullW-2, false)
+		hints.CPULinesFull, hints.CPUColumnsFull = full.height(), full.k
 	}
-	mem := memoryLines(in, st, r.Panes[PaneMemory].Inner().W)
+	r0, _ := Layout(w, h, LayoutHints{})
+	mem := memoryLines(in, st, r0.Panes[PaneMemory].Inner().W)
 	hints.MemLines = len(mem)
+	f.eventTitle, f.lines[PaneEvent] = eventLines(in, st, EventWidth(w)-2)
+	hints.EventLines = len(f.lines[PaneEvent])
+	f.lines[PaneSteps] = stepLines(in, st)
+	hints.StepLines = len(f.lines[PaneSteps])
+	f.lines[PaneHistory] = historyLines(in, st, r0.Panes[PaneHistory].Inner().W)
+	hints.HistoryLines = len(f.lines[PaneHistory])
+	f.outcomes = outcomeLines(in, st, r0.Panes[PaneOutcomes].Inner().W)
+	hints.OutcomeLines = len(f.outcomes.head) + len(f.outcomes.lines)
 	f.Regions, _ = Layout(w, h, hints)
 	f.cpus = compact
-	if f.Regions.TallCPUs {
+	switch {
+	case f.Regions.TallCPUs:
 		f.cpus = tall
+	case f.Regions.MemoryTabbed:
+		f.cpus = full
+		mem = memoryLines(in, st, f.Regions.Panes[PaneMemory].Inner().W)
 	}
-	f.cpus.fit(f.Regions.Panes[PaneCPUs].Inner().H, st)
+	f.cpus.fit(f.Regions.Panes[PaneCPUs].Inner().H)
 	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
 	f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 	f.lines[PaneMemory] = mem
-	f.lines[PaneSteps] = stepLines(in, st)
-	f.lines[PaneHistory] = historyLines(in, st, f.Regions.Panes[PaneHistory].Inner().W)
-	f.outcomes = outcomeLines(in, st, f.Regions.Panes[PaneOutcomes].Inner().W)
 	f.lines[PaneOutcomes] = f.outcomes.lines
 	return f
 }
@@ -180,10 +196,12 @@ func (f Frame) Draw(off Offsets) string {
 	cpus := r.Panes[PaneCPUs]
 	items = append(items,
 		placed{cpus, renderBox(boxSpec{title: cpusTitle(in), right: f.cpuRight, focused: in.Focus == PaneCPUs, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, cpus.W, cpus.H)},
-		placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory], f.lines[PaneMemory], off.Panes[PaneMemory])},
 		placed{r.Panes[PaneSteps], renderSteps(in, st, r.Panes[PaneSteps], f.lines[PaneSteps], off.Panes[PaneSteps])},
-		placed{r.Event, renderEvent(in, st, r.Event)},
+		placed{r.Event, renderEvent(in, st, r.Event, f.eventTitle, f.lines[PaneEvent], off.Panes[PaneEvent])},
 	)
+	if !r.MemoryTabbed {
+		items = append(items, placed{r.Panes[PaneMemory], renderMemory(in, st, r.Panes[PaneMemory], f.lines[PaneMemory], off.Panes[PaneMemory])})
+	}
 	hist := func(title string) string {
 		return renderHistory(in, st, r.Panes[PaneHistory], title, f.lines[PaneHistory], off.Panes[PaneHistory])
 	}
@@ -193,12 +211,39 @@ func (f Frame) Draw(off Offsets) string {
 	switch {
 	case !r.Tabbed:
 		items = append(items, placed{r.Panes[PaneHistory], hist("")}, placed{r.Panes[PaneOutcomes], outs("")})
-	case in.SideTab == PaneOutcomes:
-		// History and outcomes share one box, with tabs in the title: the
-		// tab shown is in brackets.
-		items = append(items, placed{r.Panes[PaneHistory], outs("history │ [outcomes]")})
 	default:
-		items = append(items, placed{r.Panes[PaneHistory], hist("[history] │ outcomes")})
+		// History and outcomes (and memory, when it moved there) share
+		// one box, with tabs in the title: the tab shown is in brackets.
+		tabs := []Pane{PaneHistory, PaneOutcomes}
+		if r.MemoryTabbed {
+			tabs = []Pane{PaneMemory, PaneHistory, PaneOutcomes}
+		}
+		shown := in.SideTab
+		if !r.Shared(shown) {
+			shown = PaneOutcomes
+		}
+		var names []string
+		for _, p := range tabs {
+			if p == shown {
+				names = append(names, "["+p.String()+"]")
+			} else {
+				names = append(names, p.String())
+			}
+		}
+		sep := " │ "
+		if r.MemoryTabbed {
+			sep = "│"
+		}
+		title := strings.Join(names, sep)
+		box := r.Panes[PaneHistory]
+		switch shown {
+		case PaneOutcomes:
+			items = append(items, placed{box, outs(title)})
+		case PaneMemory:
+			items = append(items, placed{box, renderBox(boxSpec{title: title, focused: in.Focus == PaneMemory, lines: f.lines[PaneMemory], offset: off.Panes[PaneMemory]}, st, box.W, box.H)})
+		default:
+			items = append(items, placed{box, hist(title)})
+		}
 	}
 	return place(w, h, items)
 }

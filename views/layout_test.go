@@ -45,12 +45,15 @@ func renderLayout(r Regions, w, h int) string {
 	box("help", r.Help)
 	box("event", r.Event)
 	names := map[Pane]string{PaneCPUs: "cpus", PaneMemory: "memory", PaneSteps: "steps", PaneHistory: "history", PaneOutcomes: "outcomes"}
-	for p := Pane(0); p < NumPanes; p++ {
+	for p := Pane(0); p < PaneEvent; p++ {
 		name := names[p]
 		if r.Tabbed && p == PaneHistory {
 			name = "history|outcomes"
+			if r.MemoryTabbed {
+				name = "memory|history|outcomes"
+			}
 		}
-		if r.Tabbed && p == PaneOutcomes {
+		if r.Shared(p) && p != PaneHistory {
 			continue
 		}
 		box(name, r.Panes[p])
@@ -70,7 +73,7 @@ func TestLayout(t *testing.T) {
 		hints LayoutHints
 		want  string
 	}{
-		{"80x24 two small CPUs", 80, 24, LayoutHints{CPULines: 7, MemLines: 4}, `
+		{"80x24 two small CPUs", 80, 24, LayoutHints{CPULines: 7, MemLines: 4, EventLines: 3, StepLines: 3, HistoryLines: 1, OutcomeLines: 6}, `
 =header=========================================================================
 +cpus------------------------------------------------++memory------------------+
 |                                                    ||                        |
@@ -96,11 +99,9 @@ func TestLayout(t *testing.T) {
 +------------------------------------------------------------------------------+
 =help===========================================================================
 `},
-		{"80x24 CPUs want more than there is", 80, 24, LayoutHints{CPULines: 30, MemLines: 4}, `
+		{"80x24 a long explanation takes rows from steps and history", 80, 24, LayoutHints{CPULines: 7, MemLines: 4, EventLines: 12, StepLines: 2, HistoryLines: 11, OutcomeLines: 5}, `
 =header=========================================================================
 +cpus------------------------------------------------++memory------------------+
-|                                                    ||                        |
-|                                                    ||                        |
 |                                                    ||                        |
 |                                                    ||                        |
 |                                                    ||                        |
@@ -112,6 +113,32 @@ func TestLayout(t *testing.T) {
 +steps-----------------------------------------++history|outcomes--------------+
 |                                              ||                              |
 |                                              ||                              |
++----------------------------------------------++------------------------------+
++event-------------------------------------------------------------------------+
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
++------------------------------------------------------------------------------+
+=help===========================================================================
+`},
+		{"80x24 source lines that wrap beside memory: memory becomes a tab", 80, 24, LayoutHints{CPULines: 16, CPULinesFull: 9, MemLines: 8, EventLines: 5, StepLines: 3, HistoryLines: 5, OutcomeLines: 6}, `
+=header=========================================================================
++cpus--------------------------------------------------------------------------+
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
+|                                                                              |
++------------------------------------------------------------------------------+
++steps-----------------------------------------++memory|history|outcomes-------+
 |                                              ||                              |
 |                                              ||                              |
 +----------------------------------------------++------------------------------+
@@ -119,10 +146,12 @@ func TestLayout(t *testing.T) {
 |                                                                              |
 |                                                                              |
 |                                                                              |
+|                                                                              |
+|                                                                              |
 +------------------------------------------------------------------------------+
 =help===========================================================================
 `},
-		{"60x20 minimum", 60, 20, LayoutHints{CPULines: 7, MemLines: 4}, `
+		{"60x20 minimum", 60, 20, LayoutHints{CPULines: 7, MemLines: 4, EventLines: 3, StepLines: 3, HistoryLines: 1, OutcomeLines: 6}, `
 =header=====================================================
 +cpus--------------------------------++memory--------------+
 |                                    ||                    |
@@ -136,15 +165,15 @@ func TestLayout(t *testing.T) {
 +steps-----------------------++history|outcomes------------+
 |                            ||                            |
 |                            ||                            |
-|                            ||                            |
 +----------------------------++----------------------------+
 +event-----------------------------------------------------+
+|                                                          |
 |                                                          |
 |                                                          |
 +----------------------------------------------------------+
 =help=======================================================
 `},
-		{"140x45 wide and tall CPUs", 140, 45, LayoutHints{CPULines: 7, CPULinesTall: 11, MemLines: 4}, `
+		{"140x45 wide and tall CPUs, the explanation whole", 140, 45, LayoutHints{CPULines: 7, CPULinesTall: 11, MemLines: 4, EventLines: 9, StepLines: 2, HistoryLines: 11, OutcomeLines: 5}, `
 =header=====================================================================================================================================
 +cpus--------------------------------------------------------------------------------------------++memory----------------------------------+
 |                                                                                                ||                                        |
@@ -177,13 +206,13 @@ func TestLayout(t *testing.T) {
 |                                                         ||                                     ||                                        |
 |                                                         ||                                     ||                                        |
 |                                                         ||                                     ||                                        |
-|                                                         ||                                     ||                                        |
-|                                                         ||                                     ||                                        |
-|                                                         ||                                     ||                                        |
-|                                                         ||                                     ||                                        |
-|                                                         ||                                     ||                                        |
 +---------------------------------------------------------++-------------------------------------+|                                        |
 +event-------------------------------------------------------------------------------------------+|                                        |
+|                                                                                                ||                                        |
+|                                                                                                ||                                        |
+|                                                                                                ||                                        |
+|                                                                                                ||                                        |
+|                                                                                                ||                                        |
 |                                                                                                ||                                        |
 |                                                                                                ||                                        |
 |                                                                                                ||                                        |
@@ -225,8 +254,11 @@ func checkTiling(t *testing.T, r Regions, w, h int) {
 	add("header", r.Header)
 	add("help", r.Help)
 	add("event", r.Event)
-	for p := Pane(0); p < NumPanes; p++ {
-		if r.Tabbed && p == PaneOutcomes {
+	if r.Panes[PaneEvent] != r.Event {
+		t.Errorf("the event pane %+v is not the event region %+v", r.Panes[PaneEvent], r.Event)
+	}
+	for p := Pane(0); p < PaneEvent; p++ {
+		if r.Shared(p) && p != PaneHistory {
 			continue
 		}
 		add(p.String(), r.Panes[p])
@@ -276,8 +308,8 @@ func TestPaneAt(t *testing.T) {
 		{5, 12, PaneOutcomes, PaneSteps, true},
 		{60, 12, PaneOutcomes, PaneOutcomes, true},
 		{60, 12, PaneHistory, PaneHistory, true},
-		{5, 0, PaneOutcomes, 0, false},  // header
-		{5, 20, PaneOutcomes, 0, false}, // event
+		{5, 0, PaneOutcomes, 0, false}, // header
+		{5, 20, PaneOutcomes, PaneEvent, true},
 	} {
 		p, ok := r.PaneAt(c.x, c.y, c.side)
 		if ok != c.ok || (ok && p != c.want) {

@@ -75,7 +75,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	}
 	lines := max(cpus.height(), len(memoryLines(in, st, memW-2)))
 	topH := clamp(lines+2, min(6, bodyH-minBottom), bodyH-minBottom)
-	cpus.fit(topH-2, st)
+	cpus.fit(topH - 2)
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
 	y, bh := bodyY+topH, bodyH-topH
@@ -138,7 +138,7 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 		lines = append(lines, wrapIndented(" ", st.Bold.Render("Every CPU holds every location in S (warm caches); store buffers and queues are empty."), tw)...)
 	} else {
 		ev := in.Events[in.Cursor-1]
-		title = fmt.Sprintf("step %d of %d · %s", in.Cursor, len(in.Steps), in.Mach.ID(ev.Step))
+		title = fmt.Sprintf("step %d of %d · %s", in.Cursor, len(in.Steps), words.StepID(in.Mach, ev.Step))
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
 			lines = append(lines, wrapIndented(" ", render("["+label+"]")+eventTagLabels(in.Mach, ev, st), tw)...)

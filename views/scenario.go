@@ -322,8 +322,12 @@ func readClass(st Styles, c machine.ReadClass) (string, func(...string) string) 
 	return "UP TO DATE", st.UpToDate.Render
 }
 
-func renderEvent(in ScenarioInput, st Styles, r Rect) string {
-	inner := r.Inner()
+// eventLines is the explanation of the step shown (the last event), its
+// title and its lines wrapped at w: what the step did, with the read
+// classification; in a final state the outcome (and, at the end of a
+// closest attempt, why it gets no nearer, first); the CPUs a closest
+// attempt makes wait. The pane scrolls: nothing of it is cut.
+func eventLines(in ScenarioInput, st Styles, w int) (string, []string) {
 	title := "last event"
 	var text string
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
@@ -334,12 +338,18 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 		}
 	} else {
 		ev := in.Events[in.Cursor-1]
-		title = fmt.Sprintf("step %d · %s", in.Cursor, in.Mach.ID(ev.Step))
+		title = fmt.Sprintf("step %d · %s", in.Cursor, words.StepID(in.Mach, ev.Step))
 		text = words.Event(in.Mach, &ev)
 		if ev.Load != nil {
 			label, render := readClass(st, ev.Load.Class)
 			text = render("["+label+"]") + eventTagLabels(in.Mach, ev, st) + " " + text
 		}
+	}
+	var lines []string
+	if end := attemptEnd(in); end != nil && in.Mach.Final(in.State) {
+		// The end of a closest attempt: why it gets no nearer comes
+		// first, in its own paragraph.
+		lines = append(lines, wrap(st.Bold.Render(strings.Join(end, " ")), w)...)
 	}
 	if in.Mach.Final(in.State) {
 		out, hasCond, holds := finalOutcome(in)
@@ -350,19 +360,21 @@ func renderEvent(in ScenarioInput, st Styles, r Rect) string {
 			out += " — the condition does not hold"
 		}
 		text += " " + out + "."
-		if end := attemptEnd(in); end != nil {
-			// The end of a closest attempt: why it gets no nearer comes
-			// first, where the small box has room for it.
-			text = strings.Join(end, " ") + " " + text
-		}
 	}
-	for _, w := range attemptWaits(in) {
-		text += " " + st.CPUBlocked.Render("⏸ "+w+".")
+	for _, wt := range attemptWaits(in) {
+		text += " " + st.CPUBlocked.Render("⏸ "+wt+".")
 	}
-	lines := wrap(text, inner.W)
-	b := boxSpec{title: title, lines: lines}
+	lines = append(lines, wrap(text, w)...)
+	return title, lines
+}
+
+func renderEvent(in ScenarioInput, st Styles, r Rect, title string, lines []string, off int) string {
+	b := boxSpec{title: title, focused: in.Focus == PaneEvent, lines: lines, offset: off}
 	if in.Notice != "" {
 		b.right, b.notice = "» "+in.Notice, true
+	}
+	if in.Focus != PaneEvent && len(lines) > r.H-2 {
+		b.bottom = "shift+tab, ↓ to read on" // how to scroll it
 	}
 	return renderBox(b, st, r.W, r.H)
 }
@@ -387,7 +399,7 @@ func historyLines(in ScenarioInput, st Styles, w int) []string {
 			text = "initial state"
 		} else {
 			step := in.Steps[i-1]
-			text = in.Mach.ID(step)
+			text = words.StepID(in.Mach, step)
 			if i-1 < len(in.Events) {
 				ev := &in.Events[i-1]
 				if ev.Load != nil && ev.Load.Class == machine.Stale {

@@ -36,6 +36,7 @@ type Styles struct {
 	CPUBlocked       lipgloss.Style // "⏸ blocked" and the reason
 	CPUFinished      lipgloss.Style // "✓ finished"
 	PCLine           lipgloss.Style // the source line at the program counter
+	InstrNumber      lipgloss.Style // an instruction's number (P0:2 is line 2 of P0)
 	ExecutedLine     lipgloss.Style // source lines already executed
 	PendingLine      lipgloss.Style // source lines not yet reached
 	SkippedLine      lipgloss.Style // lines passed over by a branch
@@ -134,6 +135,7 @@ func DefaultStyles() Styles {
 		CPUBlocked:       s().Foreground(c(yellow)),
 		CPUFinished:      s().Foreground(c(blue)),
 		PCLine:           s().Bold(true).Foreground(c(bgreen)),
+		InstrNumber:      s().Foreground(c(gray)),
 		ExecutedLine:     s(),
 		PendingLine:      s().Foreground(c(gray)),
 		SkippedLine:      s().Foreground(c(gray)).Strikethrough(true),

@@ -259,7 +259,7 @@ func (t *tracer) step(i int) {
 	ex := t.ex
 	m := ex.Mach
 	ev := ex.Events[i]
-	id := m.ID(ex.Steps[i])
+	id := words.StepID(m, ex.Steps[i])
 	num := strconv.Itoa(i + 1)
 	// The machine's description says what happened, the read's
 	// classification included; a stale read's description starts with

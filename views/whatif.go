@@ -297,16 +297,16 @@ func (f Frame) InstrAt(x, y int, off Offsets) (cpu, instr int, ok bool) {
 		return 0, 0, false
 	}
 	cpu = f.CPUOff + col
-	row := y - inner.Y + off.Panes[PaneCPUs] - f.cpus.heights[secHead]
-	if cpu >= len(f.in.Mach.Prog.Threads) || row < 0 || row >= len(f.in.Mach.Prog.Threads[cpu].Code) {
+	if cpu >= len(f.in.Mach.Prog.Threads) {
 		return 0, 0, false
 	}
-	return cpu, row, true
+	instr, ok = f.cpus.instrAt(cpu, y-inner.Y+off.Panes[PaneCPUs])
+	return cpu, instr, ok
 }
 
-// CodeRow is the line of the CPUs pane that shows instruction i (the
-// model scrolls it into view).
-func (f Frame) CodeRow(i int) int { return f.cpus.heights[secHead] + i }
+// CodeRow is the line of the CPUs pane where instruction i of CPU c
+// starts (the model scrolls it into view).
+func (f Frame) CodeRow(c, i int) int { return f.cpus.codeRow(c, i) }
 
 // CPUsShown is how many CPU columns fit side by side.
 func (f Frame) CPUsShown() int { return max(f.cpus.k, 1) }

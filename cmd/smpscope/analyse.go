@@ -4,7 +4,10 @@ package main
 // ordering annotations are needed).
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,46 +18,120 @@ import (
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
-func newCompareCmd(stdout io.Writer) *cobra.Command {
+func newCompareCmd(stdin io.Reader, stdout io.Writer) *cobra.Command {
 	var markdown bool
 	var limits limitFlags
+	var edits []string
 	cmd := &cobra.Command{
-		Use:   "compare FAMILY [--markdown] [--timeout D] [--max-states N] [--max-memory SIZE]",
-		Short: "Every variant of a built-in family in both modes, as one table",
-		Long: `compare explores every variant of a built-in family (see smpscope list)
-in TSO and ARM-like mode and prints one table: a row per variant, a column
-per mode. Each cell is herd7's word for how often the final condition holds
-(Never, Sometimes, Always) with the number of final states that satisfy it
-out of all final states; the LKMM column is the verdict the scenario file
-records. FAMILY may also be the name of one of the family's scenarios.
+		Use:   "compare FAMILY | SCENARIO --edit E ... | FILE|NAME ... [--markdown] [--timeout D] [--max-states N] [--max-memory SIZE]",
+		Short: "Variants in both modes as one table: a family, what-ifs, files",
+		Long: `compare explores variants in TSO and ARM-like mode and prints one table:
+a row per variant, a column per mode. Each cell is herd7's word for how
+often the final condition holds (Never, Sometimes, Always) with the
+number of final states that satisfy it out of all final states; the LKMM
+column is the verdict the scenario file records. The variants are
+
+  compare FAMILY                 every variant of a built-in family (see
+                                 smpscope list); a scenario's name selects
+                                 its family
+  compare SCENARIO --edit E ...  the scenario as written, then one row per
+                                 --edit flag: each a what-if, one edit or
+                                 several separated by commas
+                                 (--edit P0:1+mb,P1:1+mb)
+  compare FILE|NAME ...          the scenarios named (.litmus files,
+                                 built-in names, - for standard input)
 
 Exit status: 0 when every exploration finished; 2 for an unknown family,
-a write error, or an exploration stopped by a limit (its cell shows "?"
-and the counts found so far, without a verdict).`,
-		Args: cobra.ExactArgs(1),
+a parse or write error, or an exploration stopped by a limit (its cell
+shows "?" and the counts found so far, without a verdict).`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := limits.options("compare", cmd.Flags())
 			if err != nil {
 				return err
 			}
-			return runCompare(args[0], markdown, opts, stdout)
+			test := testFlag(cmd.Flags())
+			for i := range args {
+				args[i] = withTest(args[i], test)
+			}
+			return runCompare(args, edits, markdown, opts, stdin, stdout)
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a markdown table")
+	cmd.Flags().StringArrayVar(&edits, "edit", nil, "a what-if to compare with the scenario as written, e.g. `P1:2=acquire` or P0:1+mb,P1:1+mb (repeatable: a row each)")
 	limits.add(cmd.Flags(), "exploring one variant in one mode")
 	return cmd
 }
 
-func runCompare(name string, markdown bool, opts machine.Options, w io.Writer) error {
-	fam, err := scenarios.FindFamily(name)
-	if err != nil {
-		return &exitError{2, "smpscope compare: " + err.Error()}
-	}
-	t, err := scenarios.CompareFamily(fam, bothModes, opts)
-	if err != nil {
-		return &exitError{2, "smpscope compare: " + err.Error()}
+func runCompare(args, edits []string, markdown bool, opts machine.Options, stdin io.Reader, w io.Writer) error {
+	fail := func(err error) error { return &exitError{2, "smpscope compare: " + err.Error()} }
+	var t scenarios.CompareTable
+	var err error
+	switch {
+	case len(edits) > 0:
+		if len(args) != 1 {
+			return usageErr("compare: --edit compares one scenario with its what-ifs; name one scenario, not %d", len(args))
+		}
+		spec, err := scenarios.Resolve(args[0], stdin)
+		if err != nil {
+			return fail(err)
+		}
+		var variants [][]scenarios.Edit
+		for _, e := range edits {
+			v, err := scenarios.ParseEdits(strings.FieldsFunc(e, func(r rune) bool { return r == ',' || r == ' ' }))
+			if err == nil && len(v) == 0 {
+				err = fmt.Errorf("--edit %q holds no edit", e)
+			}
+			if err != nil {
+				return usageErr("compare: --edit: %v", err)
+			}
+			variants = append(variants, v)
+		}
+		if t, err = scenarios.CompareEdits(spec, variants, bothModes, opts); err != nil {
+			return usageErr("compare: --edit: %v", err)
+		}
+	case len(args) == 1 && !isFileArg(args[0]):
+		fam, ferr := scenarios.FindFamily(args[0])
+		if ferr != nil {
+			return fail(ferr)
+		}
+		if t, err = scenarios.CompareFamily(fam, bothModes, opts); err != nil {
+			return fail(err)
+		}
+	default:
+		var specs []*scenarios.Spec
+		var labels []string
+		for _, a := range args {
+			sp, err := scenarios.Resolve(a, stdin)
+			if err != nil {
+				return fail(err)
+			}
+			specs = append(specs, sp)
+			labels = append(labels, sp.Name)
+		}
+		title := fmt.Sprintf("%d scenarios", len(specs))
+		if len(specs) == 1 {
+			title = specs[0].Name
+		}
+		if t, err = scenarios.CompareLabeled(title, specs, labels, bothModes, opts); err != nil {
+			return fail(err)
+		}
 	}
 	return writeReport("compare", w, views.CompareReport(t, markdown), t.Incomplete(), "smpscope compare: some explorations stopped at a limit: their cells (marked ?) have no verdict")
+}
+
+// isFileArg reports whether an argument names standard input or a file
+// (which wins over a built-in name, as everywhere).
+func isFileArg(arg string) bool {
+	path := arg
+	if i := strings.LastIndexByte(arg, '#'); i > 0 {
+		path = arg[:i]
+	}
+	if path == scenarios.StdinName {
+		return true
+	}
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
 }
 
 // writeReport writes an analysis report; partial (a search stopped at a

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -372,5 +373,58 @@ func TestBinaryCheckInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Observation mp+once") && !strings.Contains(stderr, "mp+once (arm mode): not explored (interrupted)") {
 		t.Errorf("mp+once is neither reported nor said to be unexplored:\n%s%s", out.String(), stderr)
+	}
+}
+
+// A hangup or a SIGQUIT leaves the terminal as the UI found it (issue 22,
+// item 6): not in the alternate screen, mouse reporting off. Tried in
+// tmux, whose pane outlives the program.
+func TestBinaryUISignalsRestoreTerminal(t *testing.T) {
+	bin := binary(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("no tmux")
+	}
+	dir := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT} {
+		session := fmt.Sprintf("smpscope-test-%d-%d", os.Getpid(), sig)
+		pidFile := filepath.Join(dir, "pid")
+		os.Remove(pidFile)
+		script := fmt.Sprintf(`sh -c 'echo $$ > %s; exec %s sb+once'; echo "exit $?"; sleep 60`, pidFile, bin)
+		if out, err := exec.Command("tmux", "new", "-d", "-s", session, "-x", "80", "-y", "24", script).CombinedOutput(); err != nil {
+			t.Fatalf("tmux: %v %s", err, out)
+		}
+		defer exec.Command("tmux", "kill-session", "-t", session).Run()
+		pane := func(format string) string {
+			out, _ := exec.Command("tmux", "display", "-p", "-t", session, format).Output()
+			return strings.TrimSpace(string(out))
+		}
+		screen := func() string {
+			out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
+			return string(out)
+		}
+		waitFor := func(what string, ok func() bool) {
+			for start := time.Now(); !ok(); time.Sleep(50 * time.Millisecond) {
+				if time.Since(start) > time.Minute {
+					t.Fatalf("%v: %s never happened: alternate screen %s, mouse %s\n%s", sig, what, pane("#{alternate_on}"), pane("#{mouse_any_flag}"), screen())
+				}
+			}
+		}
+		waitFor("the first frame", func() bool { return strings.Contains(screen(), "CPUs") })
+		if pane("#{alternate_on} #{mouse_any_flag}") != "1 1" {
+			t.Fatalf("the UI is not in the alternate screen with the mouse on: %s", pane("#{alternate_on} #{mouse_any_flag}"))
+		}
+		data, _ := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid <= 0 {
+			t.Fatalf("no pid in %q", data)
+		}
+		syscall.Kill(pid, sig)
+		waitFor("the exit", func() bool { return strings.Contains(screen(), "exit ") })
+		if got := pane("#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} #{mouse_standard_flag}"); got != "0 0 0 0" {
+			t.Errorf("%v: the terminal is left with alternate screen, mouse flags %s\n%s", sig, got, screen())
+		}
+		if want := fmt.Sprintf("exit %d", 128+int(sig)); !strings.Contains(screen(), want) {
+			t.Errorf("%v: want %q\n%s", sig, want, screen())
+		}
 	}
 }

@@ -38,7 +38,7 @@ func TestTraceWitness(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("mp+wmb-rmb: exit %d", code)
 	}
-	mustContain(t, flat(out), "P1 is blocked: smp_rmb", "This is as far as it gets: the outcome is unreachable because of smp_wmb() (P0 line 25) and smp_rmb() (P1 line 35)")
+	mustContain(t, flat(out), "P1 is blocked: smp_rmb", "This is as far as it gets: the outcome is unreachable because of smp_wmb() (P0:2) and smp_rmb() (P1:2)")
 	for i, l := range strings.Split(out, "\n") {
 		if n := len([]rune(l)); n > 72 {
 			t.Errorf("attempt line %d is %d columns: %q", i+1, n, l)
@@ -57,7 +57,7 @@ func TestTraceSaveReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, string(saved), "smpscope trace 1\nscenario: sb+once\nvariant: once\nmode: tso\n", "# Shortest witness of exists", "\nP0 exec  ")
+	mustContain(t, string(saved), "smpscope trace 2\nscenario: sb+once\nvariant: once\nmode: tso\n", "# Shortest witness of exists", "\nP0 exec  ")
 	// Replaying needs no scenario argument and no mode: both come from
 	// the file, and the output is the same.
 	again, errs, code := runCmd(t, "trace", "--replay", file)
@@ -88,7 +88,7 @@ func TestTraceBadReplay(t *testing.T) {
 	}
 	mustContain(t, errs, file+":7:1: step 3 \"P0 commit #2\" is not enabled at this point",
 		"steps enabled there:",
-		"P0 commit #0",
+		"P0:1 commit",
 		"P1 exec",
 	)
 	os.WriteFile(file, []byte("smpscope trace 1\nscenario: mp+once\nmode: arm\nP0 jump\n"), 0o644)

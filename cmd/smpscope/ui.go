@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -107,6 +109,15 @@ func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer
 	// terminal itself.
 	tty.InTTY = o.replay == scenarios.StdinName || len(args) == 1 && args[0] == scenarios.StdinName
 	if err := model.Run(opts, tty); err != nil {
+		var se *model.SignalError
+		if errors.As(err, &se) {
+			// The status a shell gives a process the signal killed.
+			code := 128 + 1
+			if sig, ok := se.Signal.(syscall.Signal); ok {
+				code = 128 + int(sig)
+			}
+			return &exitError{code, fmt.Sprintf("smpscope: %v", err)}
+		}
 		return &exitError{2, fmt.Sprintf("smpscope: %v", err)}
 	}
 	return nil

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// verdicts extracts "annotation (Pn line k): verdict" lines.
+// verdicts extracts "annotation (Pn:k): verdict" lines.
 func verdicts(out string) map[string]string {
-	re := regexp.MustCompile(`(?m)^(\S+\(\)) \((P\d) line \d+\): (.*)$`)
+	re := regexp.MustCompile(`(?m)^(\S+\(\)) \((P\d):\d+\): (.*)$`)
 	got := map[string]string{}
 	for _, m := range re.FindAllStringSubmatch(out, -1) {
 		got[m[1]+" "+m[2]] = m[3]

@@ -184,7 +184,10 @@ func (x *explainer) factWhat(f *machine.InstrFact, folded bool) string {
 	case machine.FactSRCULock:
 		d, _ := in.Addr.Val.AsLoc()
 		what := fmt.Sprintf(": %s enters an SRCU read-side section of %s", subj, x.loc(d))
-		if in.Cross {
+		switch {
+		case f.NoSection:
+			what = fmt.Sprintf(": its index reaches no srcu_read_unlock of %s, so it opens no section (LKMM pairs it with none)", x.loc(d))
+		case in.Cross:
 			what = fmt.Sprintf(": %s opens an SRCU read-side section of %s, which any CPU may close", subj, x.loc(d))
 		}
 		if in.HasDst {
@@ -193,6 +196,12 @@ func (x *explainer) factWhat(f *machine.InstrFact, folded bool) string {
 		return what
 	case machine.FactSRCUUnlock:
 		d, _ := in.Addr.Val.AsLoc()
+		if f.NoSection {
+			return fmt.Sprintf(": its index comes from no open SRCU read-side section of %s, so it closes none (LKMM: an unmatched srcu_read_unlock)", x.loc(d))
+		}
+		if f.StillOpen {
+			return fmt.Sprintf(": the section of %s its index comes from stays open, as another srcu_read_unlock its index may reach can still run (the section ends at the last)", x.loc(d))
+		}
 		if f.Opener != c {
 			return fmt.Sprintf(": %s closes the SRCU read-side section of %s that %s opened", subj, x.loc(d), x.cpu(f.Opener))
 		}
@@ -538,11 +547,8 @@ func (x *explainer) commitStep() []string {
 		return nil
 	}
 	kind := ""
-	switch ce.Kind {
-	case machine.EntryRelease:
-		kind = "the release store "
-	case machine.EntryExclusive:
-		kind = "the exclusive store "
+	if k := entryKind(ce.Kind); k != "" {
+		kind = "the " + k + "store "
 	}
 	out := []string{fmt.Sprintf("%s commits %s%s=%s from its store buffer (%s).", x.cpu(x.c), kind, x.loc(ce.Loc), x.val(ce.Val), x.instr(x.c, ev.Instr))}
 	if len(ev.Applied) > 0 {

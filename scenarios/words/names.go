@@ -84,6 +84,18 @@ func (n namer) rmw(in *machine.Instr) string {
 	return "cmpxchg"
 }
 
+// entryKind is the word a store entry's kind adds before "store":
+// "release ", "exclusive ", or nothing.
+func entryKind(k machine.EntryKind) string {
+	switch k {
+	case machine.EntryRelease:
+		return "release "
+	case machine.EntryExclusive:
+		return "exclusive "
+	}
+	return ""
+}
+
 func joinAnd(xs []string) string {
 	if len(xs) <= 1 {
 		return strings.Join(xs, "")

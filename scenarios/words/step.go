@@ -6,6 +6,28 @@ import (
 	"smpscope/machine"
 )
 
+// StepID names a step the way the screen, the trace reports and trace
+// files name it: by its CPU and kind, and for a commit or an early issue
+// by its instruction, numbered as the CPU columns and the edit syntax
+// number it (from 1 in each CPU's listing): "P0 exec", "P0:2 commit",
+// "P1:3 early", "P1 inv x", "P0 qs". (machine.Machine.ID is the
+// machine's own compact identity, numbered from 0; no person reads it.)
+func StepID(m *machine.Machine, st machine.Step) string {
+	switch st.Kind {
+	case machine.StepEarly, machine.StepCommit:
+		return Instr(m.Prog, int(st.CPU), int(st.Arg)) + " " + st.Kind.String()
+	}
+	return m.ID(st)
+}
+
+// Instr is the address of instruction i (an index into CPU c's code) in
+// the one numbering people see: "P0:2", the CPU's name and the
+// instruction's number from 1, as the CPU columns show it and --edit
+// takes it.
+func Instr(p *machine.Program, c, i int) string {
+	return fmt.Sprintf("%s:%d", p.Threads[c].Name, i+1)
+}
+
 // Step describes an enabled step of s in one line, for the list of steps
 // a person chooses from: "P1: commit store x=1 from its store buffer".
 func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
@@ -27,14 +49,7 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 	case machine.StepCommit:
 		for _, e := range s.StoreBuffer(c) {
 			if e.Instr == st.Arg && e.Kind != machine.EntryWmb {
-				kind := ""
-				switch e.Kind {
-				case machine.EntryRelease:
-					kind = "release "
-				case machine.EntryExclusive:
-					kind = "exclusive "
-				}
-				return fmt.Sprintf("%s: commit %sstore %s=%s from its store buffer", cpu, kind, n.loc(e.Loc), n.val(e.Val))
+				return fmt.Sprintf("%s: commit %sstore %s=%s from its store buffer", cpu, entryKind(e.Kind), n.loc(e.Loc), n.val(e.Val))
 			}
 		}
 	case machine.StepInvalidate:
@@ -43,5 +58,5 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 	case machine.StepReportQS:
 		return fmt.Sprintf("%s: report a quiescent state to the grace period", cpu)
 	}
-	return m.ID(st)
+	return StepID(m, st)
 }

@@ -196,9 +196,6 @@ func (n namer) fault(f *machine.Fault) string {
 	if in.Line == 0 {
 		where = fmt.Sprintf("%s, %s", n.cpu(f.CPU), n.instr(f.CPU, f.Instr))
 	}
-	if f.Kind == machine.FaultSRCUIndex {
-		return fmt.Sprintf("%s: the index names no open SRCU read-side section of this domain", where)
-	}
 	return fmt.Sprintf("%s: the address %s is not a location (only a pointer plus 0 is)", where, n.val(f.Addr))
 }
 
