@@ -679,6 +679,8 @@ func (m *Model) render() string {
 			space = "resume"
 		}
 		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
+	case in.Page == views.PagePicture:
+		in.HelpBar = m.helpBar(m.keys.pictureHelp(), m.keys.ShortHelpEnd(), m.width)
 	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
 		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:

@@ -40,6 +40,7 @@ type Frame struct {
 	lines      [NumPanes][]string
 	outcomes   outcomeRows
 	page       []string
+	pageAt     int // the page's line to keep in view (the picture's step shown)
 	story      []string
 	// CPUOff is the first CPU column shown: the input's, clamped.
 	CPUOff int
@@ -68,6 +69,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = necessityLines(in, st, w-2)
 		case PageDiff:
 			f.page = diffPageLines(in, st, w-2)
+		case PagePicture:
+			f.page, f.pageAt = pictureLines(in, st, w-2, f.Regions.Page.H-2)
 		case PageFix:
 			f.page = fixLines(in, st, w-2)
 		}
@@ -172,6 +175,10 @@ func (f Frame) OutcomeRowLines(i int) (first, last int) { return f.outcomes.line
 // PageLines returns the open page's lines, and how many show.
 func (f Frame) PageLines() ([]string, int) { return f.page, max(f.Regions.Page.H-2, 0) }
 
+// PageAt is the line of the open page to keep in view after a step (the
+// picture page's row of the step shown).
+func (f Frame) PageAt() int { return f.pageAt }
+
 // StoryLines returns presentation mode's story, and how many lines show.
 func (f Frame) StoryLines() ([]string, int) { return f.story, max(f.Present.Story.Inner().H, 0) }
 
@@ -199,6 +206,7 @@ func (f Frame) Draw(off Offsets) string {
 			PageCompare:   "compare variants · c or esc to close",
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
+			PagePicture:   "picture · ←/→ step · p or esc to close",
 			PageFix:       "which fix? · f or esc to close",
 		}[in.Page]
 		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}

@@ -24,8 +24,11 @@ type ScenarioInput struct {
 	// Steps is the whole recorded history, including steps ahead of the
 	// cursor (redo, or a witness being replayed); Events[i] explains
 	// Steps[i].
-	Steps   []machine.Step
-	Events  []machine.Event
+	Steps  []machine.Step
+	Events []machine.Event
+	// States are the history's states (len(Steps)+1; States[0] is
+	// Initial), for the picture page.
+	States  []*machine.State
 	Cursor  int
 	Enabled []machine.Step // enabled in State, numbered from 1 on screen
 
@@ -66,6 +69,7 @@ const (
 	PageCompare               // the family's variants in both modes (c)
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
+	PagePicture               // the picture of the history: a timeline (p)
 	PageFix                   // the minimal fixes (f)
 )
 
