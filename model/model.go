@@ -378,6 +378,7 @@ func (m Model) after() Model {
 	}
 	k.Compare.SetEnabled(cond)
 	k.Necessity.SetEnabled(cond && m.scen.weakenings > 0)
+	k.Fix.SetEnabled(cond && m.scen.edit.editable())
 	k.Export.SetEnabled(scen)
 	k.Copy.SetEnabled(scen)
 	// What if: edits need litmus source, and stay off while presenting.
@@ -521,7 +522,7 @@ func (m Model) toFocused(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.KeyMsg:
 			m.scen.notice = ""
 			var up tea.Msg
-			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on)
+			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on, m.scen.sess.mode)
 			return m.fromChild(up, nil)
 		case tea.MouseMsg:
 			switch msg.Button {
@@ -601,6 +602,15 @@ func (m Model) fromChild(up tea.Msg, cmd tea.Cmd) (Model, tea.Cmd) {
 	case panelToPage:
 		m.panels = m.panels.close(m.common())
 		m.scen.showPage(up.page)
+	case panelNote:
+		m.scen.notice = up.text
+	case panelApply:
+		m.panels = m.panels.close(m.common())
+		m.scen.reveal = true
+		var sc tea.Cmd
+		var su tea.Msg
+		m.scen, sc, su = m.scen.applyEdits(up.edits, up.steps, up.mode, up.what, m.common())
+		return m.fromChild(su, tea.Batch(cmd, sc))
 	case panelShared:
 		// e and y on a panel export the scenario's history.
 		var sc tea.Cmd
@@ -657,7 +667,7 @@ func (m *Model) render() string {
 	switch {
 	case m.panels.open != views.PagePanes:
 		in.Page = m.panels.open
-		in.HelpBar = m.helpBar(m.keys.panelHelp(), m.keys.ShortHelpEnd(), m.width)
+		in.HelpBar = m.helpBar(m.keys.panelHelp(m.panels.open == views.PageNecessity || m.panels.open == views.PageFix), m.keys.ShortHelpEnd(), m.width)
 	case in.Present != nil && in.Page == views.PagePanes:
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
@@ -669,6 +679,8 @@ func (m *Model) render() string {
 			space = "resume"
 		}
 		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
+	case in.Page == views.PagePicture:
+		in.HelpBar = m.helpBar(m.keys.pictureHelp(), m.keys.ShortHelpEnd(), m.width)
 	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
 		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:
@@ -679,6 +691,12 @@ func (m *Model) render() string {
 	if m.panels.open != views.PagePanes {
 		lines, vis := s.frame.PageLines()
 		m.panels.view.set(lines, vis)
+		if m.panels.reveal {
+			if l := views.SelLine(lines); l >= 0 {
+				m.panels.view.reveal(l)
+			}
+			m.panels.reveal = false
+		}
 		off.Page = m.panels.view.offset()
 	}
 	return s.frame.Draw(off)

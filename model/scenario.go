@@ -30,6 +30,9 @@ type scenarioModel struct {
 	cpuOff int
 	page   views.Page // PagePanes, PageHelp or PageStory (panels are the root's)
 	pageV  pane
+	// followPage asks the next frame to scroll the page to the line it
+	// keeps in view (the picture page's step shown, after a step).
+	followPage bool
 
 	digits   string // a step number being typed
 	digitSeq int    // identifies the pending digit timeout
@@ -193,6 +196,8 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 		return s, nil, openPanelMsg{views.PageCompare}
 	case key.Matches(msg, k.Necessity):
 		return s, nil, openPanelMsg{views.PageNecessity}
+	case key.Matches(msg, k.Fix):
+		return s, nil, openPanelMsg{views.PageFix}
 	}
 	if s.sess.cursor == 0 {
 		s.notice = "no steps taken yet: nothing to export"
@@ -207,7 +212,7 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 }
 
 func isShared(msg tea.KeyMsg, k KeyMap) bool {
-	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
+	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Fix) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
 }
 
 // updatePage handles a key on the help or story page.
@@ -221,8 +226,13 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
 		s.page == views.PageStory && key.Matches(msg, k.Story),
-		s.page == views.PageDiff && key.Matches(msg, k.Diff):
+		s.page == views.PageDiff && key.Matches(msg, k.Diff),
+		s.page == views.PagePicture && key.Matches(msg, k.Picture):
 		s.showPage(views.PagePanes)
+	case s.page == views.PagePicture && isPictureStep(msg, k):
+		// The picture follows the history: the stepping keys work on it.
+		s.followPage = true
+		return s.updatePanes(msg, c)
 	case s.page == views.PageDiff && isWhatIf(msg, k):
 		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
@@ -233,6 +243,17 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		s.pageV.scrollKeys(msg, k, pageStep)
 	}
 	return s, nil, nil
+}
+
+// isPictureStep reports the keys that step on the picture page: back,
+// forward, a random step, run, reset, the witness.
+func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // pageStep is how far pgup and pgdn move a page.
@@ -345,6 +366,9 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.showPage(views.PageStory)
 	case key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
+	case key.Matches(msg, k.Picture):
+		s.showPage(views.PagePicture)
+		s.followPage = true
 	case key.Matches(msg, k.Picker):
 		return s, nil, toPickerMsg{}
 	case key.Matches(msg, k.Focus):
@@ -736,6 +760,7 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		State:    ss.state(),
 		Steps:    ss.steps,
 		Events:   ss.events,
+		States:   ss.states,
 		Cursor:   ss.cursor,
 		Enabled:  ss.enabled,
 		Focus:    s.focus,
@@ -795,10 +820,14 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
-	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory {
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture {
 		s.pageV.set(lines, vis)
+		if s.followPage && in.Page == views.PagePicture {
+			s.pageV.reveal(f.PageAt())
+		}
 		off.Page = s.pageV.offset()
 	}
+	s.followPage = false
 	if f.Presenting {
 		lines, vis := f.StoryLines()
 		s.present.story.set(lines, vis)

@@ -72,3 +72,21 @@ func RenderPicture(ex *scenarios.Execution, opts TraceOptions) string {
 	}
 	return out
 }
+
+// pictureLines is the picture page (p): the timeline of the history up
+// to the step shown, w wide, folding quiet steps to fit h lines where it
+// can; it returns the line of the step shown too, which the page keeps
+// in view.
+func pictureLines(in ScenarioInput, st Styles, w, h int) ([]string, int) {
+	if in.Mach == nil || len(in.States) < in.Cursor+1 || len(in.Events) < in.Cursor {
+		return nil, 0
+	}
+	ex := &scenarios.Execution{Spec: in.Spec, Mach: in.Mach, Steps: in.Steps[:in.Cursor],
+		States: in.States[:in.Cursor+1], Events: in.Events[:in.Cursor]}
+	if in.Cursor == len(in.Steps) {
+		ex.Attempt = in.Attempt // the whole closest attempt: its end says how near it came
+	}
+	return picture.TextPage(picture.Build(ex), picture.TextOptions{
+		Width: w, MaxLines: h, Ahead: len(in.Steps) - in.Cursor, NoHeader: true, Paint: PicturePaint(st),
+	})
+}

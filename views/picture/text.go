@@ -42,9 +42,9 @@ type TextOptions struct {
 	// the store buffer, invalidations applied, fences that passed) into
 	// one line each until the timeline fits, if it can.
 	MaxLines int
-	// Upto draws only the first Upto steps (the UI's history up to its
-	// cursor); 0 draws them all.
-	Upto int
+	// Ahead says how many steps of a history lie ahead of the picture
+	// (the UI's redo, or a witness being replayed): a last line says so.
+	Ahead int
 	// NoHeader leaves out the title line (the UI's page has its own).
 	NoHeader bool
 	// NoLegend leaves out the legend, NoJourneys the list of journeys.
@@ -102,6 +102,9 @@ type textPic struct {
 	// line shows the lanes blocked before its step, the lines under it
 	// those blocked after.
 	blocked [][]bool
+	// lastRow is the body line the last row (or fold) starts at, -1
+	// without rows.
+	lastRow int
 }
 
 const prefixW = 7 // "NNN MM "
@@ -119,16 +122,28 @@ func Text(pic *Picture, opts TextOptions) string {
 
 // TextLines is Text as lines, without newlines.
 func TextLines(pic *Picture, opts TextOptions) []string {
+	lines, _ := TextPage(pic, opts)
+	return lines
+}
+
+// TextPage is TextLines, with the index of the line of the last step's
+// row (of the initial state's line without steps): the line a screen
+// keeps in view as the history grows.
+func TextPage(pic *Picture, opts TextOptions) ([]string, int) {
 	t := newTextPic(pic, opts)
 	var out []string
 	if !opts.NoHeader {
 		out = append(out, t.para("", t.sym(pic.Name+", "+pic.Mode.Title()+" mode: where every value travelled"), ClassHead)...)
 	}
 	out = append(out, t.header()...)
+	last := len(out) - 1
 	body := t.body()
+	if t.lastRow >= 0 {
+		last = len(out) + t.lastRow
+	}
 	out = append(out, body...)
 	out = append(out, t.footer()...)
-	return out
+	return out, last
 }
 
 func newTextPic(pic *Picture, opts TextOptions) *textPic {
@@ -139,9 +154,6 @@ func newTextPic(pic *Picture, opts TextOptions) *textPic {
 	w = max(w, MinWidth)
 	t := &textPic{pic: pic, opts: opts, w: w}
 	t.rows = len(pic.Rows)
-	if opts.Upto > 0 && opts.Upto < t.rows {
-		t.rows = opts.Upto
-	}
 	ncpu := len(pic.Lanes) - 1
 	memW := 9
 	laneW := (w - prefixW - memW) / max(ncpu, 1)
@@ -333,7 +345,9 @@ func (t *textPic) body() []string {
 		}
 	}
 	var out []string
+	t.lastRow = -1
 	for k := 0; k < t.rows; {
+		t.lastRow = len(out)
 		if !fold[k] {
 			out = append(out, per[k]...)
 			k++
@@ -346,14 +360,18 @@ func (t *textPic) body() []string {
 		out = append(out, t.folded(k, j))
 		k = j
 	}
-	if t.rows < len(t.pic.Rows) {
+	if n := t.opts.Ahead; n > 0 {
 		l := t.blank(t.rows)
-		n := len(t.pic.Rows) - t.rows
 		s := "⋮ " + itoa(n) + " more step"
 		if n > 1 {
 			s += "s"
 		}
-		t.put(l, 1, s+" ahead", ClassDim)
+		t.put(l, 1, s+" ahead (→ replays)", ClassDim)
+		out = append(out, t.render(l))
+	}
+	if len(t.pic.Rows) == 0 {
+		l := t.blank(0)
+		t.put(l, t.x[0]+2, "no steps yet", ClassDim)
 		out = append(out, t.render(l))
 	}
 	return out
@@ -725,9 +743,6 @@ func (t *textPic) para(indent, s string, cls Class) []string {
 
 func (t *textPic) footerLines() []string {
 	var out []string
-	if t.rows < len(t.pic.Rows) {
-		return out // the UI's history so far: the end is not reached
-	}
 	for _, e := range t.pic.End {
 		out = append(out, t.para("", t.sym(e), ClassPlain)...)
 	}
