@@ -287,7 +287,14 @@ type outcomeAcc struct {
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves);
+//   - postponed read-side sections: while a grace period may wait,
+//     rcu_read_lock is taken only together with its CPU's next step
+//     (postponedLockMoves);
 //   - the state key leaves out what no future step can observe (Key).
+//
+// Each is switchable (Options.off, for the tests: reduction lists them
+// with what each requires), and the tests compare each alone, none and
+// all with the reference explorer (reduction_test.go).
 //
 // Successors are generated on all cores in chunks and merged in a fixed
 // order, so results do not depend on scheduling.
