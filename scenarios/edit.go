@@ -968,7 +968,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 	}
 	var out []Weakening
 	var fixed []string
-	for _, th := range c.Program.Threads {
+	for t, th := range c.Program.Threads {
 		seen := map[*CallExpr]bool{}
 		for i := range th.Code {
 			in := &th.Code[i]
@@ -979,9 +979,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 			call := tg.from.call
 			name := call.Fun.Name
 			w := Weakening{Edit: Edit{CPU: th.Name, At: i + 1}, What: name + "()"}
-			if len(s.Edits) == 0 {
-				w.Line = in.Line // an edited source's lines are no file's
-			}
+			w.Line = s.sourceLine(t, i)
 			switch {
 			case in.Op == machine.OpFence && in.Fence != machine.FenceBarrier && fenceStmt(tg.from.stmt) == name:
 				w.Edit.Op, w.Edit.To, w.To = RemoveBarrier, fenceWord(name), "nothing"

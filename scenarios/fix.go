@@ -191,7 +191,7 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 	}
 	var sites []fixSite
 	var plain []string
-	for _, th := range c.Program.Threads {
+	for t, th := range c.Program.Threads {
 		code := th.Code
 		lastAccess := -1
 		for i := range code {
@@ -207,8 +207,8 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 			// after another); an edited source's lines are no file's.
 			text := strings.TrimSuffix(strings.TrimSpace(in.Text), ";")
 			where := fmt.Sprintf("%s:%d", th.Name, at)
-			if in.Line > 0 && len(s.Edits) == 0 {
-				where = fmt.Sprintf("%s line %d", th.Name, in.Line)
+			if line := s.sourceLine(t, i); line > 0 {
+				where = fmt.Sprintf("%s line %d", th.Name, line)
 			}
 			tg, err := target(sc, c, th.Name, at)
 			if err != nil {
@@ -238,6 +238,17 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 		}
 	}
 	return sites, plain, nil
+}
+
+// sourceLine is the line of instruction i of thread t in the file (or
+// mail) the scenario was read from, 0 when unknown or when the scenario
+// is edited (an edited source's lines are no file's). It is read from
+// the spec's own program: the copies edits parse are printed afresh.
+func (s *Spec) sourceLine(t, i int) int {
+	if len(s.Edits) > 0 || s.Program == nil || t >= len(s.Program.Threads) || i >= len(s.Program.Threads[t].Code) {
+		return 0
+	}
+	return s.Program.Threads[t].Code[i].Line
 }
 
 // orderSite is the site of an instruction whose ordering can be made
