@@ -269,9 +269,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 }
 
 // isPictureStep reports the keys that step on the picture page: back,
-// forward, a random step, run, reset, the witness.
+// forward, a random step, run, reset, the witness, and the step numbers
+// (and enter ending one), as on the panes.
 func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
-	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness} {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter} {
 		if key.Matches(msg, b) {
 			return true
 		}
