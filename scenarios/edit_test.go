@@ -420,7 +420,14 @@ func drawEdit(t *rapid.T, sp *Spec) (Edit, bool) {
 		e, ok, err := sp.BarrierEdit(cpu, at, rapid.SampledFrom(barrierCycle).Draw(t, "barrier"))
 		return e, ok && err == nil
 	}
-	if at == 0 || sp.Program.Threads[th].Code[at-1].Op != machine.OpFence {
+	// Only a barrier statement of its own can be removed: the fence that
+	// smp_store_mb (or a C11 seq_cst access) compiles to is part of its
+	// store, and removing it is rightly an error.
+	if at == 0 {
+		return Edit{}, false
+	}
+	if in := sp.Program.Threads[th].Code[at-1]; in.Op != machine.OpFence ||
+		in.Prim < machine.PrimSmpMb || in.Prim > machine.PrimSmpMbAfterSRCUReadUnlock {
 		return Edit{}, false
 	}
 	return Edit{CPU: cpu, At: at, Op: RemoveBarrier}, true
