@@ -1,9 +1,6 @@
 package machine
 
-import (
-	"runtime/debug"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Budget is a memory allowance shared by the explorations that run at the
 // same time in one process: each charges what its store holds (counted
@@ -49,34 +46,28 @@ func (b *Budget) charge(delta int64) {
 // Peak returns the most bytes the explorations held at one time.
 func (b *Budget) Peak() int64 { return b.peak.Load() }
 
-// processBudget is the budget of explorations that name none (Options
-// Budget and MaxMemory unset): one for the whole process.
-var processBudget atomic.Pointer[Budget]
-
-func init() { processBudget.Store(NewBudget(defaultMaxMemory)) }
-
-// SetProcessMemoryLimit makes limit the memory bound of the whole process:
-// the Go runtime is told to keep the heap under it (debug.SetMemoryLimit),
-// and explorations that name no budget share one that leaves part of the
-// limit to everything else the process holds — the runtime, the program,
+// NewProcessBudget returns the budget of every exploration of a process
+// bounded to limit bytes in all: it leaves a third of the limit (at least
+// 32 MiB) to everything but the stores — the runtime, the program,
 // successor states being built, garbage not yet collected — so that the
-// process's resident memory stays under the limit. Explorations already
-// running keep the budget they started with.
-func SetProcessMemoryLimit(limit int64) {
-	// The runtime's limit leaves room for what it does not count: the
-	// program's own pages.
-	debug.SetMemoryLimit(limit - min(limit/10, 16<<20))
-	processBudget.Store(&Budget{limit: limit, reserve: max(limit/3, 32<<20)})
+// process's resident memory stays under the limit when the Go runtime is
+// told RuntimeLimit(limit) too. The program builds one (main, from
+// --max-memory) and passes it in every exploration's Options.
+func NewProcessBudget(limit int64) *Budget {
+	return &Budget{limit: limit, reserve: max(limit/3, 32<<20)}
 }
 
-// WhenProcessExplorationsExceed calls f once, from the exploration that
-// gets there, when the explorations sharing the process's budget first
-// hold at least bytes together. A short-lived command can collect garbage
-// rarely while its searches are small and more often once they are large,
-// when the heap's headroom would otherwise dominate the resident memory.
-// A nil f removes the call.
-func WhenProcessExplorationsExceed(bytes int64, f func()) {
-	b := processBudget.Load()
+// RuntimeLimit is the Go runtime's memory limit (debug.SetMemoryLimit)
+// that goes with a process budget of limit bytes: a little less, for what
+// the runtime does not count (the program's own pages).
+func RuntimeLimit(limit int64) int64 { return limit - min(limit/10, 16<<20) }
+
+// OnLarge calls f once, from the exploration that gets there, when the
+// explorations sharing b first hold at least bytes together. A
+// short-lived command can collect garbage rarely while its searches are
+// small and more often once they are large, when the heap's headroom
+// would otherwise dominate the resident memory. A nil f removes the call.
+func (b *Budget) OnLarge(bytes int64, f func()) {
 	if f == nil {
 		b.large.Store(nil)
 		return

@@ -128,9 +128,9 @@ func TestRSSChild(t *testing.T) {
 		t.Skip("only run as the child of TestPeakRSSStaysUnderLimit")
 	}
 	limit, _ := strconv.ParseInt(v, 10, 64)
-	SetProcessMemoryLimit(limit)
+	debug.SetMemoryLimit(RuntimeLimit(limit))
 	m := MustNew(ring(7, nil), ARM)
-	res := Explore(m, Options{NoWitnesses: true})
+	res := Explore(m, Options{NoWitnesses: true, Budget: NewProcessBudget(limit)})
 	fmt.Printf("rss-child states=%d hwm=%d reason=%s\n", res.States, peakRSS(), res.StopReason)
 	debug.FreeOSMemory()
 }
@@ -153,17 +153,18 @@ func peakRSS() int64 {
 }
 
 // The call for large explorations comes once, when the explorations on
-// the process's budget first hold that much, and not before.
-func TestWhenProcessExplorationsExceed(t *testing.T) {
+// the budget first hold that much, and not before.
+func TestBudgetOnLarge(t *testing.T) {
 	var calls, early int
 	var mu sync.Mutex
 	m := MustNew(ring(4, nil), TSO)
-	WhenProcessExplorationsExceed(1<<40, func() { mu.Lock(); early++; mu.Unlock() })
-	Explore(m, Options{Workers: 1})
-	WhenProcessExplorationsExceed(1, func() { mu.Lock(); calls++; mu.Unlock() })
-	defer WhenProcessExplorationsExceed(0, nil)
-	Explore(m, Options{Workers: 1})
-	Explore(m, Options{Workers: 1})
+	b := NewProcessBudget(1 << 30)
+	b.OnLarge(1<<40, func() { mu.Lock(); early++; mu.Unlock() })
+	Explore(m, Options{Workers: 1, Budget: b})
+	b.OnLarge(1, func() { mu.Lock(); calls++; mu.Unlock() })
+	Explore(m, Options{Workers: 1, Budget: b})
+	Explore(m, Options{Workers: 1, Budget: b})
+	Explore(m, Options{Workers: 1}) // another budget
 	mu.Lock()
 	defer mu.Unlock()
 	if early != 0 || calls != 1 {

@@ -28,8 +28,17 @@
 //   - final-state, outcome, deadlock and fault detection, and a canonical
 //     key per state ([State.Key]);
 //   - the explorer ([Explore]), which visits every reachable state once, with
-//     reductions that provably keep every outcome, and bounded by state,
-//     memory and time limits.
+//     reductions that provably keep every outcome, deadlock and fault, and
+//     bounded by state, memory and time limits. Its reductions, each
+//     argued next to its code and each switchable for the tests (the
+//     reduction type, explore.go): lazy invalidations and those nobody can
+//     read applied at once, eager quiescent-state reports and grace-period
+//     steps taken alone, private steps and issued-early stores taken alone,
+//     CPU-level persistent sets (persistent.go), postponed stores and
+//     postponed rcu_read_lock while a grace period may wait, and a key
+//     that leaves out dead lines (key.go, encode.go). Its static analyses
+//     of the program live in futures.go; the search's state store in
+//     store.go, reusing a small search's buffers for the next.
 //
 // Determinism: the same program, mode and step sequence always give the same
 // states and events. States are values: [Machine.Apply] never changes its

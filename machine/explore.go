@@ -19,11 +19,11 @@ type Options struct {
 	MaxStates int
 	// MaxMemory stops the search before the memory it holds would exceed
 	// this many bytes. Ignored when Budget is set; with neither, the
-	// search shares the process's budget (2 GiB unless
-	// SetProcessMemoryLimit says otherwise).
+	// search has a budget of 2 GiB of its own.
 	MaxMemory int64
 	// Budget, when set, is a memory allowance this search shares with
-	// others running at the same time (see NewBudget).
+	// others running at the same time (NewBudget; a program's one budget
+	// for all its explorations is NewProcessBudget).
 	Budget *Budget
 	// Timeout stops the search after this long (default: none).
 	Timeout time.Duration
@@ -287,7 +287,14 @@ type outcomeAcc struct {
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves);
+//   - postponed read-side sections: while a grace period may wait,
+//     rcu_read_lock is taken only together with its CPU's next step
+//     (postponedLockMoves);
 //   - the state key leaves out what no future step can observe (Key).
+//
+// Each is switchable (Options.off, for the tests: reduction lists them
+// with what each requires), and the tests compare each alone, none and
+// all with the reference explorer (reduction_test.go).
 //
 // Successors are generated on all cores in chunks and merged in a fixed
 // order, so results do not depend on scheduling.
@@ -301,7 +308,7 @@ func Explore(m *Machine, opts Options) *Result {
 	case opts.MaxMemory > 0:
 		budget = NewBudget(opts.MaxMemory)
 	default:
-		budget = processBudget.Load()
+		budget = NewBudget(defaultMaxMemory)
 	}
 	ctx := opts.Context
 	if ctx == nil {

@@ -13,8 +13,9 @@
 //     move the cursor), the panes, the help and story pages, the step
 //     number being typed; it asks for the picker, the next variant or a
 //     panel (toPickerMsg, nextVariant, openPanelMsg);
-//   - panels: the compare (c) and necessity (n) pages and their
-//     analyses;
+//   - panels: the compare (c), necessity (n) and fix (f) pages and their
+//     analyses; on the last two enter asks the scenario screen to take an
+//     item's edits as a what-if (panelApply);
 //   - presenter: presentation mode's timer and story, inside the
 //     scenario screen, which it asks to step, restart or leave.
 //

@@ -62,6 +62,9 @@ func TestHelpBars(t *testing.T) {
 		{"page (compare)", func(w, h int) Model {
 			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("c")...)
 		}},
+		{"page (picture)", func(w, h int) Model {
+			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("p")...)
+		}},
 		{"presentation", func(w, h int) Model {
 			m := Start(presentOptions(t), w, h)
 			m, _ = tick(t, m)

@@ -73,7 +73,9 @@ type Options struct {
 	frameInterval time.Duration
 }
 
-// DefaultExploreOptions bound the background exploration.
+// DefaultExploreOptions bound the UI's explorations: each to 5,000,000
+// states and a minute, all of them together to 768 MiB (New makes
+// MaxMemory one budget they share).
 var DefaultExploreOptions = machine.Options{MaxStates: 5_000_000, MaxMemory: 768 << 20, Timeout: time.Minute}
 
 // cacheSize is how many results (explorations, analyses) the model keeps.
@@ -168,6 +170,12 @@ func New(opts Options) Model {
 	}
 	if reflect.ValueOf(m.opts.Explore).IsZero() {
 		m.opts.Explore = DefaultExploreOptions
+	}
+	if e := &m.opts.Explore; e.Budget == nil && e.MaxMemory > 0 {
+		// One budget for every exploration of the session (the
+		// background search, what-ifs, the necessity and compare
+		// panels), not one each (issue 22, item 6).
+		e.Budget, e.MaxMemory = machine.NewProcessBudget(e.MaxMemory), 0
 	}
 	if m.opts.DigitDelay <= 0 {
 		m.opts.DigitDelay = 600 * time.Millisecond
@@ -365,11 +373,12 @@ func (m Model) after() Model {
 	present := scen && m.scen.present.on
 	cond := scen && m.scen.sess.spec.Final != nil
 	k.Pause.SetEnabled(present)
-	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
+	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Variant, &k.Story} {
 		b.SetEnabled(!present)
 	}
 	k.Compare.SetEnabled(cond)
 	k.Necessity.SetEnabled(cond && m.scen.weakenings > 0)
+	k.Fix.SetEnabled(cond && m.scen.edit.editable())
 	k.Export.SetEnabled(scen)
 	k.Copy.SetEnabled(scen)
 	// What if: edits need litmus source, and stay off while presenting.
@@ -513,7 +522,7 @@ func (m Model) toFocused(msg tea.Msg) (Model, tea.Cmd) {
 		case tea.KeyMsg:
 			m.scen.notice = ""
 			var up tea.Msg
-			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on)
+			m.panels, up = m.panels.update(msg, m.common(), m.scen.present.on, m.scen.sess.mode)
 			return m.fromChild(up, nil)
 		case tea.MouseMsg:
 			switch msg.Button {
@@ -593,6 +602,15 @@ func (m Model) fromChild(up tea.Msg, cmd tea.Cmd) (Model, tea.Cmd) {
 	case panelToPage:
 		m.panels = m.panels.close(m.common())
 		m.scen.showPage(up.page)
+	case panelNote:
+		m.scen.notice = up.text
+	case panelApply:
+		m.panels = m.panels.close(m.common())
+		m.scen.reveal = true
+		var sc tea.Cmd
+		var su tea.Msg
+		m.scen, sc, su = m.scen.applyEdits(up.edits, up.steps, up.mode, up.what, m.common())
+		return m.fromChild(su, tea.Batch(cmd, sc))
 	case panelShared:
 		// e and y on a panel export the scenario's history.
 		var sc tea.Cmd
@@ -649,7 +667,7 @@ func (m *Model) render() string {
 	switch {
 	case m.panels.open != views.PagePanes:
 		in.Page = m.panels.open
-		in.HelpBar = m.helpBar(m.keys.panelHelp(), m.keys.ShortHelpEnd(), m.width)
+		in.HelpBar = m.helpBar(m.keys.panelHelp(m.panels.open == views.PageNecessity || m.panels.open == views.PageFix), m.keys.ShortHelpEnd(), m.width)
 	case in.Present != nil && in.Page == views.PagePanes:
 		// The indicator takes the start of the help line.
 		w := m.width - lipgloss.Width(views.PresentIndicator(in)) - 2
@@ -661,6 +679,8 @@ func (m *Model) render() string {
 			space = "resume"
 		}
 		in.HelpBar = m.helpBar(m.keys.presentHelp(space), m.keys.ShortHelpEnd(), w)
+	case in.Page == views.PagePicture:
+		in.HelpBar = m.helpBar(m.keys.pictureHelp(), m.keys.ShortHelpEnd(), m.width)
 	case s.focus == views.PaneCPUs && m.keys.EditOrder.Enabled() && in.Page == views.PagePanes:
 		in.HelpBar = m.helpBar(m.keys.editHelp(), m.keys.ShortHelpEnd(), m.width)
 	default:
@@ -671,6 +691,12 @@ func (m *Model) render() string {
 	if m.panels.open != views.PagePanes {
 		lines, vis := s.frame.PageLines()
 		m.panels.view.set(lines, vis)
+		if m.panels.reveal {
+			if l := views.SelLine(lines); l >= 0 {
+				m.panels.view.reveal(l)
+			}
+			m.panels.reveal = false
+		}
 		off.Page = m.panels.view.offset()
 	}
 	return s.frame.Draw(off)

@@ -14,18 +14,23 @@ import (
 	"smpscope/views"
 )
 
-// The compare (c) and necessity (n) panels are pages over the scenario
-// screen whose content is an analysis (package scenarios) computed in the
-// background as a job. Closing the panel or leaving the scenario cancels
-// it; finished results stay in the jobs' cache.
+// The compare (c), necessity (n) and fix (f) panels are pages over the
+// scenario screen whose content is an analysis (package scenarios)
+// computed in the background as a job. Closing the panel or leaving the
+// scenario cancels it; finished results stay in the jobs' cache. On the
+// necessity and fix panels ↑/↓ select an item (an annotation, a fix) and
+// enter acts on it: the scenario screen takes the edits as a what-if.
 
 // panels is the panels sub-model: which panel is open, the analysis it
-// shows (by its cache key), and its scroll position.
+// shows (by its cache key), its scroll position and the item selected.
 type panels struct {
-	open views.Page // PageCompare, PageNecessity, or PagePanes when none is
+	open views.Page // PageCompare, PageNecessity, PageFix, or PagePanes when none is
 	key  string
 	err  map[string]string // the analyses that failed, by key; shared, as the cache is
 	view pane
+	sel  int
+	// reveal asks the next frame to scroll to the item selected.
+	reveal bool
 }
 
 // What a panel asks of the root (its messages up).
@@ -33,6 +38,15 @@ type (
 	panelClosed struct{}                  // back to the scenario screen
 	panelToPage struct{ page views.Page } // the scenario's help or story page
 	panelShared struct{ key tea.KeyMsg }  // e or y: the scenario exports its history
+	// panelApply: the scenario takes these edits as a what-if and, when
+	// steps are given, loads them ahead of the initial state in mode
+	// (the witness the necessity panel shows).
+	panelApply struct {
+		edits []scenarios.Edit
+		steps []machine.Step
+		mode  machine.Mode
+		what  string
+	}
 )
 
 func newPanels() panels { return panels{err: map[string]string{}} }
@@ -59,6 +73,7 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 	if pn.open != p {
 		pn.open = p
 		pn.view.top()
+		pn.sel = 0
 	}
 	opts := c.opts.Explore
 	var what string
@@ -92,6 +107,14 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 			opts.Context = ctx
 			t, err := scenarios.Compare(sp.Family, specs, bothModes, opts)
 			return jobResult{value: &t, err: err, keep: true}
+		}
+	} else if p == views.PageFix {
+		pn.key = "fix " + sp.Key()
+		what = "the strengthenings × 2 modes"
+		run = func(ctx context.Context) jobResult {
+			opts.Context = ctx
+			r, err := scenarios.FixSearch(sp, bothModes, scenarios.FixOptions{Explore: opts})
+			return jobResult{value: &r, err: err, keep: true}
 		}
 	} else {
 		pn.key = "necessity " + sp.Key()
@@ -129,19 +152,30 @@ func (pn panels) done(msg jobDoneMsg) panels {
 }
 
 // update handles a key while a panel is open.
-func (pn panels) update(msg tea.KeyMsg, c common, presenting bool) (panels, tea.Msg) {
+func (pn panels) update(msg tea.KeyMsg, c common, presenting bool, mode machine.Mode) (panels, tea.Msg) {
 	k := c.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return pn, quitMsg{}
 	case key.Matches(msg, k.Picker),
 		pn.open == views.PageCompare && key.Matches(msg, k.Compare),
-		pn.open == views.PageNecessity && key.Matches(msg, k.Necessity):
+		pn.open == views.PageNecessity && key.Matches(msg, k.Necessity),
+		pn.open == views.PageFix && key.Matches(msg, k.Fix):
 		return pn, panelClosed{}
 	case key.Matches(msg, k.Compare):
 		return pn, openPanelMsg{views.PageCompare}
 	case key.Matches(msg, k.Necessity):
 		return pn, openPanelMsg{views.PageNecessity}
+	case key.Matches(msg, k.Fix):
+		return pn, openPanelMsg{views.PageFix}
+	case pn.items(c) > 0 && key.Matches(msg, k.Up):
+		pn.sel = max(pn.sel-1, 0)
+		pn.reveal = true
+	case pn.items(c) > 0 && key.Matches(msg, k.Down):
+		pn.sel = min(pn.sel+1, pn.items(c)-1)
+		pn.reveal = true
+	case key.Matches(msg, k.Enter):
+		return pn, pn.apply(c, mode)
 	case key.Matches(msg, k.Export), key.Matches(msg, k.Copy):
 		return pn, panelShared{msg}
 	case key.Matches(msg, k.Help):
@@ -153,6 +187,61 @@ func (pn panels) update(msg tea.KeyMsg, c common, presenting bool) (panels, tea.
 	}
 	return pn, nil
 }
+
+// items is how many items the open panel has to select from.
+func (pn panels) items(c common) int {
+	v, _ := c.jobs.result(pn.key)
+	switch r := v.(type) {
+	case *scenarios.NecessityReport:
+		if pn.open == views.PageNecessity {
+			return len(r.Annotations)
+		}
+	case *scenarios.FixReport:
+		if pn.open == views.PageFix {
+			return len(views.FixItems(r))
+		}
+	}
+	return 0
+}
+
+// apply is what enter asks for on the item selected: the annotation's
+// weakening and the witness without it (in the current mode if it is
+// needed there, else in the mode where it is), or the fix's edits.
+func (pn panels) apply(c common, mode machine.Mode) tea.Msg {
+	v, _ := c.jobs.result(pn.key)
+	switch r := v.(type) {
+	case *scenarios.NecessityReport:
+		if pn.open != views.PageNecessity || pn.sel >= len(r.Annotations) {
+			return nil
+		}
+		a := r.Annotations[pn.sel]
+		order := []int{}
+		for j, m := range r.Modes {
+			if m == mode {
+				order = append([]int{j}, order...)
+			} else {
+				order = append(order, j)
+			}
+		}
+		for _, j := range order {
+			if r.Need(pn.sel, j) == scenarios.Needed {
+				return panelApply{edits: a.Edits, steps: a.Runs[j].Witness, mode: r.Modes[j], what: "without " + a.Weakening.String()}
+			}
+		}
+		return panelNote{"weakening " + a.Weakening.String() + " does not make the outcome reachable: no witness to load"}
+	case *scenarios.FixReport:
+		items := views.FixItems(r)
+		if pn.open != views.PageFix || pn.sel >= len(items) {
+			return nil
+		}
+		f := items[pn.sel]
+		return panelApply{edits: f.Edits, mode: mode, what: "fix " + scenarios.EditsText(f.Edits)}
+	}
+	return nil
+}
+
+// panelNote is a notice for the scenario screen, the panel staying open.
+type panelNote struct{ text string }
 
 // input is what the open panel shows.
 func (pn panels) input(sp *scenarios.Spec, c common) views.AnalysisInput {
@@ -166,8 +255,11 @@ func (pn panels) input(sp *scenarios.Spec, c common) views.AnalysisInput {
 			a.Compare = v
 		case *scenarios.NecessityReport:
 			a.Necessity = v
+		case *scenarios.FixReport:
+			a.Fix = v
 		}
 	}
+	a.Sel = pn.sel
 	a.Err = pn.err[pn.key]
 	if j := c.jobs.busy(panelJob, pn.key); j != nil {
 		a.Running, a.Spinner, a.What = true, c.spin, j.what

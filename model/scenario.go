@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -30,6 +31,9 @@ type scenarioModel struct {
 	cpuOff int
 	page   views.Page // PagePanes, PageHelp or PageStory (panels are the root's)
 	pageV  pane
+	// followPage asks the next frame to scroll the page to the line it
+	// keeps in view (the picture page's step shown, after a step).
+	followPage bool
 
 	digits   string // a step number being typed
 	digitSeq int    // identifies the pending digit timeout
@@ -149,6 +153,10 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 	case tea.KeyMsg:
 		s.notice = ""
 		s.reveal = true
+		if why := s.notOffered(msg, c); why != "" {
+			s.notice = why
+			return s, nil, nil
+		}
 		if s.page != views.PagePanes {
 			return s.updatePage(msg, c)
 		}
@@ -184,6 +192,24 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 	return s, nil, nil
 }
 
+// notOffered says why a panel's key does nothing here, when it is off
+// (the help line and the help page leave it out): a key pressed is
+// answered, never ignored.
+func (s *scenarioModel) notOffered(msg tea.KeyMsg, c common) string {
+	k := c.keys
+	pressed := func(b key.Binding) bool { return !b.Enabled() && slices.Contains(b.Keys(), msg.String()) }
+	noCond := s.sess.spec.Final == nil
+	switch {
+	case pressed(k.Necessity) && noCond, pressed(k.Compare) && noCond, pressed(k.Fix) && noCond:
+		return "this scenario has no final clause: there is no outcome to ask about"
+	case pressed(k.Necessity):
+		return "n: no barrier or ordering here to weigh"
+	case pressed(k.Fix):
+		return "f: a fix needs the scenario's litmus source"
+	}
+	return ""
+}
+
 // shared handles the keys that work on every page of the scenario
 // screen: c and n open their panels, e and y export the history.
 func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
@@ -193,6 +219,8 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 		return s, nil, openPanelMsg{views.PageCompare}
 	case key.Matches(msg, k.Necessity):
 		return s, nil, openPanelMsg{views.PageNecessity}
+	case key.Matches(msg, k.Fix):
+		return s, nil, openPanelMsg{views.PageFix}
 	}
 	if s.sess.cursor == 0 {
 		s.notice = "no steps taken yet: nothing to export"
@@ -207,7 +235,7 @@ func (s scenarioModel) shared(msg tea.KeyMsg, c common) (scenarioModel, tea.Cmd,
 }
 
 func isShared(msg tea.KeyMsg, k KeyMap) bool {
-	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
+	return key.Matches(msg, k.Compare) || key.Matches(msg, k.Necessity) || key.Matches(msg, k.Fix) || key.Matches(msg, k.Export) || key.Matches(msg, k.Copy)
 }
 
 // updatePage handles a key on the help or story page.
@@ -221,8 +249,13 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
 		s.page == views.PageStory && key.Matches(msg, k.Story),
-		s.page == views.PageDiff && key.Matches(msg, k.Diff):
+		s.page == views.PageDiff && key.Matches(msg, k.Diff),
+		s.page == views.PagePicture && key.Matches(msg, k.Picture):
 		s.showPage(views.PagePanes)
+	case s.page == views.PagePicture && isPictureStep(msg, k):
+		// The picture follows the history: the stepping keys work on it.
+		s.followPage = true
+		return s.updatePanes(msg, c)
 	case s.page == views.PageDiff && isWhatIf(msg, k):
 		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
@@ -233,6 +266,18 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		s.pageV.scrollKeys(msg, k, pageStep)
 	}
 	return s, nil, nil
+}
+
+// isPictureStep reports the keys that step on the picture page: back,
+// forward, a random step, run, reset, the witness, and the step numbers
+// (and enter ending one), as on the panes.
+func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // pageStep is how far pgup and pgdn move a page.
@@ -258,17 +303,19 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		s.sess.travel(0)
 		s.notice = "from the start"
 	case presentStep:
-		moved := false
-		if act.d < 0 {
-			if moved = s.sess.back(); !moved {
-				s.notice = "at the initial state"
-			}
-		} else if moved = s.sess.forward(); !moved {
+		// The presenter paused: the step stays until space resumes.
+		switch {
+		case act.d < 0 && !s.sess.back():
+			s.notice = "at the initial state · space resumes"
+		case act.d > 0 && !s.sess.forward():
 			s.notice = "the end: space replays from the start"
+		default:
+			s.notice = "paused · space resumes"
 		}
-		if moved {
-			cmd = s.present.stepped()
-		}
+	case presentScroll:
+		s.panes[views.PaneEvent].scroll(act.d)
+	case presentMode:
+		return s.presentOtherMode(c)
 	case presentCPUs:
 		s.cpuOff = max(s.cpuOff+act.d, 0)
 	case presentLeave:
@@ -285,6 +332,22 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		}
 	}
 	return s, cmd, nil
+}
+
+// presentOtherMode switches a presentation to the other mode and
+// presents what it shows there: the witness of the outcome asked about,
+// or the closest attempt at it, searched for as at the start.
+func (s scenarioModel) presentOtherMode(c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	s.sess.switchMode()
+	s.sess.reset()
+	s.present.seq++ // the running timer is forgotten
+	s.present.paused, s.present.searching, s.present.what = false, true, ""
+	s.notice = fmt.Sprintf("%s mode: finding what to present…", s.sess.mode.Title())
+	if cmd := s.explore(c); cmd != nil {
+		return s, cmd, startedJobs{} // witnessLanded starts it
+	}
+	s, cmd := s.witnessLanded(c)
+	return s, cmd, startedJobs{}
 }
 
 // updatePanes handles a key on the normal screen.
@@ -345,6 +408,9 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.showPage(views.PageStory)
 	case key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
+	case key.Matches(msg, k.Picture):
+		s.showPage(views.PagePicture)
+		s.followPage = true
 	case key.Matches(msg, k.Picker):
 		return s, nil, toPickerMsg{}
 	case key.Matches(msg, k.Focus):
@@ -618,11 +684,16 @@ func (s *scenarioModel) move(d int) {
 // pane) and the wheel (scroll the focused pane or the page).
 func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	if s.present.on && s.page == views.PagePanes {
+		// The wheel scrolls the explanation over it, else the story.
+		p := &s.present.story
+		if s.frame.OK() && s.frame.Present.Event.Contains(msg.X, msg.Y) {
+			p = &s.panes[views.PaneEvent]
+		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			s.present.story.scroll(-1)
+			p.scroll(-1)
 		case tea.MouseButtonWheelDown:
-			s.present.story.scroll(+1)
+			p.scroll(+1)
 		}
 		return s, nil, nil
 	}
@@ -736,6 +807,7 @@ func (s *scenarioModel) input(c common) views.ScenarioInput {
 		State:    ss.state(),
 		Steps:    ss.steps,
 		Events:   ss.events,
+		States:   ss.states,
 		Cursor:   ss.cursor,
 		Enabled:  ss.enabled,
 		Focus:    s.focus,
@@ -795,10 +867,14 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
-	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory {
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture {
 		s.pageV.set(lines, vis)
+		if s.followPage && in.Page == views.PagePicture {
+			s.pageV.reveal(f.PageAt())
+		}
 		off.Page = s.pageV.offset()
 	}
+	s.followPage = false
 	if f.Presenting {
 		lines, vis := f.StoryLines()
 		s.present.story.set(lines, vis)

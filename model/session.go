@@ -281,3 +281,18 @@ func (s *session) retarget(sp *scenarios.Spec) int {
 	s.refresh()
 	return valid
 }
+
+// restore puts back a history of the current program (one an edit cut
+// and its undo brought back), with its cursor.
+func (s *session) restore(steps []machine.Step, cursor int) error {
+	states, events, err := s.mach().Replay(steps)
+	if err != nil {
+		return err
+	}
+	s.steps = append([]machine.Step(nil), steps...)
+	s.states, s.events = states, events
+	s.cursor = clampInt(cursor, 0, len(steps))
+	s.loaded = -1
+	s.refresh()
+	return nil
+}

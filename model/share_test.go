@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -241,4 +243,74 @@ func TestPanelKeysEnabled(t *testing.T) {
 	if p.keys.Export.Enabled() || p.keys.Compare.Enabled() {
 		t.Error("scenario keys enabled in the picker")
 	}
+}
+
+// TestNecessityPanelEnter: enter on an annotation of the necessity panel
+// loads the execution it shows, the shortest witness without it, as a
+// what-if (issue 18): the annotation weakened, the witness ahead, in the
+// mode where it is needed.
+func TestNecessityPanelEnter(t *testing.T) {
+	m := Start(testOptions(libSpec(t, "mp+wmb-rmb"), machine.TSO), 100, 30)
+	m = Drive(m, keys("n")...)
+	cached, _ := m.jobs.result(m.panels.key)
+	r, _ := cached.(*scenarios.NecessityReport)
+	if r == nil || len(r.Annotations) != 2 {
+		t.Fatalf("report %+v", r)
+	}
+	if !strings.Contains(m.View(), views.SelMark+" smp_wmb()") {
+		t.Errorf("the first annotation is not selected:\n%s", m.View())
+	}
+	m = Drive(m, keys("down", "enter")...)
+	want := r.Annotations[1].Runs[1].Witness // smp_rmb, ARM-like
+	if m.page() != views.PagePanes || editsOf(m) != "P1:2-rmb" || m.scen.sess.mode != machine.ARM {
+		t.Fatalf("after enter: page %v, edits %q, mode %v", m.page(), editsOf(m), m.scen.sess.mode)
+	}
+	if !slices.Equal(m.scen.sess.steps, want) || m.scen.sess.cursor != 0 {
+		t.Fatalf("history %v (cursor %d), want the panel's witness %v", m.scen.sess.steps, m.scen.sess.cursor, want)
+	}
+	for range want {
+		m = Drive(m, keys("right")...)
+	}
+	if !m.Machine().Final(m.State()) || !m.Scenario().Asked(m.Machine().Outcome(m.State())) {
+		t.Errorf("the witness does not end in the outcome")
+	}
+	m = Drive(m, keys("u")...)
+	if editsOf(m) != "" {
+		t.Errorf("u: edits %q", editsOf(m))
+	}
+}
+
+// TestFixPanel: f lists the minimal fixes; enter applies the one
+// selected as a what-if, and the verdict after says it is a fix.
+func TestFixPanel(t *testing.T) {
+	atSizes(t, func(t *testing.T, w, h int) {
+		m := Start(testOptions(libSpec(t, "mp+once"), machine.ARM), w, h)
+		m = Drive(m, keys("f")...)
+		if m.page() != views.PageFix {
+			t.Fatalf("page %v", m.page())
+		}
+		cached, _ := m.jobs.result(m.panels.key)
+		r, _ := cached.(*scenarios.FixReport)
+		if r == nil || len(views.FixItems(r)) != 4 {
+			t.Fatalf("report %+v", r)
+		}
+		v := m.View()
+		checkSize(t, v, w, h)
+		if !strings.Contains(v, views.SelMark+" 1. cost 2: --edit P0:2=release --edit P1:1=acquire") {
+			t.Errorf("fix panel:\n%s", v)
+		}
+		golden.RequireEqual(t, []byte(v))
+		m = Drive(m, keys("down", "down", "enter")...)
+		if m.page() != views.PagePanes || editsOf(m) != "P0:1+wmb P1:1=acquire" {
+			t.Fatalf("after enter: page %v, edits %q", m.page(), editsOf(m))
+		}
+		after, _ := m.jobs.result(exploreKey(m.Scenario().Program, machine.ARM))
+		if res, _ := after.(*machine.Result); res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
+			t.Errorf("the fix applied does not fix: %v", after)
+		}
+		m = Drive(m, keys("u", "u")...)
+		if editsOf(m) != "" {
+			t.Errorf("u u: edits %q", editsOf(m))
+		}
+	})
 }

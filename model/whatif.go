@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -41,6 +42,18 @@ type whatIf struct {
 	// and nothing or a loaded witness ahead): the new witness replaces
 	// them.
 	proposal bool
+	// cuts[i] is the history edit i cut short (nil when it cut nothing):
+	// undoing that edit brings it back, as long as the history has not
+	// changed since.
+	cuts []*cutHistory
+}
+
+// cutHistory is a history as it was before an edit cut it, and as the
+// edit left it.
+type cutHistory struct {
+	mode          machine.Mode
+	steps, after  []machine.Step
+	cursor, atCut int
 }
 
 type editKey struct {
@@ -85,6 +98,10 @@ func (w *whatIf) editable() bool { return w.base.Litmus != nil }
 func (w *whatIf) push(e scenarios.Edit, sp *scenarios.Spec) {
 	w.edits = append(w.edits[:w.n:w.n], e)
 	w.specs = append(w.specs[:w.n+1:w.n+1], sp)
+	w.cuts = append(w.cuts[:min(w.n, len(w.cuts)):min(w.n, len(w.cuts))], nil)
+	for len(w.cuts) < len(w.edits) {
+		w.cuts = append(w.cuts, nil)
+	}
 	w.n++
 }
 
@@ -93,6 +110,7 @@ func (w *whatIf) pop() {
 	w.n--
 	w.edits = w.edits[:w.n:w.n]
 	w.specs = w.specs[: w.n+1 : w.n+1]
+	w.cuts = w.cuts[:min(w.n, len(w.cuts)):min(w.n, len(w.cuts))]
 }
 
 // exploreKey is the cache key of the exploration of p in mode md, by the
@@ -214,12 +232,14 @@ func (s scenarioModel) editAction(key string, c common) (scenarioModel, tea.Cmd,
 		w.pop()
 	}
 	what := "back to " + cpu + fmt.Sprintf(":%d as it was", at)
+	first := -1
 	if changes {
 		w.push(e, next)
 		what = e.String()
+		first = w.n - 1
 	}
 	w.last = here
-	return s.retarget(what, c)
+	return s.retarget(what, first, c)
 }
 
 // undoEdit and redoEdit move through the edits like ← and → through the
@@ -232,7 +252,19 @@ func (s scenarioModel) undoEdit(c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	e := s.edit.edits[s.edit.n-1]
 	s.edit.n--
 	s.edit.last = editKey{}
-	return s.retarget("undid "+e.String(), c)
+	var cut *cutHistory
+	if s.edit.n < len(s.edit.cuts) {
+		cut = s.edit.cuts[s.edit.n]
+	}
+	// The history that edit cut, if nothing changed it since.
+	restore := cut != nil && cut.mode == s.sess.mode && s.sess.cursor == cut.atCut && slices.Equal(s.sess.steps, cut.after)
+	s, cmd, up := s.retarget("undid "+e.String(), -1, c)
+	if restore && s.sess.restore(cut.steps, cut.cursor) == nil {
+		n := len(cut.steps) - len(cut.after)
+		s.notice = fmt.Sprintf("undid %s · the %d %s it cut %s back", e, n, plural(n, "step"), map[bool]string{true: "is", false: "are"}[n == 1])
+		s.edit.announce = s.notice
+	}
+	return s, cmd, up
 }
 
 func (s scenarioModel) redoEdit(c common) (scenarioModel, tea.Cmd, tea.Msg) {
@@ -242,17 +274,26 @@ func (s scenarioModel) redoEdit(c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	}
 	s.edit.n++
 	s.edit.last = editKey{}
-	return s.retarget("redid "+s.edit.edits[s.edit.n-1].String(), c)
+	return s.retarget("redid "+s.edit.edits[s.edit.n-1].String(), -1, c)
 }
 
 // retarget moves the screen to the spec the edits now give: the session
 // replays the history there, the explorations start, and the verdict
-// before → after is announced when known.
-func (s scenarioModel) retarget(what string, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+// before → after is announced when known. first is the first of the
+// edits just made (-1 for an undo or redo): what the history lost is
+// kept with it, for u to bring back.
+func (s scenarioModel) retarget(what string, first int, c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	sp := s.edit.spec()
 	had, cursor := len(s.sess.steps), s.sess.cursor
+	before := slices.Clone(s.sess.steps)
 	s.edit.proposal = cursor == 0 && (had == 0 || s.sess.loaded >= 0)
 	kept := s.sess.retarget(sp)
+	if w := &s.edit; first >= 0 && first < len(w.cuts) {
+		w.cuts[first] = nil
+		if kept < had {
+			w.cuts[first] = &cutHistory{mode: s.sess.mode, steps: before, cursor: cursor, after: slices.Clone(s.sess.steps), atCut: s.sess.cursor}
+		}
+	}
 	s.weakenings = countWeakenings(sp)
 	for _, md := range bothModes {
 		s.exploreKeys[md] = exploreKey(sp.Program, md)
@@ -427,4 +468,39 @@ type startedJobs struct{}
 func countWeakenings(sp *scenarios.Spec) int {
 	ws, _ := sp.Weakenings()
 	return len(ws)
+}
+
+// applyEdits takes edits from a panel as a what-if (a fix, an
+// annotation weakened), each one edit u undoes, and, when steps are
+// given, loads them ahead of the initial state in mode (switching to it):
+// the witness the necessity panel shows, which → then steps through.
+func (s scenarioModel) applyEdits(edits []scenarios.Edit, steps []machine.Step, mode machine.Mode, what string, c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	if !s.edit.editable() || len(edits) == 0 {
+		s.notice = "nothing to apply"
+		return s, nil, nil
+	}
+	w := &s.edit
+	cur := w.spec()
+	for _, e := range edits {
+		next, err := cur.Edited(e)
+		if err != nil {
+			s.notice = "cannot apply " + e.String() + ": " + err.Error()
+			return s, nil, nil
+		}
+		w.push(e, next)
+		cur = next
+	}
+	w.last = editKey{}
+	if len(steps) > 0 && s.sess.mode != mode {
+		s.sess.switchMode()
+	}
+	s, cmd, up := s.retarget(what+" · "+scenarios.EditFlags(edits), w.n-len(edits), c)
+	if len(steps) > 0 {
+		if err := s.sess.load(steps); err == nil {
+			s.edit.proposal = false // this witness, not the next one found
+			s.edit.announce = ""
+			s.notice = fmt.Sprintf("%s · %s · → replays its witness (%d steps in %s mode)", what, scenarios.EditFlags(edits), len(steps), mode.Title())
+		}
+	}
+	return s, cmd, up
 }

@@ -220,10 +220,22 @@ func TestWhatIfKeepsHistory(t *testing.T) {
 	if m.scen.sess.cursor != 1 || !strings.Contains(m.scen.notice, "history cut at step 1") {
 		t.Errorf("cursor %d, notice %q", m.scen.sess.cursor, m.scen.notice)
 	}
-	// u takes the barrier away; the cut steps stay cut.
+	// u takes the barrier away and brings the cut steps back (issue 18).
 	m = Drive(m, keys("u")...)
-	if editsOf(m) != "" || m.scen.sess.cursor != 1 {
-		t.Errorf("after u: edits %q, cursor %d", editsOf(m), m.scen.sess.cursor)
+	if got := strings.Join(m.scen.sess.idsUpTo(), ", "); editsOf(m) != "" || m.scen.sess.cursor != 3 || got != "P0 exec, P0 exec, P1 exec" || !strings.Contains(m.scen.notice, "the 2 steps it cut are back") {
+		t.Errorf("after u: edits %q, cursor %d, history %s, notice %q", editsOf(m), m.scen.sess.cursor, got, m.scen.notice)
+	}
+	// U cuts them again; a step taken after that is a new history, which
+	// u keeps (it replays what it can) rather than bring the old one back.
+	m = Drive(m, keys("U")...)
+	if m.scen.sess.cursor != 1 {
+		t.Errorf("after U: cursor %d", m.scen.sess.cursor)
+	}
+	m = Drive(m, keys("u", "b")...)
+	m = take(t, m, "P1 exec")
+	m = Drive(m, keys("u")...)
+	if got := strings.Join(m.scen.sess.idsUpTo(), ", "); got != "P0 exec, P1 exec" {
+		t.Errorf("u after a new step: history %s", got)
 	}
 }
 

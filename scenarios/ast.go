@@ -400,10 +400,12 @@ type CondLoc struct {
 	Bracket bool
 }
 
-// CondValue is an integer or the address of a named location.
+// CondValue is an integer, the address of a named location, or (as herd7
+// allows) the value of a register or location: "0:r1=1:r2", "x=[y]".
 type CondValue struct {
 	ValuePos Position
-	Loc      string // non-empty: the address of this location
+	Loc      string   // non-empty: the address of this location
+	Ref      *CondLoc // non-nil: the value of this register or location
 	Int      int64
 }
 

@@ -291,6 +291,13 @@ func (tc *threadCompiler) collectRegs() {
 		}
 		use(d.Name, d.Pos)
 	}
+	// Registers only the final clause, the filter or the locations line
+	// name: herd7 reads a register the thread never wrote as 0.
+	for _, l := range clauseLocs(tc.c.s) {
+		if l.Thread == tc.index && tc.isRegName(l.Name) {
+			use(l.Name, l.NamePos)
+		}
+	}
 	if len(inits) > 0 {
 		tc.th.Init = make([]machine.Value, len(tc.th.Regs))
 		for _, d := range inits {
@@ -299,6 +306,45 @@ func (tc *threadCompiler) collectRegs() {
 			}
 		}
 	}
+}
+
+// clauseLocs returns every register and location the final clause, the
+// filter and the locations line name, in order.
+func clauseLocs(s *Scenario) []*CondLoc {
+	var out []*CondLoc
+	var walk func(x Cond)
+	walk = func(x Cond) {
+		switch x := x.(type) {
+		case *CondAnd:
+			walk(x.X)
+			walk(x.Y)
+		case *CondOr:
+			walk(x.X)
+			walk(x.Y)
+		case *CondNot:
+			walk(x.X)
+		case *CondImplies:
+			walk(x.X)
+			walk(x.Y)
+		case *CondParen:
+			walk(x.X)
+		case *CondAtom:
+			out = append(out, x.Loc)
+			if x.Val.Ref != nil {
+				out = append(out, x.Val.Ref)
+			}
+		}
+	}
+	if s.Final != nil {
+		walk(s.Final.Cond)
+	}
+	if s.Filter != nil {
+		walk(s.Filter.Cond)
+	}
+	if s.Locations != nil {
+		out = append(out, s.Locations.Items...)
+	}
+	return out
 }
 
 // isRegName reports whether an undeclared name in code is a register: it

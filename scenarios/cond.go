@@ -91,8 +91,16 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 		return func(machine.Outcome) bool { return v }
 	case *CondAtom:
 		get := c.resolveLoc(x.Loc)
-		want := c.atomValue(x)
 		eq := x.Op != "!="
+		if x.Val.Ref != nil {
+			other := c.resolveLoc(x.Val.Ref)
+			return func(o machine.Outcome) bool {
+				v, ok := get(o)
+				w, ok2 := other(o)
+				return ok && ok2 && (v == w) == eq
+			}
+		}
+		want := c.atomValue(x)
 		return func(o machine.Outcome) bool {
 			v, ok := get(o)
 			return ok && (v == want) == eq

@@ -28,7 +28,9 @@
 //     Key and ProgramKey identify specs and programs by content.
 //   - Resolve is the one rule that turns an argument into a Spec: "-" is
 //     standard input, an existing file wins, anything else is a built-in
-//     name.
+//     name. Standard input and other files may be mails: FindLitmus
+//     (mail.go) finds the tests they hold, quoted, in patches, among
+//     prose, keeping the mail's line numbers; "-#2" takes one.
 //   - Execution is one run of a spec in a mode, replayed by
 //     machine.Replay: the shortest witness (WitnessExecution), or the
 //     closest attempt when the outcome is unreachable (WitnessOrAttempt;
@@ -37,11 +39,18 @@
 //     (RandomExecution, Random), a trace file (ReplayTraceFile) or a
 //     history (NewExecution).
 //   - Trace is the trace file format, read (ParseTrace, the one reader of
-//     step IDs) and written (Execution.Trace, Format, WriteNewTrace).
+//     step IDs) and written (Execution.Trace, Format, WriteNewTrace). A
+//     trace carries its scenario's litmus source; Execution.ReplayBlock
+//     is its shortest form, which ends the text a mail carries, and
+//     ReplayTraceFile finds it in a mail (traceText) and reads a source:
+//     line only as a litmus file beside the trace (traceSource).
 //   - The analyses: ExploreAll is the one pool every exploration runs on
-//     (check, compare, why, the UI's panels); Compare and CompareFamily
-//     put a family's variants side by side in both modes; Necessity says
-//     which ordering annotations are needed.
+//     (check, compare, why, fix, the UI's panels); Compare, CompareFamily,
+//     CompareEdits and CompareLabeled put variants side by side in both
+//     modes (a family's, a scenario's what-ifs, any scenarios); Necessity
+//     says which ordering annotations are needed (each weakened by an
+//     edit); FixSearch (fix.go) finds the minimal sets of strengthenings
+//     that make the asked outcome unreachable.
 //
 // The package knows no terminal: package views words and draws its
 // results. The machine's facts (events, waits, faults) are put into words

@@ -724,11 +724,19 @@ func (s *Spec) Original() *Spec {
 }
 
 // EditedSource is the edited scenario as a litmus file of its own, called
-// name: the edited code under a new leading comment that says what it
-// was edited from and how (the original's comment would describe the
-// original, and its Result: line would be wrong: LKMM's verdict of the
-// edited test is not known).
-func (s *Spec) EditedSource(name string) (string, error) {
+// name, to be saved in the current directory (EditedSourceIn).
+func (s *Spec) EditedSource(name string) (string, error) { return s.EditedSourceIn(name, ".") }
+
+// EditedSourceIn is the edited scenario as a litmus file of its own,
+// called name, to be saved in directory dir: the edited code under the
+// original's leading comment, kept line by line but for three keys:
+// Result is dropped (the original's LKMM verdict is not the edited
+// test's; herd7 tells), Title and Variant say the test is edited, and
+// Source becomes the provenance, the command that makes the same what-if
+// from the original (its path relative to dir, so that it runs there),
+// followed by the original's own source. A test without a leading comment
+// gets one with these keys.
+func (s *Spec) EditedSourceIn(name, dir string) (string, error) {
 	if s.Litmus == nil {
 		return "", fmt.Errorf("%s: no litmus source", s.Name)
 	}
@@ -738,43 +746,143 @@ func (s *Spec) EditedSource(name string) (string, error) {
 	}
 	orig := s.Original()
 	sc.Name = name
-	var b strings.Builder
-	b.WriteString("(*\n")
-	field := func(key, value string) {
-		if value = strings.TrimSpace(value); value == "" {
-			return
-		}
-		// Wrap as FORMAT.md continues a value: indented lines.
-		lines := wrapWords(key+": "+value, 72)
-		for i, l := range lines {
-			if i > 0 {
-				l = "  " + l
-			}
-			b.WriteString(" * " + strings.ReplaceAll(l, "*)", "* )") + "\n")
-		}
-	}
 	title := orig.Title
 	if title == "" {
 		title = orig.Name
 	}
-	field("Title", title+", what if "+EditsText(s.Edits))
-	field("Family", orig.Family)
+	values := map[string]string{
+		"Title":  title + ", what if " + EditsText(s.Edits),
+		"Source": s.provenance(dir),
+	}
 	if orig.Variant != "" {
-		field("Variant", orig.Variant+"+edited")
+		values["Variant"] = orig.Variant + "+edited"
 	}
-	from := "Edited with smpscope from " + orig.Name + ": smpscope " + orig.Name + " " + EditFlags(s.Edits) + "."
-	if orig.Source != "" {
-		from += " The original's source: " + orig.Source
+	var header []Comment
+	done := false
+	for _, c := range orig.Litmus.Header {
+		if !done && !c.Free && !c.isLine() {
+			c = Comment{Text: rewriteMeta(c.Text, values)}
+			done = true
+		}
+		header = append(header, Comment{Text: c.Text, Free: c.Free})
 	}
-	field("Source", from)
-	story := "This is " + orig.Name + " with the edits " + EditsText(s.Edits) + " (smpscope's --edit syntax: CPU, instruction number, and the change)."
-	if orig.Expected != "" {
-		story += " The original's LKMM verdict is " + string(orig.Expected) + "; this file records none, as LKMM's verdict of the edited test is not known (herd7 tells)."
+	if !done {
+		var b strings.Builder
+		b.WriteString("(*\n")
+		for _, k := range []string{"Title", "Family", "Variant", "Source"} {
+			v := values[k]
+			if k == "Family" {
+				v = orig.Family
+			}
+			writeField(&b, k, v)
+		}
+		b.WriteString(" *)")
+		header = append([]Comment{{Text: b.String()}}, header...)
 	}
-	field("Story", story)
-	b.WriteString(" *)")
-	sc.Header = []Comment{{Text: b.String()}}
+	sc.Header = header
 	return Format(sc), nil
+}
+
+// provenance is the Source line of a saved what-if: how to make it again
+// from the original, run in dir.
+func (s *Spec) provenance(dir string) string {
+	orig := s.Original()
+	flags := EditFlags(s.Edits)
+	src := ""
+	if orig.Source != "" {
+		src = " The original's source: " + orig.Source
+	}
+	switch {
+	case orig.From != "":
+		return fmt.Sprintf("Edited with smpscope from %s, the test at %s of a mail: smpscope check - %s < the mail (the --edit flags name instructions from 1 in each CPU).%s", orig.Name, orig.From, flags, src)
+	case orig.File != "":
+		return fmt.Sprintf("Edited with smpscope from %s: smpscope check %s %s (run in this file's directory).%s", orig.Name, shellWord(relativeTo(orig.File, dir)), flags, src)
+	case orig.Litmus != nil && strings.HasPrefix(orig.Litmus.File, "library/"):
+		return fmt.Sprintf("Edited with smpscope from the built-in %s: smpscope check %s %s.%s", orig.Name, shellWord(orig.Name), flags, src)
+	}
+	return fmt.Sprintf("Edited with smpscope from %s, read from standard input: smpscope check - %s < that file.%s", orig.Name, flags, src)
+}
+
+// shellWord quotes a word for a shell command line when it needs it.
+func shellWord(w string) string {
+	if w != "" && strings.IndexFunc(w, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// writeField writes a metadata key with its value, wrapped as FORMAT.md
+// continues a value (indented lines), in a (* *) comment.
+func writeField(b *strings.Builder, key, value string) {
+	if value = strings.TrimSpace(value); value == "" {
+		return
+	}
+	for i, l := range wrapWords(key+": "+value, 72) {
+		if i > 0 {
+			l = "  " + l
+		}
+		b.WriteString(" * " + strings.ReplaceAll(l, "*)", "* )") + "\n")
+	}
+}
+
+// rewriteMeta rewrites a (* *) comment's metadata, line by line: the keys
+// of values get those values (a key the comment lacks is added before
+// its end), Result is dropped, and every other line stays as it was.
+func rewriteMeta(text string, values map[string]string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	skipping := false // the continuation lines of a key replaced or dropped
+	seen := map[string]bool{}
+	for i, l := range lines {
+		body := strings.TrimLeft(l, " \t")
+		if i == 0 {
+			body = strings.TrimPrefix(body, "(*")
+		}
+		body = strings.TrimSuffix(strings.TrimRight(body, " \t\r"), "*)")
+		t := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(body, " \t"), "*"), " \t")
+		key := ""
+		if j := strings.Index(t, ":"); j > 0 && isMetaKey(t[:j]) {
+			key = t[:j]
+		}
+		last := i == len(lines)-1
+		switch {
+		case key != "" && (key == "Result" || values[key] != "") && !last && i > 0:
+			skipping = true
+			if v := values[key]; v != "" && !seen[key] {
+				var b strings.Builder
+				writeField(&b, key, v)
+				out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+			}
+			seen[key] = true
+			continue
+		case key != "" || strings.TrimSpace(t) == "":
+			skipping = false
+		case skipping && !last:
+			continue
+		}
+		if last {
+			// Keys the comment did not have, before its end.
+			var b strings.Builder
+			for _, k := range []string{"Title", "Variant", "Source"} {
+				if !seen[k] && values[k] != "" {
+					writeField(&b, k, values[k])
+					seen[k] = true
+				}
+			}
+			if b.Len() > 0 {
+				if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "*)")) != "" {
+					// A comment ending on a line with text: end it after.
+					out = append(out, l[:strings.LastIndex(l, "*)")])
+					l = " *)"
+				}
+				out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 // wrapWords breaks text into lines of at most width bytes at spaces (a
@@ -805,11 +913,11 @@ func WriteNewEdited(dir string, s *Spec) (string, error) {
 		return "", fmt.Errorf("%s has no edits to save", s.Name)
 	}
 	base := fileSafe(s.Name) + "+edited"
-	if _, err := s.EditedSource(base); err != nil {
+	if _, err := s.EditedSourceIn(base, dir); err != nil {
 		return "", err // before any file is created
 	}
 	return createUniqueFunc(dir, base, ".litmus", func(name string) []byte {
-		src, _ := s.EditedSource(name)
+		src, _ := s.EditedSourceIn(name, dir)
 		return []byte(src)
 	})
 }
@@ -860,7 +968,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 	}
 	var out []Weakening
 	var fixed []string
-	for _, th := range c.Program.Threads {
+	for t, th := range c.Program.Threads {
 		seen := map[*CallExpr]bool{}
 		for i := range th.Code {
 			in := &th.Code[i]
@@ -871,9 +979,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 			call := tg.from.call
 			name := call.Fun.Name
 			w := Weakening{Edit: Edit{CPU: th.Name, At: i + 1}, What: name + "()"}
-			if len(s.Edits) == 0 {
-				w.Line = in.Line // an edited source's lines are no file's
-			}
+			w.Line = s.sourceLine(t, i)
 			switch {
 			case in.Op == machine.OpFence && in.Fence != machine.FenceBarrier && fenceStmt(tg.from.stmt) == name:
 				w.Edit.Op, w.Edit.To, w.To = RemoveBarrier, fenceWord(name), "nothing"

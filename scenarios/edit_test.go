@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -419,7 +420,14 @@ func drawEdit(t *rapid.T, sp *Spec) (Edit, bool) {
 		e, ok, err := sp.BarrierEdit(cpu, at, rapid.SampledFrom(barrierCycle).Draw(t, "barrier"))
 		return e, ok && err == nil
 	}
-	if at == 0 || sp.Program.Threads[th].Code[at-1].Op != machine.OpFence {
+	// Only a barrier statement of its own can be removed: the fence that
+	// smp_store_mb (or a C11 seq_cst access) compiles to is part of its
+	// store, and removing it is rightly an error.
+	if at == 0 {
+		return Edit{}, false
+	}
+	if in := sp.Program.Threads[th].Code[at-1]; in.Op != machine.OpFence ||
+		in.Prim < machine.PrimSmpMb || in.Prim > machine.PrimSmpMbAfterSRCUReadUnlock {
 		return Edit{}, false
 	}
 	return Edit{CPU: cpu, At: at, Op: RemoveBarrier}, true
@@ -516,4 +524,101 @@ func TestEditRoundTripProperty(t *testing.T) {
 			t.Fatalf("%v applied at once to a freshly read %s gives another program than one by one", edits, sp.Name)
 		}
 	})
+}
+
+// TestSavedEditKeepsComment checks issue 18's S file: a valid litmus test
+// that keeps the original's leading comment (its prose too), drops its
+// Result, and whose Source is a provenance line that works: run where
+// the file is, its command makes the same program.
+func TestSavedEditKeepsComment(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	src := `C MP+rel+acq
+
+(*
+ * Result: Never
+ *
+ * This litmus test demonstrates that smp_store_release() and
+ * smp_load_acquire() provide sufficient ordering for the message-passing
+ * pattern.
+ *)
+
+{}
+
+P0(int *buf, int *flag) // Producer
+{
+	WRITE_ONCE(*buf, 1);
+	smp_store_release(flag, 1);
+}
+
+P1(int *buf, int *flag) // Consumer
+{
+	int r0;
+	int r1;
+
+	r0 = smp_load_acquire(flag);
+	r1 = READ_ONCE(*buf);
+}
+
+exists (1:r0=1 /\ 1:r1=0)
+`
+	file := filepath.Join(dir, "tests", "mp rel.litmus")
+	os.WriteFile(file, []byte(src), 0o644)
+	sp, err := Resolve(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := edited(t, sp, "P0:2=once", "P1:1+rmb")
+	path, err := WriteNewEdited(dir, ed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(path)
+	text := string(saved)
+	for _, want := range []string{
+		" * This litmus test demonstrates that smp_store_release() and\n * smp_load_acquire() provide sufficient ordering for the message-passing\n * pattern.\n",
+		"P0(int *buf, int *flag) // Producer\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the original's comment is lost: no %q in\n%s", want, text)
+		}
+	}
+	back, err := Resolve(path, nil)
+	if err != nil {
+		t.Fatalf("the saved test does not parse: %v\n%s", err, text)
+	}
+	if back.Expected != "" || strings.Contains(text, "Result:") || !strings.HasSuffix(back.Title, "what if P0:2=once P1:1+rmb") {
+		t.Errorf("saved metadata: expected %q, title %q\n%s", back.Expected, back.Title, text)
+	}
+	// The provenance runs: "smpscope check 'tests/mp rel.litmus' --edit
+	// P0:2=once --edit P1:1+rmb", from the saved file's directory.
+	cmd := regexp.MustCompile(`smpscope check ('[^']*'|\S+)((?: --edit \S+)+)`).FindStringSubmatch(strings.Join(strings.Fields(back.Source), " "))
+	if cmd == nil {
+		t.Fatalf("no command in the Source line %q", back.Source)
+	}
+	arg := strings.Trim(cmd[1], "'")
+	if arg != "tests/mp rel.litmus" {
+		t.Errorf("the command names %q, not the original relative to the saved file", arg)
+	}
+	orig, err := Resolve(filepath.Join(dir, arg), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := edited(t, orig, strings.Fields(strings.ReplaceAll(cmd[2], "--edit ", ""))...)
+	if d := samePrograms(again.Program, back.Program); d != "" {
+		t.Errorf("the provenance makes another program: %s", d)
+	}
+	savedForHerd = append(savedForHerd, text)
+}
+
+// savedForHerd are saved what-ifs that TestSavedEditsHerd (an external
+// test: herd7's runner imports this package) gives herd7.
+var savedForHerd []string
+
+// SavedForHerd runs TestSavedEditKeepsComment's saving and returns what
+// it saved.
+func SavedForHerd(t *testing.T) []string {
+	savedForHerd = nil
+	TestSavedEditKeepsComment(t)
+	return savedForHerd
 }

@@ -191,7 +191,7 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 	}
 	var sites []fixSite
 	var plain []string
-	for _, th := range c.Program.Threads {
+	for t, th := range c.Program.Threads {
 		code := th.Code
 		lastAccess := -1
 		for i := range code {
@@ -207,8 +207,8 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 			// after another); an edited source's lines are no file's.
 			text := strings.TrimSuffix(strings.TrimSpace(in.Text), ";")
 			where := fmt.Sprintf("%s:%d", th.Name, at)
-			if in.Line > 0 && len(s.Edits) == 0 {
-				where = fmt.Sprintf("%s line %d", th.Name, in.Line)
+			if line := s.sourceLine(t, i); line > 0 {
+				where = fmt.Sprintf("%s line %d", th.Name, line)
 			}
 			tg, err := target(sc, c, th.Name, at)
 			if err != nil {
@@ -238,6 +238,17 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 		}
 	}
 	return sites, plain, nil
+}
+
+// sourceLine is the line of instruction i of thread t in the file (or
+// mail) the scenario was read from, 0 when unknown or when the scenario
+// is edited (an edited source's lines are no file's). It is read from
+// the spec's own program: the copies edits parse are printed afresh.
+func (s *Spec) sourceLine(t, i int) int {
+	if len(s.Edits) > 0 || s.Program == nil || t >= len(s.Program.Threads) || i >= len(s.Program.Threads[t].Code) {
+		return 0
+	}
+	return s.Program.Threads[t].Code[i].Line
 }
 
 // orderSite is the site of an instruction whose ordering can be made
@@ -655,24 +666,31 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 		fm.Stop = "even the search with every strengthening at once did not finish"
 		return
 	}
-	// grow raises a failing set site by site as high as it still fails.
+	// grow raises a failing set site by site as high as it still fails:
+	// at each site, its stronger forms are explored at once, and the
+	// strongest that fails is kept.
 	grow := func(a assignment) assignment {
 		g := slices.Clone(a)
 		for i := range sites {
+			var tries []assignment
 			for l := len(sites[i].levels) - 1; l >= 0; l-- {
-				if l == int(g[i]) || !sites[i].le[g[i]][l] {
-					continue
+				if l != int(g[i]) && sites[i].le[g[i]][l] {
+					t := slices.Clone(g)
+					t[i] = uint8(l)
+					tries = append(tries, t)
 				}
-				t := slices.Clone(g)
-				t[i] = uint8(l)
-				r := result(t)
-				if r == fixUnexplored {
-					if !explore([]assignment{t}) {
-						return g
-					}
-					r = result(t)
+			}
+			var todo []assignment
+			for _, t := range tries {
+				if result(t) == fixUnexplored {
+					todo = append(todo, t)
 				}
-				if r == fixFails {
+			}
+			if len(todo) > 0 && !explore(todo) {
+				return g
+			}
+			for _, t := range tries {
+				if result(t) == fixFails {
 					g = t
 					break
 				}
@@ -760,21 +778,11 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 			fm.Stop = fmt.Sprintf("the limit of %d explorations was reached among the sets costing %d", opts.MaxExplorations, c)
 			return
 		}
-		// Raise the failing ones, in parallel.
-		grown := make([]assignment, len(fails))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for k, a := range fails {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				grown[k] = grow(a)
-				<-sem
-			}()
+		// Raise the failing ones, one after another (so that what each
+		// explores, and the report's counts, do not depend on timing).
+		for _, a := range fails {
+			failing = append(failing, grow(a))
 		}
-		wg.Wait()
-		failing = append(failing, grown...)
 		switch {
 		case unsure:
 			fm.Stop = fmt.Sprintf("an exploration stopped at a limit among the sets costing more than %d, so dearer sets could not be called minimal", c)

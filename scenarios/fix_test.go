@@ -3,6 +3,8 @@ package scenarios_test
 import (
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -314,4 +316,42 @@ func TestFixAgainstHerd(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("%d herd7 runs", ran)
+}
+
+// TestSavedEditsHerd: the file S saves (the original's comment kept,
+// Result dropped, the provenance added) is a litmus test herd7 reads.
+func TestSavedEditsHerd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("herd7 runs are not short")
+	}
+	h, err := litmusgen.FindHerd(".")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, text := range scenarios.SavedEdits(t) {
+		if res := h.Run(context.Background(), "lkmm", "saved", text); !res.Accepted {
+			t.Errorf("herd7 does not accept the saved test: %s\n%s", res.Error, text)
+		}
+	}
+}
+
+// TestFixNamesMailLines: a fix of a test found in a mail names the
+// mail's lines.
+func TestFixNamesMailLines(t *testing.T) {
+	mail, err := os.ReadFile(filepath.Join("testdata", "mail", "two-tests.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := scenarios.Resolve("-#sb-mail", strings.NewReader(string(mail)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenarios.FixSearch(sp, []machine.Mode{machine.TSO}, scenarios.FixOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.Modes[0].Fixes
+	if len(f) != 1 || f[0].Changes[0].What != "smp_mb() after WRITE_ONCE(*x, 1) (P0 line 13)" {
+		t.Errorf("fixes %+v", f)
+	}
 }

@@ -390,6 +390,9 @@ func formatCondLoc(l *CondLoc) string {
 }
 
 func formatCondValue(v *CondValue) string {
+	if v.Ref != nil {
+		return formatCondLoc(v.Ref)
+	}
 	if v.Loc != "" {
 		return v.Loc
 	}

@@ -487,3 +487,61 @@ func TestEveryLKMMPrimitive(t *testing.T) {
 		t.Errorf("only %d macros read from %s", n, path)
 	}
 }
+
+// Conditions herd7 accepts with a register or [location] on the right of
+// an atom, and registers no thread declares (herd7 reads them as 0, and
+// shows them): issue 21.
+func TestConditionValueRefs(t *testing.T) {
+	src := `C refs
+{}
+P0(int *x, int *y) { int r1; r1 = READ_ONCE(*x); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r2; r2 = READ_ONCE(*y); WRITE_ONCE(*x, 1); }
+locations [1:r7]
+filter (P0:r1=1:r2 \/ 0:r1=[y])
+exists (0:r1=1:r2 /\ 0:r9=0 /\ x=[y])
+`
+	s := mustParse(t, src)
+	checkRoundTrip(t, "refs", s)
+	if got := FormatCond(s.Final.Cond); got != "(0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])" {
+		t.Errorf("FormatCond = %q", got)
+	}
+	c := mustCompile(t, src)
+	r9, ok := c.Reg(0, "r9")
+	r7, ok7 := c.Reg(1, "r7")
+	if !ok || !ok7 {
+		t.Fatal("registers only the clauses name must exist")
+	}
+	shown := c.Shown()
+	if !shown(0, r9, 0, false) || !shown(1, r7, 0, false) {
+		t.Error("registers only the clauses name are shown, as herd7 shows them")
+	}
+	for _, tc := range []struct {
+		r1, r2, x, y  machine.Value
+		final, filter bool
+	}{
+		{0, 0, 1, 1, true, true},
+		{1, 0, 1, 1, false, true}, // r1=[y]
+		{0, 1, 1, 1, false, false},
+		{1, 1, 1, 0, false, true},
+	} {
+		o := machine.Outcome{Regs: [][]machine.Value{make([]machine.Value, len(c.Program.Threads[0].Regs)), make([]machine.Value, len(c.Program.Threads[1].Regs))}, Mem: make([]machine.Value, len(c.Program.Locs))}
+		r1, _ := c.Reg(0, "r1")
+		r2, _ := c.Reg(1, "r2")
+		o.Regs[0][r1], o.Regs[1][r2] = tc.r1, tc.r2
+		x, _ := c.Loc("x")
+		y, _ := c.Loc("y")
+		o.Mem[x], o.Mem[y] = tc.x, tc.y
+		if got := c.Satisfies(o); got != tc.final {
+			t.Errorf("%+v: Satisfies = %v", tc, got)
+		}
+		if got := c.Filtered(o); got != tc.filter {
+			t.Errorf("%+v: Filtered = %v", tc, got)
+		}
+	}
+	// Still errors: a thread that does not exist, a location nobody has.
+	for _, bad := range []string{"exists (0:r1=5:r2)", "exists (0:r1=[nowhere])"} {
+		if _, err := mustParse(t, strings.Replace(src, "exists (0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])", bad, 1)).Compile(); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

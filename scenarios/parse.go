@@ -1220,6 +1220,10 @@ func (p *parser) parseCondLoc() *CondLoc {
 
 func (p *parser) parseCondValue() *CondValue {
 	switch {
+	case p.is(tLBrack), p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon:
+		// The value of a register or location, as herd7 allows.
+		pos := p.tok.pos
+		return &CondValue{ValuePos: pos, Ref: p.parseCondLoc()}
 	case p.is(tInt):
 		lit := p.parseIntLit()
 		return &CondValue{ValuePos: lit.ValuePos, Int: lit.Value}
@@ -1233,6 +1237,6 @@ func (p *parser) parseCondValue() *CondValue {
 		p.next()
 		return &CondValue{ValuePos: t.pos, Loc: t.text}
 	}
-	p.fail(p.tok.pos, "expected a value (an integer or a location), found %s", p.tok.describe())
+	p.fail(p.tok.pos, "expected a value (an integer, a location, a register or [location]), found %s", p.tok.describe())
 	return nil
 }

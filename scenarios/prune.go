@@ -96,15 +96,27 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 		v := x.Value
 		return func(*machine.State) (bool, bool) { return v, true }
 	case *CondAtom:
-		if x.Loc.Thread < 0 {
+		if x.Loc.Thread < 0 || x.Val.Ref != nil && x.Val.Ref.Thread < 0 {
 			return func(*machine.State) (bool, bool) { return false, false }
 		}
 		// The clause resolved when the test compiled: its names exist.
 		r, _ := c.Reg(x.Loc.Thread, x.Loc.Name)
-		want := c.atomValue(x)
 		eq := x.Op != "!="
 		t := x.Loc.Thread
 		w := writes[t]
+		if ref := x.Val.Ref; ref != nil {
+			// Two registers: settled once neither can still be written.
+			r2, _ := c.Reg(ref.Thread, ref.Name)
+			t2 := ref.Thread
+			w2 := writes[t2]
+			return func(s *machine.State) (bool, bool) {
+				if w[s.PC(t)]&(1<<r) != 0 || w2[s.PC(t2)]&(1<<r2) != 0 {
+					return false, false
+				}
+				return (s.Reg(t, r) == s.Reg(t2, r2)) == eq, true
+			}
+		}
+		want := c.atomValue(x)
 		return func(s *machine.State) (bool, bool) {
 			if w[s.PC(t)]&(1<<r) != 0 {
 				return false, false

@@ -26,9 +26,26 @@ type AnalysisInput struct {
 	What      string
 	Compare   *scenarios.CompareTable
 	Necessity *scenarios.NecessityReport
+	Fix       *scenarios.FixReport
 	// Current is the name of the scenario open now (its row of the
 	// compare table is marked).
 	Current string
+	// Sel is the item selected on the necessity page (an annotation) or
+	// the fix page (a fix, in FixItems order): enter acts on it.
+	Sel int
+}
+
+// SelMark starts the line of the item selected on a panel.
+const SelMark = "›"
+
+// FixItems are the fixes of a report in the order the fix page lists
+// them: those of both modes, then each mode's.
+func FixItems(r *scenarios.FixReport) []scenarios.Fix {
+	items := append([]scenarios.Fix(nil), r.Both...)
+	for _, fm := range r.Modes {
+		items = append(items, fm.Fixes...)
+	}
+	return items
 }
 
 // ReportWidth is the width of the plain-text reports: what mail clients
@@ -530,7 +547,7 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 	if r == nil {
 		return analysisStatus(a, st, w)
 	}
-	tb := table{header: []string{st.Label.Render("annotation")}, marks: []string{" "}}
+	tb := table{header: []string{st.Label.Render("annotation")}, marks: []string{"  "}}
 	for _, m := range r.Modes {
 		tb.header = append(tb.header, st.Label.Render(m.Title()))
 	}
@@ -540,12 +557,39 @@ func necessityLines(in ScenarioInput, st Styles, w int) []string {
 			row = append(row, needCell(st, r, i, j))
 		}
 		tb.rows = append(tb.rows, row)
-		tb.marks = append(tb.marks, " ")
+		mark := "  "
+		if i == a.Sel {
+			mark = st.Bold.Render(SelMark) + " "
+		}
+		tb.marks = append(tb.marks, mark)
 	}
 	hint := func(machine.Mode) string { return " (w loads its witness)" }
 	doc := append(necessityDoc(*r, necessityHints{happens: hint}, &tb), blank(),
-		note("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable."))
+		note("Each barrier, acquire, release and ordered RMW is weakened on its own (barrier removed, acquire → READ_ONCE, release → WRITE_ONCE, RMW → relaxed) and the scenario explored again: it is needed where the outcome then becomes reachable. ↑/↓ select an annotation; enter loads the witness without it (a what-if, u undoes it)."))
 	return panelLines(doc, st, w)
+}
+
+// fixLines is the fix page: the minimal fixes, the one selected marked;
+// enter applies it as a what-if.
+func fixLines(in ScenarioInput, st Styles, w int) []string {
+	a := in.Analysis
+	if a.Fix == nil {
+		return analysisStatus(a, st, w)
+	}
+	doc := append(fixDoc(*a.Fix, a.Sel, st.Bold.Render(SelMark)), blank(),
+		note("↑/↓ select a fix; enter applies it as a what-if (u undoes it, d shows the diff, S saves the fixed test)."))
+	return panelLines(doc, st, w)
+}
+
+// SelLine is the line of lines (a panel's) that starts with SelMark, or
+// -1: the panel scrolls to show it.
+func SelLine(lines []string) int {
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(ansi.Strip(l), " "), SelMark) {
+			return i
+		}
+	}
+	return -1
 }
 
 // analysisStatus returns the lines shown while a result is not there.
@@ -591,7 +635,8 @@ func editCommand(cmd string, edits []scenarios.Edit) []string {
 // to fix, the minimal fixes cheapest first (each as the --edit flags
 // that make it, its changes in words, and its verdict in every mode), or
 // that nothing short of locks works, and how far the search went.
-func fixDoc(r scenarios.FixReport) []block {
+func fixDoc(r scenarios.FixReport, sel int, mark string) []block {
+	item := 0
 	sp := r.Spec
 	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
 	if sp.Title != "" {
@@ -603,7 +648,12 @@ func fixDoc(r scenarios.FixReport) []block {
 	doc = append(doc, note("Cost model: "+scenarios.FixCostModel+"."), blank())
 	fixes := func(list []scenarios.Fix) {
 		for k, f := range list {
-			doc = append(doc, command(1, fmt.Sprintf("%d. cost %d:", k+1, f.Cost), editCommand("", f.Edits)[1:]...))
+			head := fmt.Sprintf("%d. cost %d:", k+1, f.Cost)
+			if item == sel {
+				head = mark + " " + head
+			}
+			item++
+			doc = append(doc, command(1, head, editCommand("", f.Edits)[1:]...))
 			for _, ch := range f.Changes {
 				doc = append(doc, block{indent: 2, text: ch.What})
 			}
@@ -664,7 +714,11 @@ func fixDoc(r scenarios.FixReport) []block {
 		}
 		doc = append(doc, blank())
 	}
-	doc = append(doc, note(fmt.Sprintf("Searched %d strengthenings at %d sites (loads → acquire, stores → release, RMWs → acquire/release/full, smp_rmb/smp_wmb → smp_mb, and a barrier after each access another follows) in %.2f s.", r.Strengthenings, r.Sites, r.Elapsed.Seconds())))
+	searched := fmt.Sprintf("Searched %d strengthenings at %d sites (loads → acquire, stores → release, RMWs → acquire/release/full, smp_rmb/smp_wmb → smp_mb, and a barrier after each access another follows)", r.Strengthenings, r.Sites)
+	if sel < 0 {
+		searched += fmt.Sprintf(" in %.2f s", r.Elapsed.Seconds()) // not on the panel, whose frames are compared
+	}
+	doc = append(doc, note(searched+"."))
 	if len(r.Plain) > 0 {
 		doc = append(doc, note("Plain C accesses are not strengthened (write them with READ_ONCE/WRITE_ONCE first): "+strings.Join(r.Plain, ", ")+"."))
 	}
@@ -674,7 +728,7 @@ func fixDoc(r scenarios.FixReport) []block {
 // FixReport renders a fix report for a mail, in 72 columns; arg is how
 // the scenario was named (for the commands it gives).
 func FixReport(r scenarios.FixReport, arg string) string {
-	doc := fixDoc(r)
+	doc := fixDoc(r, -1, "")
 	doc[0].text = "fix " + doc[0].text
 	first := r.Both
 	for _, fm := range r.Modes {

@@ -121,12 +121,18 @@ func b2i(b bool) int {
 }
 
 func newCPUBlock(in ScenarioInput, st Styles, w int, tall bool) cpuBlock {
+	return newCPUBlockDetail(in, st, w, tall, words.Full)
+}
+
+// newCPUBlockDetail is newCPUBlock with the blocked CPUs' waits said at
+// detail d (words.Brief leaves out the entries and invalidations named).
+func newCPUBlockDetail(in ScenarioInput, st Styles, w int, tall bool, d words.Detail) cpuBlock {
 	n := len(in.Mach.Prog.Threads)
 	b := cpuBlock{secs: make([][numSecs][]string, n)}
 	b.k, b.colW = cpuColumns(n, w)
 	b.code = make([]codeRows, n)
 	for c := 0; c < n; c++ {
-		b.secs[c], b.code[c] = cpuColumnRows(in, st, c, b.colW, tall)
+		b.secs[c], b.code[c] = cpuColumnRows(in, st, c, b.colW, tall, d)
 	}
 	// Each section is as tall as its tallest column over all CPUs (not
 	// only the visible ones, so scrolling sideways does not move rows).
@@ -211,13 +217,13 @@ func (r codeRows) instrAt(l int, lines int) (int, bool) {
 }
 
 func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {
-	sec, _ := cpuColumnRows(in, st, c, w, tall)
+	sec, _ := cpuColumnRows(in, st, c, w, tall, words.Full)
 	return sec
 }
 
 // cpuColumnRows is CPU c's column at width w, with where each
 // instruction's lines start.
-func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool) ([numSecs][]string, codeRows) {
+func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Detail) ([numSecs][]string, codeRows) {
 	var sec [numSecs][]string
 	var code codeRows
 	m, s := in.Mach, in.State
@@ -242,7 +248,7 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool) ([numSecs][
 		head += st.Dim.Render(fmt.Sprintf(" · in rcu ×%d", d))
 	}
 	sec[secHead] = append(sec[secHead], head)
-	if reason := words.Wait(p, &wait, words.Full); wait.Blocked() && reason != "" {
+	if reason := words.Wait(p, &wait, d); wait.Blocked() && reason != "" {
 		for _, l := range wrap(reason, w-2) {
 			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
 		}
@@ -466,25 +472,46 @@ func flow(label string, items []string, w int, sep string) []string {
 // one, and only an item longer than a line is broken, between its words,
 // so that a mark such as STALE is never cut.
 func flowGroups(label string, groups [][]string, w int, sep string) []string {
-	indent := ansi.StringWidth(label)
+	return flowHang(label, groups, w, sep, ansi.StringWidth(label))
+}
+
+// flowHang is flowGroups with the lines after the first indented by
+// hang cells rather than under the first item: a fact that does not fit
+// after a long label goes on the next line whole.
+func flowHang(label string, groups [][]string, w int, sep string, hang int) []string {
+	indent := hang
+	lw := ansi.StringWidth(label)
 	avail := max(w-indent, 1)
+	first := max(w-lw, 1) // the first line's room, after the label
 	var ls []string
 	cur := ""
+	room := func() int { // the room of the line being filled
+		if len(ls) == 0 {
+			return first
+		}
+		return avail
+	}
 	for _, g := range groups {
 		item := strings.Join(g, " ")
 		switch {
 		case cur == "":
-		case ansi.StringWidth(cur+sep+item) <= avail:
+		case ansi.StringWidth(cur+sep+item) <= room():
 			cur += sep + item
 			continue
 		default:
 			ls, cur = append(ls, cur), ""
 		}
-		if ansi.StringWidth(item) <= avail {
+		if ansi.StringWidth(item) <= room() {
 			cur = item
 			continue
 		}
-		parts := wrapItems(g, " ", avail, avail, false)
+		if len(ls) == 0 && ansi.StringWidth(item) <= avail && first < avail {
+			// It fits the lines below, whole: it goes there.
+			ls = append(ls, "")
+			cur = item
+			continue
+		}
+		parts := wrapItems(g, " ", room(), avail, false)
 		ls = append(ls, parts[:len(parts)-1]...)
 		cur = parts[len(parts)-1]
 	}
@@ -548,21 +575,25 @@ func wrapCode(text string, w int) []string {
 		atoms = append(atoms, sp+word[start:])
 	}
 	var lines []string
-	cur := ""
+	cur, curW := "", 0
 	for _, a := range atoms {
-		if cur != "" && ansi.StringWidth(cur+a) > w {
+		aw := ansi.StringWidth(a)
+		if cur != "" && curW+aw > w {
 			lines = append(lines, cur)
-			cur = ""
+			cur, curW = "", 0
 		}
-		if cur == "" {
+		if cur == "" && strings.HasPrefix(a, " ") {
 			a = strings.TrimLeft(a, " ")
+			aw = ansi.StringWidth(a)
 		}
-		for ansi.StringWidth(a) > w {
-			head, _ := cutCells(a, w)
+		// Each cut reads only what it keeps: linear in a long atom
+		// (issue 22, item 3).
+		for aw > w {
+			head, hw := cutCells(a, w)
 			lines = append(lines, head)
-			a = a[len(head):]
+			a, aw = a[len(head):], aw-hw
 		}
-		cur += a
+		cur, curW = cur+a, curW+aw
 	}
 	if cur != "" || len(lines) == 0 {
 		lines = append(lines, cur)

@@ -8,16 +8,17 @@
 // renders each pane's lines; the model's viewports keep the offsets, and
 // Frame.Draw draws it at them. Panes are small functions of their own
 // input (cpuBlock, memoryLines, stepLines, historyLines, outcomeLines,
-// and the help, story, compare, necessity and what-if pages; whatif.go
+// and the help, story, compare, necessity, fix and what-if pages; whatif.go
 // draws the edit cursor, the ~ marks and the verdict before → after of
 // an edited scenario from a WhatIfInput). RenderPicker and
 // RenderPickerRow draw the picker. Styles names every style by meaning.
 //
 // Reports, for mails and scripts: RenderTrace (an execution step by step,
-// text or markdown, 72 columns), CompareReport and WhyReport (the
-// analyses, worded once as a document of blocks that the UI's panels
-// render too), CheckText, HerdReport and CheckJSON (smpscope check),
-// ListReport and ListJSON (smpscope list).
+// text or markdown, 72 columns, ending with the block that replays it),
+// CompareReport, WhyReport and FixReport (the analyses, worded once as a
+// document of blocks that the UI's panels render too), CheckText,
+// HerdReport and CheckJSON (smpscope check), ListReport, ListJSON and
+// MailList (smpscope list).
 //
 // Text has one word-wrapper (wrapWords, wrapItems, paragraph) and one
 // table renderer (table), shared by screens and reports.

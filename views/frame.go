@@ -2,6 +2,7 @@ package views
 
 import (
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 
 	"strings"
 )
@@ -39,6 +40,7 @@ type Frame struct {
 	lines      [NumPanes][]string
 	outcomes   outcomeRows
 	page       []string
+	pageAt     int // the page's line to keep in view (the picture's step shown)
 	story      []string
 	// CPUOff is the first CPU column shown: the input's, clamped.
 	CPUOff int
@@ -67,6 +69,10 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = necessityLines(in, st, w-2)
 		case PageDiff:
 			f.page = diffPageLines(in, st, w-2)
+		case PagePicture:
+			f.page, f.pageAt = pictureLines(in, st, w-2, f.Regions.Page.H-2)
+		case PageFix:
+			f.page = fixLines(in, st, w-2)
 		}
 		return f
 	}
@@ -77,6 +83,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 		f.lines[PaneMemory] = memoryLines(in, st, f.Present.Memory.Inner().W)
 		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
+		ev := f.Present.Event.Inner()
+		f.eventTitle, f.lines[PaneEvent] = presentEventLines(in, st, ev.W, ev.H)
 		return f
 	}
 	// Every part says how much it holds at the widths the terminal
@@ -113,6 +121,13 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.cpus = full
 		mem = memoryLines(in, st, f.Regions.Panes[PaneMemory].Inner().W)
 	}
+	if inner := f.Regions.Panes[PaneCPUs].Inner(); f.cpus.height() > inner.H {
+		// Short of room: the waits said briefly, which may make the
+		// columns fit (the explanation names what a CPU waits for).
+		if brief := newCPUBlockDetail(in, st, inner.W, f.Regions.TallCPUs, words.Brief); brief.height() < f.cpus.height() {
+			f.cpus = brief
+		}
+	}
 	f.cpus.fit(f.Regions.Panes[PaneCPUs].Inner().H)
 	f.CPUOff = clamp(in.CPUOff, 0, f.cpus.maxOff())
 	f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
@@ -137,6 +152,8 @@ func (f Frame) Visible(p Pane) int {
 			r = f.Present.CPUs
 		case PaneMemory:
 			r = f.Present.Memory
+		case PaneEvent:
+			r = f.Present.Event
 		default:
 			return 0
 		}
@@ -157,6 +174,10 @@ func (f Frame) OutcomeRowLines(i int) (first, last int) { return f.outcomes.line
 
 // PageLines returns the open page's lines, and how many show.
 func (f Frame) PageLines() ([]string, int) { return f.page, max(f.Regions.Page.H-2, 0) }
+
+// PageAt is the line of the open page to keep in view after a step (the
+// picture page's row of the step shown).
+func (f Frame) PageAt() int { return f.pageAt }
 
 // StoryLines returns presentation mode's story, and how many lines show.
 func (f Frame) StoryLines() ([]string, int) { return f.story, max(f.Present.Story.Inner().H, 0) }
@@ -185,6 +206,8 @@ func (f Frame) Draw(off Offsets) string {
 			PageCompare:   "compare variants · c or esc to close",
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
+			PagePicture:   "picture · ←/→ step · p or esc to close",
+			PageFix:       "which fix? · f or esc to close",
 		}[in.Page]
 		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}
 		if in.Page == PageDiff && in.Notice != "" {
@@ -260,12 +283,17 @@ func (f Frame) drawPresent(off Offsets) string {
 		indStyle = st.Notice
 	}
 	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
+	if in.Notice != "" {
+		// A notice takes the keys' place until the next key, whole: the
+		// explanation's title has little room beside its step.
+		bar = " " + indStyle.Render(ind) + "  " + st.Notice.Render("» "+in.Notice)
+	}
 	items := []placed{
 		{r.Header, renderHeader(in, st, w)},
 		{r.Bar, fit(bar, w)},
 		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
 		{r.Memory, renderMemory(panes, st, r.Memory, f.lines[PaneMemory], off.Panes[PaneMemory])},
-		{r.Event, renderPresentEvent(in, st, r.Event)},
+		{r.Event, renderPresentEvent(in, st, r.Event, f.eventTitle, f.lines[PaneEvent], off.Panes[PaneEvent])},
 		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: f.story, offset: off.Story}, st, r.Story.W, r.Story.H)},
 	}
 	return place(w, h, items)

@@ -24,8 +24,11 @@ type ScenarioInput struct {
 	// Steps is the whole recorded history, including steps ahead of the
 	// cursor (redo, or a witness being replayed); Events[i] explains
 	// Steps[i].
-	Steps   []machine.Step
-	Events  []machine.Event
+	Steps  []machine.Step
+	Events []machine.Event
+	// States are the history's states (len(Steps)+1; States[0] is
+	// Initial), for the picture page.
+	States  []*machine.State
 	Cursor  int
 	Enabled []machine.Step // enabled in State, numbered from 1 on screen
 
@@ -66,6 +69,8 @@ const (
 	PageCompare               // the family's variants in both modes (c)
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
+	PagePicture               // the picture of the history: a timeline (p)
+	PageFix                   // the minimal fixes (f)
 )
 
 // HelpSection is one column of the full help.
@@ -169,7 +174,7 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 	if in.Mach != nil {
 		mode = in.Mach.Mode.Title()
 	}
-	stepTxt := "step " + itoa(in.Cursor)
+	stepTxt := itoa(in.Cursor)
 	if len(in.Steps) > in.Cursor {
 		stepTxt += " of " + itoa(len(in.Steps))
 	}
@@ -186,25 +191,46 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 		}
 		status = sep + s.Render(status)
 	}
-	// The tail (mode, step, status) always shows; the name and variant
-	// give way when the window is narrow.
-	tail := sep + st.Mode.Render(" "+mode+" ") + sep + st.Header.Render(stepTxt) + status
-	head := func(label string) string {
+	// The tail (mode, step, status) always shows, and the variant whole:
+	// what gives way, in turn, is the word "variant", the variant's
+	// repetition at the end of the name (ext4-last-group+rel-acq shows
+	// as ext4-last-group), the step's words (3/10), and last the name.
+	short := strings.TrimSuffix(name, "+"+scenarios.Printable(in.Spec.Variant))
+	if short == "" || in.Spec.Variant == "" {
+		short = name
+	}
+	stepShort := itoa(in.Cursor)
+	if len(in.Steps) > in.Cursor {
+		stepShort += "/" + itoa(len(in.Steps))
+	}
+	tail := func(stepTxt string) string {
+		return sep + st.Mode.Render(" "+mode+" ") + sep + st.Header.Render(stepTxt) + status
+	}
+	head := func(name, label string) string {
 		h := st.HeaderTitle.Render(" " + name)
 		if variant != "" {
 			h += sep + st.Header.Render(label+variant)
 		}
 		return h
 	}
-	room := w - ansi.StringWidth(tail)
-	h := head(label)
-	if ansi.StringWidth(h) > room {
-		h = head("")
+	for _, f := range []struct{ name, label, step string }{
+		{name, label, "step " + stepTxt},
+		{name, "", "step " + stepTxt},
+		{short, "", "step " + stepTxt},
+		{short, "", "step " + stepShort},
+	} {
+		if h := head(f.name, f.label) + tail(f.step); ansi.StringWidth(h) <= w {
+			return h
+		}
 	}
-	if ansi.StringWidth(h) > room {
-		h = ansi.Truncate(h, max(room, 1), "…")
+	// Still too wide: the name is cut, never the variant or the tail.
+	t := tail("step " + stepShort)
+	v := ""
+	if variant != "" {
+		v = sep + st.Header.Render(variant)
 	}
-	return h + tail
+	room := w - ansi.StringWidth(t) - ansi.StringWidth(v)
+	return ansi.Truncate(st.HeaderTitle.Render(" "+short), max(room, 2), "…") + v + t
 }
 
 func memoryLines(in ScenarioInput, st Styles, w int) []string {
@@ -226,7 +252,9 @@ func memoryLines(in ScenarioInput, st Styles, w int) []string {
 			}
 			parts = append(parts, styledWords(st.Coherence.Render, v))
 		}
-		lines = append(lines, flowGroups(st.LocName.Render(name+":")+" ", parts, w, " ")...)
+		// A step of the history that does not fit after the name goes on
+		// the next line whole: "waiters: 0" / "  → 1 (P1, step 4)".
+		lines = append(lines, flowHang(st.LocName.Render(name+":")+" ", parts, w, " ", 2)...)
 		owner := "in memory"
 		if o := s.Owner(loc); o >= 0 {
 			owner = "owner " + p.Threads[o].Name + " (" + s.Cache(o, loc).State.String() + ")"
@@ -374,7 +402,7 @@ func renderEvent(in ScenarioInput, st Styles, r Rect, title string, lines []stri
 		b.right, b.notice = "» "+in.Notice, true
 	}
 	if in.Focus != PaneEvent && len(lines) > r.H-2 {
-		b.bottom = "shift+tab, ↓ to read on" // how to scroll it
+		b.bottom = "· shift+tab, ↓" // how to reach it and scroll
 	}
 	return renderBox(b, st, r.W, r.H)
 }
@@ -516,29 +544,18 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			v = in.Spec.Verdict(o.Result)
 			core = st.Verdict.Render(string(v.Observation)) + fmt.Sprintf(" %d/%d", v.Positive, v.Positive+v.Negative)
 		}
-		// The longest form that fits: with the mode and the LKMM verdict
-		// in full, then without the mode, then "as LKMM" when the two
-		// agree; what still does not fit wraps.
-		forms := []string{core}
-		if e := in.Spec.Expected; e != "" {
-			full := core + st.Dim.Render(" (LKMM "+string(e)+")")
-			forms = []string{mode + ": " + full, full}
-			if in.Spec.Final != nil && o.Result.Complete && v.Observation == e {
-				forms = append(forms, core+st.Dim.Render(", as LKMM"))
-			} else {
-				forms = append(forms, full)
-			}
-		} else {
-			forms = []string{mode + ": " + core, core}
+		// One form everywhere: "ARM-like: Sometimes 1/4 · LKMM:
+		// Sometimes", wrapped between its parts rather than shortened.
+		expected := in.Spec.Expected
+		if !o.Result.Complete {
+			expected = "" // no verdict anywhere, not even the one to compare with
 		}
-		line := forms[len(forms)-1]
-		for _, f := range forms {
-			if ansi.StringWidth(f) <= w {
-				line = f
-				break
+		for i, l := range wrapItems(verdictParts(mode, core, expected, st, w-2), " ", w, w-2, false) {
+			if i > 0 {
+				l = "  " + l
 			}
+			out.head = append(out.head, l)
 		}
-		out.head = append(out.head, wrapIndented("", line, w)...)
 	}
 	if o.Result != nil {
 		// Each row: a selection mark and an outcome mark, then its text,
@@ -607,6 +624,34 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			if ansi.StringWidth(out.bottom)+3 > w {
 				out.bottom = "stopped: " + o.Result.StopReason
 			}
+		}
+	}
+	return out
+}
+
+// verdictParts is the one form of a verdict on screen, in the parts it
+// wraps between: the mode and the verdict with its counts ("ARM-like:
+// Sometimes 1/4"), then LKMM's when the scenario records it ("· LKMM:
+// Sometimes"). The what-if's before → after and the compare table use
+// the same words (whatif.go, analysis.go).
+func verdictParts(mode, core string, expected scenarios.Observation, st Styles, w int) []string {
+	var parts []string
+	for _, p := range strings.Split(mode+": "+core, " · ") {
+		if len(parts) > 0 {
+			p = "· " + p
+		}
+		parts = append(parts, p)
+	}
+	if expected != "" {
+		parts = append(parts, st.Dim.Render("· LKMM: "+string(expected)))
+	}
+	// A part wider than a line breaks between its words.
+	var out []string
+	for _, p := range parts {
+		if ansi.StringWidth(p) > w {
+			out = append(out, strings.Fields(p)...)
+		} else {
+			out = append(out, p)
 		}
 	}
 	return out

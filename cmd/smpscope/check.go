@@ -98,8 +98,9 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	// collect often (issue 10: peak RSS about 90 B per state instead of
 	// 200–350 B, for about 5% more time).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	machine.WhenProcessExplorationsExceed(largeExplorations, func() { debug.SetGCPercent(50) })
-	defer machine.WhenProcessExplorationsExceed(0, nil)
+	if b := opts.limits.Budget; b != nil {
+		b.OnLarge(largeExplorations, func() { debug.SetGCPercent(50) })
+	}
 	edits, err := scenarios.ParseEdits(opts.edits)
 	if err != nil {
 		return &exitError{2, "smpscope check: --edit: " + err.Error()}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ const minMemory = 1 << 20
 func (l *limitFlags) add(f *pflag.FlagSet, search string) {
 	f.DurationVar(&l.timeout, "timeout", 0, "stop "+search+" after this long, e.g. 10s (default: no time limit)")
 	f.IntVar(&l.maxStates, "max-states", 0, "stop "+search+" after this many distinct states (default 20000000)")
-	f.StringVar(&l.maxMemory, "max-memory", "", "stop "+search+" when it holds about this much memory, e.g. 512MiB or 2GiB (default 2GiB)")
+	f.StringVar(&l.maxMemory, "max-memory", "", "keep the whole process within about this much memory, e.g. 512MiB or 2GiB, stopping the searches that would pass it (default 2GiB)")
 }
 
 // options checks the limits given and returns them as explorer options;
@@ -49,26 +50,27 @@ func (l limitFlags) options(who string, f *pflag.FlagSet) (machine.Options, erro
 		}
 		o.MaxStates = l.maxStates
 	}
+	limit := int64(defaultMaxMemory)
 	if f.Changed("max-memory") {
 		n, err := parseBytes(l.maxMemory)
 		if err != nil {
 			return o, usageErr("%s: --max-memory %q: %v", who, l.maxMemory, err)
 		}
-		if setProcessLimit != nil {
-			// The real binary: the limit bounds the whole process, and
-			// every search shares it.
-			setProcessLimit(n)
-		} else {
-			o.MaxMemory = n
-		}
+		limit = n
 	}
+	o.Budget = processBudget(limit)
 	return o, nil
 }
 
-// setProcessLimit makes a --max-memory the bound of the whole process
-// (machine.SetProcessMemoryLimit). main sets it; tests, which run
-// commands in their own process, leave it nil and get a search bound.
-var setProcessLimit func(int64)
+// processBudget is the one memory budget of a command: every exploration
+// it runs shares it (Options.Budget), and the Go runtime is told to keep
+// the heap under it too, so that the whole process stays within limit
+// (issue 23, item 4: built here and passed on, not process-global state;
+// run puts the runtime's limit back when the command ends).
+func processBudget(limit int64) *machine.Budget {
+	debug.SetMemoryLimit(machine.RuntimeLimit(limit))
+	return machine.NewProcessBudget(limit)
+}
 
 // byteUnits are the suffixes parseBytes knows; all are powers of two, as
 // the explorer's accounting is.

@@ -17,20 +17,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
-	"smpscope/machine"
 	"smpscope/scenarios"
 )
 
 func main() {
-	// One memory budget for the whole process: every exploration a
-	// command runs shares it, and the runtime keeps the heap under it.
-	machine.SetProcessMemoryLimit(defaultMaxMemory)
-	setProcessLimit = machine.SetProcessMemoryLimit
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// defaultMaxMemory is the process's memory bound unless a command is told
+// defaultMaxMemory is the process's memory bound unless --max-memory says
 // otherwise.
 const defaultMaxMemory = 2 << 30
 
@@ -45,6 +41,9 @@ func (e *exitError) Error() string { return e.msg }
 // run executes the command line and returns the exit status: 0 success,
 // 1 a soundness disagreement (check), 2 usage, parse or limit errors.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A command sets the Go runtime's memory limit to go with its one
+	// budget (processBudget); it is put back when the command ends.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -7,6 +7,10 @@ import (
 	"testing"
 )
 
+// BenchmarkKernelSuite runs check on the kernel's 33 litmus tests, both
+// modes, in this process: the batch cost without process start-up.
+//
+//	go test ./cmd/smpscope -run '^$' -bench KernelSuite -benchmem
 func BenchmarkKernelSuite(b *testing.B) {
 	files, _ := filepath.Glob("../../../shared/litmus/kernel/*.litmus")
 	if len(files) == 0 {

@@ -20,12 +20,15 @@ type traceOptions struct {
 	out    string
 	save   string
 	force  bool
+	// picture prints the picture of the execution (views/picture)
+	// instead of its steps.
+	picture bool
 }
 
 func newTraceCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o traceOptions
 	cmd := &cobra.Command{
-		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE] [--force]",
+		Use:   "trace SCENARIO [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--picture] [--format text|markdown] [--ascii] [--width N] [--out FILE] [--save FILE] [--force]",
 		Short: "Print one execution step by step, ready for a mail",
 		Long: `trace prints one execution of a scenario step by step: what each step
 did, how each read is classified (a stale read is marked "!!" in the
@@ -44,8 +47,17 @@ The execution is one of:
 --edit E (repeatable) runs a what-if: the scenario with an ordering
 annotation changed first (P1:2=acquire, P0:1+mb, P0:2-wmb; see README).
 
+--picture prints the picture of the execution instead of its steps: a
+timeline with one lane per CPU and memory and one row per step (each
+store's way into the store buffer, its commit and the invalidations it
+sent; each load's source, a stale read marked !! with the store it
+missed; where CPUs waited), the cycle of its event graph, each store's
+journey and a legend (see README, "The picture").
+
 The text fits 72 columns (--width) and carries no escape codes unless it
-goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the
+goes to a terminal; --ascii keeps it to ASCII. It ends with a short block,
+the trace with the scenario's litmus source, so that the text itself, in
+a mail and quoted in a reply or not, replays with smpscope --replay FILE. --save FILE also writes the
 execution as a replayable trace file (see README, "Trace files"). An
 existing --out or --save file is never overwritten without --force.
 
@@ -66,6 +78,7 @@ cannot say whether the outcome is reachable).`,
 	f.StringVar(&o.out, "out", "", "write the rendered execution to `FILE` instead of stdout")
 	f.StringVar(&o.save, "save", "", "also write the execution as a replayable trace `FILE`")
 	f.BoolVar(&o.force, "force", false, forceHelp("the --out and --save files"))
+	f.BoolVar(&o.picture, "picture", false, "print the picture of the execution (a timeline of where every value travelled, and its event graph's cycle) instead of its steps")
 	return cmd
 }
 
@@ -93,7 +106,11 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 	if f, ok := stdout.(*os.File); ok && out == "" && format == views.TraceText && term.IsTerminal(f.Fd()) {
 		color = true
 	}
-	text := views.RenderTrace(ex, views.TraceOptions{Format: format, Width: o.width, ASCII: o.ascii, Color: color})
+	render := views.RenderTrace
+	if o.picture {
+		render = views.RenderPicture
+	}
+	text := render(ex, views.TraceOptions{Format: format, Width: o.width, ASCII: o.ascii, Color: color})
 	// The files are written all or none, and the trace printed on stdout
 	// only once they are staged: a --save that cannot be written fails
 	// before anything is printed.

@@ -163,3 +163,31 @@ func TestTraceFileSource(t *testing.T) {
 		t.Fatalf("replay after moving: exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestTracePicture(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		args := []string{"trace", "--picture", "mp+wmb-rmb"}
+		if ascii {
+			args = append(args, "--ascii")
+		}
+		out, errs, code := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		want := []string{"mp+wmb-rmb, ARM-like mode: where every value travelled", "smp_rmb passes", "forbidden: its po edges are ordered", "\nsmpscope trace "}
+		if ascii {
+			want = append(want, "* R y=1 ->r0 miss", "# || smp_rmb waits")
+		} else {
+			want = append(want, "● R y=1 →r0 miss", "┃ ⏸ smp_rmb waits")
+		}
+		mustContain(t, out, want...)
+		for i, l := range strings.Split(out, "\n") {
+			if n := len([]rune(l)); n > 72 {
+				t.Errorf("line %d is %d columns: %q", i+1, n, l)
+			}
+			if ascii && strings.IndexFunc(l, func(r rune) bool { return r > 0x7e }) >= 0 {
+				t.Errorf("--ascii line %d: %q", i+1, l)
+			}
+		}
+	}
+}

@@ -104,6 +104,11 @@ func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		opts.Clipboard = stderr
 	}
+	// One memory budget for every exploration of the session, and the
+	// runtime told to keep the heap under it: the UI process stays within
+	// 768 MiB however many searches it runs.
+	opts.Explore = model.DefaultExploreOptions
+	opts.Explore.Budget, opts.Explore.MaxMemory = processBudget(opts.Explore.MaxMemory), 0
 	tty := model.Terminal{In: stdin, Out: stdout, Mouse: !o.noMouse}
 	// Standard input held the scenario or the trace: keys come from the
 	// terminal itself.

@@ -309,7 +309,7 @@ func usesRCU(c *scenarios.Compiled) bool {
 	for _, t := range c.Program.Threads {
 		for _, in := range t.Code {
 			switch in.Op {
-			case machine.OpRCULock, machine.OpSyncRCU:
+			case machine.OpRCULock, machine.OpSyncRCU, machine.OpSRCULock, machine.OpSyncSRCU:
 				return true
 			}
 		}

@@ -16,6 +16,13 @@
 //     (A) or nothing (O), in the RW, WR, RR and WW shapes, with the exists
 //     clause asking for the cycle; and spin-lock cycles as perfbook's
 //     C-SB+l-o-o-u+… tests, with their cmpxchg/xchg variants.
+//   - [GraceCycle] / [GraceCycleProgram], [ReadersCycle] and
+//     [GraceFamilies] build issue 24's class of grace-period tests: cycles
+//     whose CPUs wait for grace periods (once or twice) or are RCU or SRCU
+//     readers of every form (nested, control and data dependent, release
+//     stores, a pointer published with smp_store_release and read with
+//     rcu_dereference), and read-read cycles closed by a CPU that stores
+//     every location.
 //
 // # Oracle
 //
@@ -52,6 +59,7 @@
 //	go test ./scenarios/litmusgen -run TestImportRegression \
 //	    -herd.import=a.litmus,b.litmus -herd.regress=testdata/regress
 //	go test ./scenarios/litmusgen -run '^$' -bench Cycles -benchtime 1x
+//	go test ./scenarios/litmusgen -run TestGraceSideBySide -grace.sidebyside -v -timeout 0
 //
 // The tests skip what needs herd7 when ../shared/tools/herd7 is absent.
 package litmusgen

@@ -99,8 +99,10 @@ func (o *Oracle) checkRCU(p *Program, r *Report) {
 	}
 }
 
-// withoutRCU returns p with every synchronize_rcu() replaced by smp_mb()
-// and every rcu_read_lock() section replaced by its body.
+// withoutRCU returns p with every synchronize_rcu() and
+// synchronize_srcu() replaced by smp_mb() and every rcu_read_lock() or
+// srcu_read_lock() section replaced by its body (an SRCU section's index
+// register set to 0, the index srcu_read_lock returns).
 func withoutRCU(p *Program) *Program {
 	q := p.Clone()
 	q.Name = p.Name + "-norcu"
@@ -114,6 +116,10 @@ func withoutRCU(p *Program) *Program {
 			case OpSync:
 				out = append(out, &Stmt{Text: "smp_mb();", Op: OpFence})
 			case OpReader:
+				if len(s.Defs) == 1 {
+					r, _, _ := strings.Cut(s.Text, " =")
+					out = append(out, &Stmt{Text: r + " = 0;", Defs: s.Defs})
+				}
 				out = append(out, s.Body...)
 			default:
 				out = append(out, s)

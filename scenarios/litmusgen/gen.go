@@ -36,19 +36,24 @@ const (
 	// Ctrl: if on a loaded register (control dependencies) and stores of
 	// loaded values (data dependencies).
 	Ctrl
+	// SRCU: srcu_read_lock/srcu_read_unlock sections of one domain s,
+	// with the index passed back as it is or computed from (r & 1,
+	// r * 2), and synchronize_srcu(s). (With Ctrl, the index register may
+	// also be stored, tested and used in a data dependency.)
+	SRCU
 
 	// AllFamilies is every family.
-	AllFamilies = Once | Plain | AcqRel | RMW | Fence | Lock | RCU | Pointer | Ctrl
-	// Hardware is every family but RCU: herd7's hardware models only
-	// approximate grace periods, so outcome sets are compared exactly
-	// only without them.
-	Hardware = AllFamilies &^ RCU
+	AllFamilies = Once | Plain | AcqRel | RMW | Fence | Lock | RCU | Pointer | Ctrl | SRCU
+	// Hardware is every family but RCU and SRCU: herd7's hardware models
+	// only approximate grace periods, so outcome sets are compared
+	// exactly only without them.
+	Hardware = AllFamilies &^ RCU &^ SRCU
 )
 
 var familyNames = []struct {
 	f    Family
 	name string
-}{{Once, "once"}, {Plain, "plain"}, {AcqRel, "acqrel"}, {RMW, "rmw"}, {Fence, "fence"}, {Lock, "lock"}, {RCU, "rcu"}, {Pointer, "pointer"}, {Ctrl, "ctrl"}}
+}{{Once, "once"}, {Plain, "plain"}, {AcqRel, "acqrel"}, {RMW, "rmw"}, {Fence, "fence"}, {Lock, "lock"}, {RCU, "rcu"}, {Pointer, "pointer"}, {Ctrl, "ctrl"}, {SRCU, "srcu"}}
 
 func (f Family) String() string {
 	var parts []string
@@ -132,10 +137,19 @@ func Generate(seed uint64, cfg Config) *Program {
 	cfg = cfg.withDefaults()
 	// A fixed second PCG word: seeds are the only input.
 	r := rand.New(rand.NewPCG(seed, 0x5eed_1ab5_0f_11735))
-	g := &gen{r: r, cfg: cfg}
+	// SRCU's choices come from a stream of their own, so that a program
+	// without SRCU is the one the seed gave before SRCU was a family.
+	side := rand.New(rand.NewPCG(seed, 0x5c0_5ec7_10_115))
+	g := &gen{r: r, side: side, cfg: cfg}
 	// Each program draws a subset of the allowed families, so that small
 	// programs exercise one or two features at a time as well as mixes.
 	for _, n := range familyNames {
+		if n.f == SRCU {
+			if cfg.Families&SRCU != 0 && side.IntN(100) < 30 {
+				g.fams |= SRCU
+			}
+			continue
+		}
 		if cfg.Families&n.f != 0 && r.IntN(100) < 55 {
 			g.fams |= n.f
 		}
@@ -159,6 +173,9 @@ func Generate(seed uint64, cfg Config) *Program {
 	}
 	if g.has(Lock) {
 		p.Locks = []string{"l"}
+	}
+	if g.has(SRCU) {
+		p.Srcus = []string{"s"}
 	}
 	nCPUs := cfg.MinCPUs + r.IntN(cfg.MaxCPUs-cfg.MinCPUs+1)
 	for i := 0; i < nCPUs; i++ {
@@ -200,6 +217,7 @@ func pickFamily(r *rand.Rand, set Family) Family {
 
 type gen struct {
 	r    *rand.Rand
+	side *rand.Rand // SRCU's choices
 	cfg  Config
 	fams Family
 	p    *Program
@@ -256,6 +274,7 @@ type tgen struct {
 	// an if), which may therefore be dereferenced.
 	intRegs, ptrRegs []int
 	inLock, inRCU    bool
+	inSRCU           bool
 	inIf             int
 	// pref are the thread's preferred locations; accesses counts the
 	// accesses made so far.
@@ -320,10 +339,12 @@ func (tg *tgen) stmts(budget int, top bool) []*Stmt {
 	add(g.has(Pointer), 4, 1, one(tg.pointer))
 	add(g.has(Lock) && !tg.inLock, 1, 1, one(tg.isLocked))
 	add(g.has(RCU) && !tg.inRCU, 2, 1, one(tg.sync))
+	add(g.has(SRCU) && !tg.inSRCU, 2, 1, one(tg.syncSRCU))
 	if top {
 		add(g.has(Lock) && !tg.inLock, 3, 3, tg.lockBlock)
 		add(g.has(Lock) && !tg.inLock, 2, 3, tg.trylock)
 		add(g.has(RCU) && !tg.inRCU, 3, 3, tg.reader)
+		add(g.has(SRCU) && !tg.inSRCU, 3, 3, tg.srcuReader)
 		add(g.has(Ctrl) && len(tg.intRegs) > 0, 3, 2, tg.ctrl)
 	}
 	if len(ks) == 0 {
@@ -549,6 +570,20 @@ func (tg *tgen) isLocked() *Stmt {
 }
 
 func (tg *tgen) sync() *Stmt { return &Stmt{Text: "synchronize_rcu();", Op: OpSync} }
+
+func (tg *tgen) syncSRCU() *Stmt { return &Stmt{Text: "synchronize_srcu(s);", Op: OpSync} }
+
+// srcuReader makes "r = srcu_read_lock(s); ...; srcu_read_unlock(s, i);"
+// where i is r, r & 1 or r * 2 (the same small integer, as herd7 has it).
+func (tg *tgen) srcuReader(budget int) []*Stmt {
+	r := tg.newReg(false)
+	name := tg.reg(r)
+	idx := []string{name, name, name + " & 1", name + " * 2"}[tg.g.side.IntN(4)]
+	tg.inSRCU = true
+	b := tg.body(budget - 2)
+	tg.inSRCU = false
+	return []*Stmt{{Text: name + " = srcu_read_lock(s);", Close: fmt.Sprintf("srcu_read_unlock(s, %s);", idx), Body: b, Defs: []int{r}, Op: OpReader}}
+}
 
 // body fills a block or branch with statements of at most budget
 // instructions (at least one statement when budget allows).

@@ -2,6 +2,7 @@ package litmusgen
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +49,9 @@ func TestRandomCompiles(t *testing.T) {
 			if full.Families&RCU == 0 && (strings.Contains(src, "rcu_read_lock") || strings.Contains(src, "synchronize_rcu")) {
 				t.Errorf("config %d seed %d: RCU without the RCU family:\n%s", ci, seed, src)
 			}
+			if full.Families&SRCU == 0 && strings.Contains(src, "srcu") {
+				t.Errorf("config %d seed %d: SRCU without the SRCU family:\n%s", ci, seed, src)
+			}
 			if full.Families&Lock == 0 && strings.Contains(src, "spin_") {
 				t.Errorf("config %d seed %d: locks without the Lock family", ci, seed)
 			}
@@ -63,7 +67,7 @@ func TestRandomCompiles(t *testing.T) {
 			}
 			for l, name := range c.Program.Locs {
 				isLock := false
-				for _, k := range p.Locks {
+				for _, k := range append(slices.Clone(p.Locks), p.Srcus...) {
 					isLock = isLock || k == name
 				}
 				if !isLock && !shown(0, 0, machine.Loc(l), true) {
@@ -90,7 +94,7 @@ func TestRandomCoverage(t *testing.T) {
 		"smp_mb()", "smp_rmb()", "smp_wmb()", "smp_mb__before_atomic()", "smp_mb__after_atomic()", "barrier()",
 		"smp_mb__after_spinlock()", "smp_mb__after_unlock_lock()",
 		"spin_lock(", "spin_unlock(", "spin_trylock(", "spin_is_locked(",
-		"rcu_read_lock()", "rcu_read_unlock()", "synchronize_rcu()", "rcu_dereference(", "rcu_assign_pointer(",
+		"rcu_read_lock()", "rcu_read_unlock()", "synchronize_rcu()", "srcu_read_lock(s)", "synchronize_srcu(s)", "srcu_read_unlock(s, r", " & 1);", " * 2);", "rcu_dereference(", "rcu_assign_pointer(",
 		"atomic_inc(", "atomic_dec(", "atomic_add(", "atomic_sub(", "atomic_or(", "atomic_and(", "atomic_xor(", "atomic_andnot(",
 	}
 	for _, base := range []string{"xchg", "cmpxchg", "atomic_xchg", "atomic_cmpxchg", "atomic_add_return", "atomic_inc_return", "atomic_fetch_add", "atomic_fetch_andnot", "atomic_fetch_inc"} {

@@ -2,6 +2,7 @@ package words
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"smpscope/machine"
@@ -83,6 +84,7 @@ func (x *explainer) exec() []string {
 		return []string{fmt.Sprintf("%s cannot perform %s, and the execution ends here: %s.", cpu, text, x.fault(ev.Fault))}
 	}
 	lead := fmt.Sprintf("%s executes %s", cpu, text)
+	var out []string
 	if ev.Step.Kind == machine.StepEarly {
 		lead = fmt.Sprintf("%s issues %s early", cpu, text)
 		if len(ev.Skipped) > 0 {
@@ -93,7 +95,6 @@ func (x *explainer) exec() []string {
 			lead += ", ahead of " + joinAnd(names) + ", which it does not depend on"
 		}
 	}
-	var out []string
 	switch in.Op {
 	case machine.OpFence, machine.OpAssign, machine.OpBranch, machine.OpJump, machine.OpRCULock, machine.OpRCUUnlock, machine.OpSRCULock, machine.OpSRCUUnlock:
 		what := ""
@@ -120,6 +121,10 @@ func (x *explainer) exec() []string {
 		out = append(out, lead+".")
 		out = append(out, x.rmwStep(in)...)
 	}
+	if ev.Step.Kind == machine.StepEarly && len(out) > 0 {
+		// Why it may go ahead follows the sentence that says it did.
+		out = slices.Insert(out, 1, x.earlyWhy(in)...)
+	}
 	if len(ev.AcqWait) > 0 {
 		out = append(out, fmt.Sprintf("Its invalidation queue still holds %s: as after every acquire, %s may not execute its next instruction until it has applied %s.", x.locs(ev.AcqWait), cpu, pronoun(len(ev.AcqWait))))
 	}
@@ -139,6 +144,36 @@ func (x *explainer) exec() []string {
 		}
 		out = append(out, x.instr(c, f.Instr)+what+".")
 		named = fin
+	}
+	return out
+}
+
+// earlyWhy says why ARM-like mode lets an early issue pass what it
+// passed, and what would have kept it in order: the reordering of LB, S
+// and of loads with loads, said at the step that performs it.
+func (x *explainer) earlyWhy(in *machine.Instr) []string {
+	var loads, stores bool
+	for _, i := range x.ev.Skipped {
+		switch x.code(x.c)[i].Op {
+		case machine.OpStore, machine.OpRMW:
+			stores = true
+		default:
+			loads = true
+		}
+	}
+	var out []string
+	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock
+	switch {
+	case !loads:
+	case in.Op == machine.OpFence:
+		out = append(out, "ARM-like mode lets smp_wmb() go ahead of earlier loads: it orders stores only.")
+	case isLoad:
+		out = append(out, "ARM-like mode lets a load be performed before earlier loads it does not depend on (load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
+	default:
+		out = append(out, "ARM-like mode lets a store go ahead of earlier loads it does not depend on (load→store reordering): an smp_mb() between them, a release store (smp_store_release), an acquire on the earlier load, or a dependency on the value it loads would have kept it in order.")
+	}
+	if stores {
+		out = append(out, "It also passes an earlier store to another location that cannot go ahead itself: an smp_wmb() between them would have kept it behind.")
 	}
 	return out
 }
@@ -352,6 +387,7 @@ func (x *explainer) load() []string {
 			who = fmt.Sprintf("%s at step %d", x.cpu(ld.Newer.CPU), ld.NewerStep)
 		}
 		out = append(out, fmt.Sprintf("It reads %s=%s from its cache: STALE. %s=%s was committed by %s; its invalidation is still queued at %s, so the old copy is still readable.", name, val, name, x.val(ld.NewerVal), who, x.cpu(x.c)))
+		out = append(out, "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
 	case machine.NewerPending:
 		out = append(out, fmt.Sprintf("It reads %s=%s %s: up to date, but a newer value is pending: %s=%s sits in %s's store buffer, not yet visible.", name, val, sourceText(ld.Source), name, x.val(ld.NewerVal), x.cpu(ld.Newer.CPU)))
 	default:
@@ -366,6 +402,11 @@ func (x *explainer) load() []string {
 			store, that, is = "stores", "those stores", "are"
 		}
 		out = append(out, fmt.Sprintf("This read happens while its own earlier %s %s %s still in its store buffer, so to other CPUs it comes before %s (store→load reordering).", store, x.entries(ld.OwnBuffered), is, that))
+		if x.arm() {
+			out = append(out, fmt.Sprintf("Both modes allow it, since a load does not wait for the store buffer: an smp_mb() between them would have made it wait for %s to commit, and so would a release store followed by an acquire load.", that))
+		} else {
+			out = append(out, fmt.Sprintf("Both modes allow it, since a load does not wait for the store buffer: only an smp_mb() (or a fully ordered RMW) between them would have made it wait for %s to commit.", that))
+		}
 	}
 	if late := ld.ArrivedAfterBarrier; late != nil {
 		out = append(out, fmt.Sprintf("The invalidation of %s arrived at step %d, after %s's %s had passed: a barrier waits only for invalidations already queued, so it could not prevent this stale read.", name, late.Arrived, x.cpu(x.c), x.instr(x.c, late.Barrier)))
@@ -561,7 +602,8 @@ func (x *explainer) commitStep() []string {
 	if len(ce.Overtook) > 0 {
 		// The reordering of MP and 2+2W: say what it passed, and why
 		// the mode allows it.
-		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order.", x.entries(ce.Overtook)))
+		older := x.entries(ce.Overtook)
+		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order. An smp_wmb() between them, or making %s=%s a release (smp_store_release), would have kept it behind %s.", older, x.loc(ce.Loc), x.val(ce.Val), older))
 	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {

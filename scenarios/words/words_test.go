@@ -796,3 +796,52 @@ exists (0:r1=6)`)
 		t.Errorf("the statement is named more than once:\n%s", text(x.m, ev))
 	}
 }
+
+// Every reordering a step performs names what it passed, why the mode
+// allows it, and what would have kept it in order (issue 19): the
+// out-of-order commit of MP, an early load and an early store, a load
+// made while the CPU's own store is buffered, and a stale read.
+func TestExplainReorderingsSayWhy(t *testing.T) {
+	mp := `C mp
+{}
+P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = READ_ONCE(*x); }
+exists (1:r0=1 /\ 1:r1=0)`
+	x := explainRun(t, machine.ARM, mp)
+	x.do("P0 exec")
+	x.do("P0 exec")
+	ev := x.do("P0 commit #1")
+	has(t, text(x.m, ev), "It overtakes the older x=1, still buffered", "commit stores to different locations in any order", "An smp_wmb() between them, or making y=1 a release (smp_store_release), would have kept it behind x=1.")
+	// P1 reads x ahead of y.
+	ev = x.do("P1 early #1")
+	has(t, text(x.m, ev), "ahead of r0 = READ_ONCE(*y), which it does not depend on.", "(load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
+	// The stale read of x: its invalidation is queued, not applied.
+	x = explainRun(t, machine.ARM, mp)
+	x.do("P0 exec")
+	x.do("P0 commit #0")
+	x.do("P1 exec")
+	ev = x.do("P1 exec")
+	has(t, text(x.m, ev), "STALE", "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
+
+	// LB: the store goes ahead of the load.
+	x = explainRun(t, machine.ARM, `C lb
+{}
+P0(int *x, int *y) { int r0; r0 = READ_ONCE(*x); WRITE_ONCE(*y, 1); }
+P1(int *x, int *y) { int r1; r1 = READ_ONCE(*y); WRITE_ONCE(*x, 1); }
+exists (0:r0=1 /\ 1:r1=1)`)
+	ev = x.do("P0 early #1")
+	has(t, text(x.m, ev), "(load→store reordering): an smp_mb() between them, a release store (smp_store_release), an acquire on the earlier load, or a dependency on the value it loads would have kept it in order.")
+	hasNot(t, text(x.m, ev), "smp_wmb() between")
+
+	// SB: the load passes the CPU's own buffered store, in both modes.
+	for _, mode := range modes {
+		x := explainRun(t, mode, sbSrc)
+		x.do("P0 exec")
+		ev := x.do("P0 exec")
+		want := "only an smp_mb() (or a fully ordered RMW) between them would have made it wait for that store to commit."
+		if mode == machine.ARM {
+			want = "an smp_mb() between them would have made it wait for that store to commit, and so would a release store followed by an acquire load."
+		}
+		has(t, text(x.m, ev), "Both modes allow it, since a load does not wait for the store buffer", want)
+	}
+}

@@ -1,0 +1,4 @@
+package scenarios
+
+// Exported for the external tests of this package.
+var SavedEdits = SavedForHerd
