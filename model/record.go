@@ -21,13 +21,27 @@ import (
 // headless driver, written as an asciicast v2 file; and a VHS tape with
 // the keys that take the same steps in the real UI.
 
+// View is what a recording shows: the panes (the default) or the
+// picture page (record --picture).
+type View uint8
+
+// Views a recording can show.
+const (
+	ViewPanes View = iota
+	ViewPicture
+)
+
+// pictureOn reports whether views asks for the picture page.
+func pictureOn(views []View) bool { return len(views) > 0 && views[0] == ViewPicture }
+
 // Frames opens the execution's scenario at w×h with the whole execution
 // as history, lets the background exploration finish (so the outcomes
 // pane is filled in), steps back to the initial state and forward one
 // step at a time, and returns the view after each: one frame per step,
 // the initial state first. With color the frames carry 256-colour
 // styling (for a dark background; no terminal is asked), without it none.
-func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
+// With ViewPicture the picture page (p) is open throughout.
+func Frames(ex *scenarios.Execution, w, h int, color bool, view ...View) []string {
 	if color {
 		lipgloss.SetColorProfile(termenv.ANSI256)
 	} else {
@@ -44,6 +58,9 @@ func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
 	m := Start(opts, w, h)
 	for range ex.Steps {
 		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})
+	}
+	if pictureOn(view) {
+		m = Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
 	}
 	frames := []string{m.View()}
 	for range ex.Steps {
@@ -119,7 +136,7 @@ func vhsString(s string) string {
 // command line) in the UI in the execution's mode and types the keys
 // taking its steps, delay apart, then q and a last second. The terminal is sized in pixels
 // for about cols×rows cells at font size 16; tapePath names the GIF.
-func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration) string {
+func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration, view ...View) string {
 	m := ex.Mach
 	sleep := func(d time.Duration) string { return fmt.Sprintf("Sleep %dms\n", d.Milliseconds()) }
 	var b strings.Builder
@@ -141,6 +158,11 @@ func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay t
 	fmt.Fprintf(&b, "Type %s\n", vhsString(open))
 	b.WriteString("Enter\n")
 	b.WriteString(sleep(max(delay, 2*time.Second)))
+	if pictureOn(view) {
+		// The picture page; the step numbers work on it as on the panes.
+		b.WriteString("Type \"p\"\n")
+		b.WriteString(sleep(delay))
+	}
 	for i, st := range ex.Steps {
 		en := m.Enabled(ex.States[i])
 		for k, e := range en {

@@ -48,13 +48,25 @@ func TestReadFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _, err := Resolve(fifo, nil); done <- err }()
+	// The data is written before Resolve opens the pipe (a reader held
+	// open by the test keeps it there), so the test does not depend on
+	// which goroutine runs first: a Resolve that opened before the
+	// writer would rightly say nothing was written, and the writer's
+	// open would then wait for a reader forever.
+	hold, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write(src)
+	if _, err := w.Write(src); err != nil {
+		t.Fatal(err)
+	}
 	w.Close()
+	go func() { _, err := Resolve(fifo, nil); done <- err }()
 	select {
 	case err := <-done:
 		if err != nil {

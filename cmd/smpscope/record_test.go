@@ -289,3 +289,37 @@ func TestRecordTape(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordPicture: record --picture records the picture page, its
+// timeline one row longer each frame; the tape opens it with p.
+func TestRecordPicture(t *testing.T) {
+	dir := t.TempDir()
+	cast, tape := filepath.Join(dir, "pic.cast"), filepath.Join(dir, "pic.tape")
+	_, errs, code := runCmd(t, "record", "mp+once", "--picture", "--out", cast, "--tape", tape, "--size", "80x24", "--no-color")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	_, _, data := readCast(t, cast)
+	if len(data) != 9 {
+		t.Fatalf("%d events", len(data))
+	}
+	for i, d := range data[:8] {
+		f := ansi.Strip(d)
+		if !strings.Contains(f, "picture · ←/→ step") {
+			t.Fatalf("frame %d is not the picture page:\n%s", i, f)
+		}
+		if i > 0 && !regexp.MustCompile(`(?m)^┃ +`+strconv.Itoa(i)+` `).MatchString(f) {
+			t.Errorf("frame %d lacks the row of step %d:\n%s", i, i, f)
+		}
+	}
+	if last := ansi.Strip(data[7]); !strings.Contains(last, "cycle: a:W x=1") {
+		t.Errorf("the last frame lacks the cycle:\n%s", last)
+	}
+	raw, err := os.ReadFile(tape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "Enter\nSleep 2000ms\nType \"p\"\n") {
+		t.Errorf("the tape does not open the picture:\n%s", raw)
+	}
+}

@@ -746,21 +746,12 @@ func (t *textPic) footerLines() []string {
 	for _, e := range t.pic.End {
 		out = append(out, t.para("", t.sym(e), ClassPlain)...)
 	}
-	if g := t.pic.Graph; g != nil {
-		for _, s := range g.Summary(t.attempt()) {
+	if g := t.pic.Graph; g != nil && t.pic.Final {
+		for _, s := range g.Summary(t.pic.Attempt) {
 			out = append(out, t.para("", t.sym(s), ClassPlain)...)
 		}
 	}
 	return out
-}
-
-func (t *textPic) attempt() bool {
-	for _, e := range t.pic.End {
-		if strings.HasPrefix(e, "closest attempt") {
-			return true
-		}
-	}
-	return false
 }
 
 // footer is the end, the graph's summary, the journeys and the legend.
