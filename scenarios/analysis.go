@@ -158,8 +158,8 @@ func parallel(ctx context.Context, n int, job func(i int)) {
 // shareCores divides the machine among the given number of explorations
 // running at once: unless the caller chose it, opts.Workers so that they
 // share the cores rather than each taking all of them; and a memory bound
-// (opts.MaxMemory, when set) becomes one budget they all share (without
-// one they share the process's).
+// (opts.MaxMemory, when set and no Budget is) becomes one budget they all
+// share. (The commands and the UI pass their one budget in opts.Budget.)
 func shareCores(opts machine.Options, jobs int) machine.Options {
 	if jobs <= 0 {
 		return opts

@@ -267,8 +267,8 @@ func TestShareCores(t *testing.T) {
 	if o.Workers != max(1, procs/4) || o.Budget == nil || o.Budget.Limit() != 1<<30 {
 		t.Errorf("4 jobs on %d cores: workers %d, budget %v", procs, o.Workers, o.Budget)
 	}
-	// The caller's choices stand; no memory bound stays none (the
-	// process's budget).
+	// The caller's choices stand; no memory bound stays none (each
+	// search then has the explorer's default).
 	o = shareCores(machine.Options{Workers: 3}, 8)
 	if o.Workers != 3 || o.Budget != nil {
 		t.Errorf("chosen: workers %d, budget %v", o.Workers, o.Budget)

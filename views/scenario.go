@@ -402,7 +402,7 @@ func renderEvent(in ScenarioInput, st Styles, r Rect, title string, lines []stri
 		b.right, b.notice = "» "+in.Notice, true
 	}
 	if in.Focus != PaneEvent && len(lines) > r.H-2 {
-		b.bottom = "shift+tab, ↓ to read on" // how to scroll it
+		b.bottom = "· shift+tab, ↓" // how to reach it and scroll
 	}
 	return renderBox(b, st, r.W, r.H)
 }
