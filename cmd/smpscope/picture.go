@@ -25,7 +25,7 @@ func newPictureCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o pictureOptions
 	cmd := &cobra.Command{
 		Use:   "picture SCENARIO|TRACE [--svg FILE] [--dot FILE] [--mode tso|arm] [--witness | --replay FILE | --random SEED] [--edit E ...] [--ascii] [--width N] [--force]",
-		Short: "Draw an execution: a timeline (text or SVG) and its event graph (DOT)",
+		Short: "Draw an execution: its timeline (text, SVG) and event graph (DOT)",
 		Long: `picture draws one execution of a scenario: where every value travelled.
 
 Without --svg or --dot it prints the timeline as text (what trace --picture
