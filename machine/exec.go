@@ -29,7 +29,7 @@ func hasMarker(sb []SBEntry) bool { return slices.ContainsFunc(sb, isMarker) }
 func isStore(e SBEntry) bool      { return e.Kind != EntryWmb }
 func isMarker(e SBEntry) bool     { return e.Kind == EntryWmb }
 func hasRelease(sb []SBEntry) bool {
-	return slices.ContainsFunc(sb, func(e SBEntry) bool { return e.Kind == EntryRelease })
+	return slices.ContainsFunc(sb, func(e SBEntry) bool { return e.Kind.IsRelease() })
 }
 func hasEntryFor(sb []SBEntry, l Loc) bool {
 	return slices.ContainsFunc(sb, func(e SBEntry) bool { return isStore(e) && e.Loc == l })
@@ -43,7 +43,7 @@ func (s *State) reservedBy(c int, l Loc) int {
 			continue
 		}
 		for _, e := range s.cpus[d].sb {
-			if e.Kind == EntryExclusive && e.Loc == l {
+			if e.Kind.IsExclusive() && e.Loc == l {
 				return d
 			}
 		}
@@ -461,7 +461,7 @@ func (m *Machine) canCommit(s *State, c, i int) bool {
 	if m.Mode == TSO {
 		return i == 0
 	}
-	if e.Kind == EntryRelease && i != 0 {
+	if e.Kind.IsRelease() && i != 0 {
 		return false
 	}
 	for j := 0; j < i; j++ {
@@ -485,7 +485,7 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
 	}
 	normalizeSB(&s.cpus[c])
-	if e.Kind == EntryRelease {
+	if e.Kind.IsRelease() {
 		markQueued(&s.cpus[c])
 	}
 }
@@ -812,12 +812,17 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		ev.Failed = true // its own copy said it would succeed; the latest value says not
 	}
 	switch in.Order {
-	case OrderFull, OrderRelease:
+	case OrderFull:
 		if ok {
 			m.commitStore(s, c, l, nv, rmwSecs(cs, in, oldSecs), pc, ev)
-			if in.Order == OrderRelease {
-				markQueued(cs)
-			}
+		}
+	case OrderRelease:
+		// LDXR; STLXR: the write is a release store, exclusive. Its store
+		// buffer is empty (the RMW waited for it), so the entry is the
+		// oldest: it may commit at once, and later stores may commit
+		// before it (a release orders only what comes before it).
+		if ok {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryReleaseExclusive, Val: nv, Secs: rmwSecs(cs, in, oldSecs), Instr: uint8(pc)})
 		}
 	default:
 		// Exclusive RMW: read the latest value now, write later through

@@ -1374,7 +1374,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			break
 		}
 		for i, en := range s.cpus[c].sb {
-			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
+			if en.Kind.IsRelease() || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
 			}
 			return []macro{{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}}, true

@@ -352,6 +352,8 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel"))
 		case machine.EntryExclusive:
 			sb = append(sb, st.ExclusiveEntry.Render(name+"="+val+" excl"))
+		case machine.EntryReleaseExclusive:
+			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel excl"))
 		default:
 			sb = append(sb, st.StoreBufferEntry.Render(name+"="+val))
 		}

@@ -15,9 +15,7 @@ const regressDir = "testdata/regress"
 // fail, each with the reason. The test fails when a listed file passes
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
-var knownOpen = map[string]string{
-	"arm-missing-release-rmw-store-100328.litmus": "machine.md makes a _release RMW write at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it: the counterpart, for release RMWs, of the relaxed-RMW gap machine.md lists)",
-}
+var knownOpen = map[string]string{}
 
 // TestRegressions checks every regression file against the herd7 states
 // recorded in its header (and, with -herd.full when herd7 is present, the

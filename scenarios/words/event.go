@@ -436,7 +436,7 @@ func (x *explainer) store(in *machine.Instr) []string {
 		return out
 	}
 	behind := x.ev.Behind
-	if e.Kind == machine.EntryRelease {
+	if e.Kind.IsRelease() {
 		if len(behind) == 0 {
 			return append(out, "It is a release: it may commit only as the oldest entry, which it is.")
 		}
@@ -455,7 +455,11 @@ func (x *explainer) exclusive() string {
 		return ""
 	}
 	name := x.loc(e.Loc)
-	return fmt.Sprintf("%s goes into its store buffer as an exclusive entry: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), name, name)
+	what := "an exclusive entry"
+	if e.Kind == machine.EntryReleaseExclusive {
+		what = "an exclusive release entry"
+	}
+	return fmt.Sprintf("%s goes into its store buffer as %s: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), what, name, name)
 }
 
 func (x *explainer) lock(in *machine.Instr) []string {
@@ -507,7 +511,7 @@ func (x *explainer) rmwStep(in *machine.Instr) []string {
 	case in.Order == machine.OrderFull:
 		out = append(out, "Its store buffer and invalidation queue are empty, so this fully ordered RMW is a full barrier before and after.")
 	case in.Order == machine.OrderRelease:
-		out = append(out, "Its store buffer is empty, so this release RMW writes at once, after every earlier access.")
+		out = append(out, "Its store buffer is empty, so this release RMW reads and then writes after every earlier access: its write is a release, as the oldest entry of its store buffer (later stores may still commit before it).")
 	}
 	out = append(out, x.applied(asLoad)...)
 	out = append(out, x.load()...)
@@ -611,6 +615,9 @@ func (x *explainer) commitStep() []string {
 		out = append(out, x.marked()...)
 	case machine.EntryExclusive:
 		out = append(out, fmt.Sprintf("The exclusive write is done: %s is no longer reserved.", x.loc(ce.Loc)))
+	case machine.EntryReleaseExclusive:
+		out = append(out, fmt.Sprintf("The exclusive write is done: %s is no longer reserved.", x.loc(ce.Loc)))
+		out = append(out, x.marked()...)
 	}
 	if n := len(ev.Freed); n > 0 {
 		may := "it may now commit"

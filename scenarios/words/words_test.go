@@ -577,10 +577,13 @@ exists (0:r1=0)`)
 	x.do("P1 exec")
 	x.do("P1 commit #0")
 	ev := x.do("P0 exec")
+	has(t, text(x.m, ev), "this release RMW reads and then writes after every earlier access", "x=1 goes into its store buffer as an exclusive release entry")
+	// Its write is a release entry: its commit marks the queue.
+	ev = x.do("P0 commit #0")
 	if locs(x.m, ev.Marked) != "y" {
 		t.Fatalf("release RMW marked %v", ev.Marked)
 	}
-	has(t, text(x.m, ev), "this release RMW writes at once", "As a release, it marks the invalidation queued at P0 (y)")
+	has(t, text(x.m, ev), "The exclusive write is done: x is no longer reserved.", "As a release, it marks the invalidation queued at P0 (y)")
 }
 
 func TestExplainFailedCmpxchg(t *testing.T) {

@@ -435,6 +435,8 @@ func kindSuffix(k machine.EntryKind) string {
 		return " rel"
 	case machine.EntryExclusive:
 		return " excl"
+	case machine.EntryReleaseExclusive:
+		return " rel excl"
 	}
 	return ""
 }
