@@ -588,13 +588,8 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	cs.executed |= 1 << uint(pc)
 	next := pc + 1
 	switch in.Op {
-	case OpLoad:
-		l, _ := m.addr(in, cs.regs)
-		acquire := in.Access == Acquire
-		m.preLoad(s, c, in, acquire, ev)
-		v := m.load(s, c, l, ev)
-		m.setDst(s, c, in, v, s.readSecs(c, l), true)
-		m.afterAcquire(cs, acquire)
+	case OpLoad, OpLock, OpTryLock, OpRMW:
+		m.access(s, c, in, pc, ev)
 	case OpStore, OpUnlock:
 		l, _ := m.addr(in, cs.regs)
 		kind := EntryPlain
@@ -645,22 +640,6 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 				ev.GPEnd = true
 			}
 		}
-	case OpLock, OpTryLock:
-		l, _ := m.addr(in, cs.regs)
-		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
-			m.failTrylock(s, c, in, l, ev)
-			break
-		}
-		m.readLatest(s, c, l, ev)
-		if arm {
-			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
-			m.afterAcquire(cs, true)
-		} else {
-			m.commitStore(s, c, l, 1, 0, pc, ev)
-		}
-		m.setDst(s, c, in, 1, 0, false)
-	case OpRMW:
-		m.execRMW(s, c, in, pc, ev)
 	// Steps of their own only in an unfolded machine (Machine.noFold):
 	// otherwise advance folds them.
 	case OpAssign:
@@ -674,6 +653,36 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)
+}
+
+// access performs CPU c's load, lock operation or RMW in, instruction pc
+// (in order, or issued early).
+func (m *Machine) access(s *State, c int, in *Instr, pc int, ev *Event) {
+	cs := &s.cpus[c]
+	l, _ := m.addr(in, cs.regs)
+	switch in.Op {
+	case OpLoad:
+		acquire := in.Access == Acquire
+		m.preLoad(s, c, in, acquire, ev)
+		v := m.load(s, c, l, ev)
+		m.setDst(s, c, in, v, s.readSecs(c, l), true)
+		m.afterAcquire(cs, acquire)
+	case OpLock, OpTryLock:
+		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
+			m.failTrylock(s, c, in, l, ev)
+			return
+		}
+		m.readLatest(s, c, l, ev)
+		if m.Mode == ARM {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
+			m.afterAcquire(cs, true)
+		} else {
+			m.commitStore(s, c, l, 1, 0, pc, ev)
+		}
+		m.setDst(s, c, in, 1, 0, false)
+	case OpRMW:
+		m.execRMW(s, c, in, pc, ev)
+	}
 }
 
 // failTrylock performs a spin_trylock of l that fails: a load that saw the

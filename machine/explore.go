@@ -1014,13 +1014,13 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 			out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 		}
 	}
-	// The same for a load issued early.
+	// The same for a load, RMW or acquire issued early.
 	for _, st := range steps {
 		if st.Kind != StepEarly {
 			continue
 		}
-		l, isLoad := m.earlyLoc(s, c, int(st.Arg))
-		if !isLoad || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
+		l, kind := m.earlyLoc(s, c, int(st.Arg))
+		if !kind.reads() || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
 			continue
 		}
 		t := w.sc.load(s)
@@ -1041,7 +1041,7 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 		if st.Kind == StepCommit || st.Kind == StepInvalidate {
 			continue
 		}
-		if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) {
+		if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) && !(st.Kind == StepEarly && e.earlySensitive(c, int(st.Arg))) {
 			continue
 		}
 		out = append(out, macro{step: st, pre: preAll})
@@ -1260,6 +1260,21 @@ func (e *explorer) queueSensitive(s *State, c int) bool {
 		return false
 	}
 	in := &m.code(c)[s.cpus[c].pc]
+	switch in.Op {
+	case OpLoad:
+		return in.Access == Acquire
+	case OpRMW:
+		return in.Order == OrderAcquire || in.isConditional()
+	case OpLock, OpTryLock:
+		return true
+	}
+	return false
+}
+
+// earlySensitive is queueSensitive for instruction k of CPU c issued
+// early: an acquire, a conditional RMW, a lock operation.
+func (e *explorer) earlySensitive(c, k int) bool {
+	in := &e.m.code(c)[k]
 	switch in.Op {
 	case OpLoad:
 		return in.Access == Acquire

@@ -100,7 +100,7 @@ func CheckText(r scenarios.Run) string {
 	return b.String()
 }
 
-// stepIDs names a run's steps as traces do ("P0 exec", "P1 commit #2").
+// stepIDs names a run's steps as trace files do ("P0 exec", "P1:3 commit").
 func stepIDs(r scenarios.Run, steps []machine.Step) []string {
 	m, err := r.Spec.Machine(r.Mode)
 	if err != nil {
@@ -108,7 +108,7 @@ func stepIDs(r scenarios.Run, steps []machine.Step) []string {
 	}
 	out := make([]string, len(steps))
 	for i, st := range steps {
-		out[i] = m.ID(st)
+		out[i] = words.StepID(m, st)
 	}
 	return out
 }

@@ -152,25 +152,48 @@ func (x *explainer) exec() []string {
 // passed, and what would have kept it in order: the reordering of LB, S
 // and of loads with loads, said at the step that performs it.
 func (x *explainer) earlyWhy(in *machine.Instr) []string {
-	var loads, stores bool
+	var loads, stores, rmws bool
+	first := x.ev.Instr
 	for _, i := range x.ev.Skipped {
+		first = min(first, i)
 		switch x.code(x.c)[i].Op {
-		case machine.OpStore, machine.OpRMW:
+		case machine.OpStore:
 			stores = true
+		case machine.OpRMW:
+			rmws = true
 		default:
 			loads = true
 		}
 	}
+	rmb := false
+	for i := first; i < x.ev.Instr; i++ {
+		if f := &x.code(x.c)[i]; f.Op == machine.OpFence && f.Fence == machine.FenceRmb {
+			rmb = true
+		}
+	}
 	var out []string
-	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock
+	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock || in.Op == machine.OpLock
+	acquire := in.Op == machine.OpLock || in.Op == machine.OpTryLock || in.Op == machine.OpLoad && in.Access == machine.Acquire ||
+		in.Op == machine.OpRMW && in.Order == machine.OrderAcquire
 	switch {
-	case !loads:
+	case !loads && !rmws:
 	case in.Op == machine.OpFence:
 		out = append(out, "ARM-like mode lets smp_wmb() go ahead of earlier loads: it orders stores only.")
+	case acquire:
+		out = append(out, "An acquire orders what follows it, not what precedes it: ARM-like mode lets it be satisfied before earlier loads it does not depend on. An smp_rmb() or smp_mb() before it, or an acquire on the earlier load, would have kept it in order.")
+	case in.Op == machine.OpRMW && !x.ev.Failed:
+		out = append(out, "ARM-like mode lets a relaxed RMW be performed before earlier loads it does not depend on: an smp_mb() between them, an acquire on the earlier load, or a fully ordered or _release RMW would have kept it in order.")
+	case !loads: // only relaxed RMWs: said below
 	case isLoad:
 		out = append(out, "ARM-like mode lets a load be performed before earlier loads it does not depend on (load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
 	default:
 		out = append(out, "ARM-like mode lets a store go ahead of earlier loads it does not depend on (load→store reordering): an smp_mb() between them, a release store (smp_store_release), an acquire on the earlier load, or a dependency on the value it loads would have kept it in order.")
+	}
+	if rmws {
+		out = append(out, "It passes an earlier relaxed RMW of another location: a load and an exclusive store, which ARMv8 orders before nothing later of other locations.")
+	}
+	if rmb {
+		out = append(out, "It passes smp_rmb(), which orders earlier loads only, and a no-return atomic's read (atomic_inc(), atomic_add(), ...) is not one: its queue is empty, so the barrier's condition holds.")
 	}
 	if stores {
 		out = append(out, "It also passes an earlier store to another location that cannot go ahead itself: an smp_wmb() between them would have kept it behind.")

@@ -848,3 +848,24 @@ exists (0:r0=1 /\ 1:r1=1)`)
 		has(t, text(x.m, ev), "Both modes allow it, since a load does not wait for the store buffer", want)
 	}
 }
+
+// Early issues of the kinds issue 21 added: an acquire and a relaxed RMW
+// ahead of an earlier load, and a load past smp_rmb and a no-return
+// atomic; each says why ARM-like mode allows it.
+func TestExplainEarlyAcquireAndRMW(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C early
+{}
+P0(int *x, int *y, int *z) { int r0; int r1; int r2; r0 = READ_ONCE(*x); r1 = smp_load_acquire(y); r2 = xchg_relaxed(z, 1); }
+exists (0:r0=0)`)
+	ev := x.do("P0 early #1")
+	has(t, text(x.m, ev), "P0 issues r1 = smp_load_acquire(y) early, ahead of r0 = READ_ONCE(*x)", "An acquire orders what follows it, not what precedes it")
+	ev = x.do("P0 early #2")
+	has(t, text(x.m, ev), "P0 issues r2 = xchg_relaxed(z, 1) early", "lets a relaxed RMW be performed before earlier loads", "goes into its store buffer as an exclusive entry")
+
+	x = explainRun(t, machine.ARM, `C early-rmb
+{}
+P0(int *x, int *y) { int r1; atomic_inc(x); smp_rmb(); r1 = READ_ONCE(*y); }
+exists (0:r1=0)`)
+	ev = x.do("P0 early #2")
+	has(t, text(x.m, ev), "ahead of atomic_inc(x)", "It passes an earlier relaxed RMW of another location", "It passes smp_rmb(), which orders earlier loads only")
+}
