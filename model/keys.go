@@ -165,7 +165,8 @@ func (k KeyMap) pictureHelp() []key.Binding {
 func (k KeyMap) presentHelp(space string) []key.Binding {
 	story := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "story"))
 	leave := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave"))
-	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), story, leave,
+	explain := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "explanation"))
+	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), brief(k.Mode, "TSO⇄ARM"), explain, story, leave,
 		brief(k.Necessity, "needed?"), brief(k.Fix, "fix?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
@@ -196,7 +197,7 @@ var fullHelpNotes = map[string]string{
 	"step back":           "step back (undo, without limit)",
 	"step forward":        "step forward again (redo), or replay a loaded witness or trace",
 	"random":              "take one random enabled step (seeded: --seed)",
-	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start)",
+	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start); ← and → step by hand and pause, pgup/pgdn scroll the explanation, m presents the other mode",
 	"run to the end":      "take random steps to a final state",
 	"reset":               "reset to the initial state",
 	"witness":             "load the shortest witness of the outcome the condition asks about (when it is unreachable, the closest attempt at it)",
@@ -206,7 +207,7 @@ var fullHelpNotes = map[string]string{
 	"down":                "move down in the focused pane (in presentation mode: scroll the story)",
 	"CPUs left":           "scroll the CPU columns left when they do not all fit",
 	"CPUs right":          "scroll the CPU columns right",
-	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut)",
+	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut); in presentation mode, present the other mode's witness or closest attempt",
 	"next variant":        "open the next variant of the family, in the same mode",
 	"story":               "show the scenario's story",
 	"help":                "show every key and the legend of marks",

@@ -376,7 +376,7 @@ func (m Model) after() Model {
 	present := scen && m.scen.present.on
 	cond := scen && m.scen.sess.spec.Final != nil
 	k.Pause.SetEnabled(present)
-	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
+	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Variant, &k.Story} {
 		b.SetEnabled(!present)
 	}
 	k.Compare.SetEnabled(cond)

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -150,6 +151,10 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 	case tea.KeyMsg:
 		s.notice = ""
 		s.reveal = true
+		if why := s.notOffered(msg, c); why != "" {
+			s.notice = why
+			return s, nil, nil
+		}
 		if s.page != views.PagePanes {
 			return s.updatePage(msg, c)
 		}
@@ -183,6 +188,24 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 		return s, s.present.timer(), nil
 	}
 	return s, nil, nil
+}
+
+// notOffered says why a panel's key does nothing here, when it is off
+// (the help line and the help page leave it out): a key pressed is
+// answered, never ignored.
+func (s *scenarioModel) notOffered(msg tea.KeyMsg, c common) string {
+	k := c.keys
+	pressed := func(b key.Binding) bool { return !b.Enabled() && slices.Contains(b.Keys(), msg.String()) }
+	noCond := s.sess.spec.Final == nil
+	switch {
+	case pressed(k.Necessity) && noCond, pressed(k.Compare) && noCond, pressed(k.Fix) && noCond:
+		return "this scenario has no final clause: there is no outcome to ask about"
+	case pressed(k.Necessity):
+		return "n: no barrier or ordering here to weigh"
+	case pressed(k.Fix):
+		return "f: a fix needs the scenario's litmus source"
+	}
+	return ""
 }
 
 // shared handles the keys that work on every page of the scenario
@@ -278,17 +301,19 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		s.sess.travel(0)
 		s.notice = "from the start"
 	case presentStep:
-		moved := false
-		if act.d < 0 {
-			if moved = s.sess.back(); !moved {
-				s.notice = "at the initial state"
-			}
-		} else if moved = s.sess.forward(); !moved {
+		// The presenter paused: the step stays until space resumes.
+		switch {
+		case act.d < 0 && !s.sess.back():
+			s.notice = "at the initial state · space resumes"
+		case act.d > 0 && !s.sess.forward():
 			s.notice = "the end: space replays from the start"
+		default:
+			s.notice = "paused · space resumes"
 		}
-		if moved {
-			cmd = s.present.stepped()
-		}
+	case presentScroll:
+		s.panes[views.PaneEvent].scroll(act.d)
+	case presentMode:
+		return s.presentOtherMode(c)
 	case presentCPUs:
 		s.cpuOff = max(s.cpuOff+act.d, 0)
 	case presentLeave:
@@ -305,6 +330,22 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		}
 	}
 	return s, cmd, nil
+}
+
+// presentOtherMode switches a presentation to the other mode and
+// presents what it shows there: the witness of the outcome asked about,
+// or the closest attempt at it, searched for as at the start.
+func (s scenarioModel) presentOtherMode(c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	s.sess.switchMode()
+	s.sess.reset()
+	s.present.seq++ // the running timer is forgotten
+	s.present.paused, s.present.searching, s.present.what = false, true, ""
+	s.notice = fmt.Sprintf("%s mode: finding what to present…", s.sess.mode.Title())
+	if cmd := s.explore(c); cmd != nil {
+		return s, cmd, startedJobs{} // witnessLanded starts it
+	}
+	s, cmd := s.witnessLanded(c)
+	return s, cmd, startedJobs{}
 }
 
 // updatePanes handles a key on the normal screen.
@@ -641,11 +682,16 @@ func (s *scenarioModel) move(d int) {
 // pane) and the wheel (scroll the focused pane or the page).
 func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	if s.present.on && s.page == views.PagePanes {
+		// The wheel scrolls the explanation over it, else the story.
+		p := &s.present.story
+		if s.frame.OK() && s.frame.Present.Event.Contains(msg.X, msg.Y) {
+			p = &s.panes[views.PaneEvent]
+		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			s.present.story.scroll(-1)
+			p.scroll(-1)
 		case tea.MouseButtonWheelDown:
-			s.present.story.scroll(+1)
+			p.scroll(+1)
 		}
 		return s, nil, nil
 	}

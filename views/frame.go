@@ -83,6 +83,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 		f.lines[PaneMemory] = memoryLines(in, st, f.Present.Memory.Inner().W)
 		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
+		ev := f.Present.Event.Inner()
+		f.eventTitle, f.lines[PaneEvent] = presentEventLines(in, st, ev.W, ev.H)
 		return f
 	}
 	// Every part says how much it holds at the widths the terminal
@@ -150,6 +152,8 @@ func (f Frame) Visible(p Pane) int {
 			r = f.Present.CPUs
 		case PaneMemory:
 			r = f.Present.Memory
+		case PaneEvent:
+			r = f.Present.Event
 		default:
 			return 0
 		}
@@ -279,12 +283,17 @@ func (f Frame) drawPresent(off Offsets) string {
 		indStyle = st.Notice
 	}
 	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
+	if in.Notice != "" {
+		// A notice takes the keys' place until the next key, whole: the
+		// explanation's title has little room beside its step.
+		bar = " " + indStyle.Render(ind) + "  " + st.Notice.Render("» "+in.Notice)
+	}
 	items := []placed{
 		{r.Header, renderHeader(in, st, w)},
 		{r.Bar, fit(bar, w)},
 		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
 		{r.Memory, renderMemory(panes, st, r.Memory, f.lines[PaneMemory], off.Panes[PaneMemory])},
-		{r.Event, renderPresentEvent(in, st, r.Event)},
+		{r.Event, renderPresentEvent(in, st, r.Event, f.eventTitle, f.lines[PaneEvent], off.Panes[PaneEvent])},
 		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: f.story, offset: off.Story}, st, r.Story.W, r.Story.H)},
 	}
 	return place(w, h, items)

@@ -818,11 +818,14 @@ func (t *textPic) journeys() []string {
 	return out
 }
 
-// legend explains the symbols the picture uses.
-func (t *textPic) legend() []string {
+// used says which of the picture's symbols its rows use: markers, margin
+// marks, lines ("━" a miss, "▷" a queued invalidation, "▶" a dropped
+// copy, "✗" a missed store, "◌" a newer store still buffered, "┃" a wait,
+// "sb" a store in a store buffer).
+func (p *Picture) used() map[string]bool {
 	used := map[string]bool{}
-	for k := 0; k < t.rows; k++ {
-		r := &t.pic.Rows[k]
+	for k := range p.Rows {
+		r := &p.Rows[k]
 		used[string(marker(r))] = true
 		if m, _ := mark(r); m != "" {
 			used[m] = true
@@ -845,12 +848,21 @@ func (t *textPic) legend() []string {
 				used["◌"] = true
 			}
 		}
+		if r.Kind == RowStore || r.Kind == RowRMW && r.Commit == nil {
+			used["sb"] = true
+		}
 	}
-	for _, w := range t.pic.Waits {
-		if w.From < t.rows && w.Wait.Kind != machine.WaitFault {
+	for _, w := range p.Waits {
+		if w.Wait.Kind != machine.WaitFault {
 			used["┃"] = true
 		}
 	}
+	return used
+}
+
+// legend explains the symbols the picture uses.
+func (t *textPic) legend() []string {
+	used := t.pic.used()
 	entries := []struct{ sym, text string }{
 		{"●", "exec"}, {"◆", "commit (visible)"}, {"◇", "inv applied"}, {"○", "grace period"},
 		{"━", "value fetched on a miss"}, {"▷", "inv queued"}, {"▶", "copy dropped"},
