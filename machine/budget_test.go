@@ -51,7 +51,7 @@ func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
 // Searches sharing a budget stop when together they would pass it, and
 // give their share back when they end.
 func TestBudgetIsShared(t *testing.T) {
-	const limit = 24 << 20
+	const limit = 12 << 20 // small: how much each search gets is not the point, their sum is
 	b := NewBudget(limit)
 	m := MustNew(ring(6, nil), ARM)
 	alone := Explore(m, Options{Budget: NewBudget(limit), Workers: 1})
@@ -94,7 +94,7 @@ func TestPeakRSSStaysUnderLimit(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc: cannot read the peak RSS")
 	}
-	const limit = 96 << 20
+	const limit = 64 << 20
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRSSChild$")
 	cmd.Env = append(os.Environ(), "SMPSCOPE_RSS_CHILD="+strconv.Itoa(limit))
 	out, err := cmd.CombinedOutput()

@@ -36,6 +36,10 @@ type Options struct {
 	// empty, for callers that only need verdicts (rebuilding a witness
 	// replays it from the initial state).
 	NoWitnesses bool
+	// StuckWitnesses, with NoWitnesses, still gives the first deadlock
+	// and the first fault (the nearest ones) their witness: an example
+	// path each, for one replay each.
+	StuckWitnesses bool
 	// Prune, when set, says of a state that no execution through it
 	// matters to the caller (a litmus test's filter that can no longer
 	// hold): the search does not expand it, so the outcomes, deadlocks and
@@ -703,7 +707,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 	if f, faulted := m.Fault(s); faulted {
 		e.res.FaultStates++
 		if len(e.res.Faults) < maxDeadlocks {
-			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Fault: f})
+			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.stuckWitness(idx, len(e.res.Faults) == 0), Fault: f})
 		}
 		return
 	}
@@ -712,7 +716,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 		if len(e.res.Deadlocks) >= maxDeadlocks {
 			return
 		}
-		d := DeadlockResult{Witness: e.witness(idx)}
+		d := DeadlockResult{Witness: e.stuckWitness(idx, len(e.res.Deadlocks) == 0)}
 		for c := range s.cpus {
 			if w := m.Wait(s, c); w.Kind != WaitFinished {
 				d.Waits = append(d.Waits, w)
@@ -1489,11 +1493,25 @@ func (e *explorer) shared(s *State, c int, l Loc) bool {
 	return false
 }
 
+// stuckWitness is the witness of a deadlock or fault at node idx: as
+// witness, and for the first of each also with StuckWitnesses.
+func (e *explorer) stuckWitness(idx int32, first bool) []Step {
+	if e.opts.NoWitnesses && first && e.opts.StuckWitnesses {
+		return e.path(idx)
+	}
+	return e.witness(idx)
+}
+
 // witness rebuilds the ordinary step sequence that leads to node idx.
 func (e *explorer) witness(idx int32) []Step {
 	if e.opts.NoWitnesses {
 		return nil
 	}
+	return e.path(idx)
+}
+
+// path rebuilds the ordinary step sequence that leads to node idx.
+func (e *explorer) path(idx int32) []Step {
 	var mvs []macro
 	for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {
 		mvs = append(mvs, unpackMacro(e.nodes.via.at(int(i))))

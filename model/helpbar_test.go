@@ -46,7 +46,7 @@ func withoutHelpBar(m Model) string {
 }
 
 // TestHelpBars is the golden of the help bars: each context that builds
-// its own (the picker, the scenario screen, a page, the presentation
+// its own (the picker, the scenario screen, a page, the list of fixes, the presentation
 // running, paused and at its end, the what-if cursor before and after an
 // edit), at 80 and 140 columns. Every bar ends with help and quit, and
 // fits its line.
@@ -61,6 +61,9 @@ func TestHelpBars(t *testing.T) {
 		{"scenario", func(w, h int) Model { return Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h) }},
 		{"page (compare)", func(w, h int) Model {
 			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("c")...)
+		}},
+		{"page (fixes)", func(w, h int) Model {
+			return Drive(Start(testOptions(libSpec(t, "mp+once"), machine.ARM), w, h), keys("f")...)
 		}},
 		{"page (picture)", func(w, h int) Model {
 			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("p")...)

@@ -159,7 +159,7 @@ func (k KeyMap) panelHelp(selects bool) []key.Binding {
 func (k KeyMap) pictureHelp() []key.Binding {
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
 	closeKey := key.NewBinding(key.WithKeys("p", "esc"), key.WithHelp("p/esc", "close"))
-	return []key.Binding{brief(k.BackFwd, "step"), k.Random, brief(k.Run, "run"), scroll, closeKey, brief(k.Export, "save"), brief(k.Copy, "copy")}
+	return []key.Binding{brief(k.BackFwd, "step"), k.Random, brief(k.Run, "run"), scroll, closeKey, k.Mode, brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
 // presentHelp is the short help of presentation mode; space says what
@@ -216,7 +216,7 @@ var fullHelpNotes = map[string]string{
 	"help":                "show every key and the legend of marks",
 	"back":                "close a page or panel; leave presentation mode; go back to the picker",
 	"compare variants":    "panel: every variant of the family explored in both modes, Never/Sometimes with counts (computed in the background; esc cancels)",
-	"picture":             "page: the picture of the history up to the step shown, a timeline with one lane per CPU and memory and one row per step (each store's way into the store buffer, its commit and the invalidations it sent; each load's source, a stale read with the store it missed; reorderings; where CPUs waited), then the event graph's cycle; ←/→, space, g, r and w step on it, ↑/↓ and pgup/pgdn scroll, p or esc closes",
+	"picture":             "page: the picture of the history up to the step shown, a timeline with one lane per CPU and memory and one row per step (each store's way into the store buffer, its commit and the invalidations it sent; each load's source, a stale read with the store it missed; reorderings; where CPUs waited), then the event graph's cycle; ←/→, space, g, r, w and the step numbers step on it and m switches the mode, ↑/↓ and pgup/pgdn scroll, p or esc closes",
 	"needed barriers?":    "panel: which barriers, acquires, releases and ordered RMWs are needed in each mode, with the shortest witness without them; ↑/↓ select one, enter loads that witness (the annotation weakened as a what-if)",
 	"which fix?":          "panel: the minimal sets of strengthenings (acquire, release, RMW orderings, smp_mb/smp_rmb/smp_wmb inserted) that make the outcome unreachable, in both modes and in each, cheapest first (smpscope fix); ↑/↓ select one, enter applies it as a what-if",
 	"save trace file":     "write the history up to the current step to a trace file in the current directory, named after the scenario and mode (never overwriting)",

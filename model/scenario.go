@@ -272,10 +272,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 }
 
 // isPictureStep reports the keys that step on the picture page: back,
-// forward, a random step, run, reset, the witness, and the step numbers
-// (and enter ending one), as on the panes.
+// forward, a random step, run, reset, the witness, the step numbers (and
+// enter ending one), and the mode switch, as on the panes.
 func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
-	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter} {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter, k.Mode} {
 		if key.Matches(msg, b) {
 			return true
 		}

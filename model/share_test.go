@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -299,7 +298,7 @@ func TestFixPanel(t *testing.T) {
 		if !strings.Contains(v, views.SelMark+" 1. cost 2: --edit P0:2=release --edit P1:1=acquire") {
 			t.Errorf("fix panel:\n%s", v)
 		}
-		golden.RequireEqual(t, []byte(v))
+		requireScreen(t, m)
 		m = Drive(m, keys("down", "down", "enter")...)
 		if m.page() != views.PagePanes || editsOf(m) != "P0:1+wmb P1:1=acquire" {
 			t.Fatalf("after enter: page %v, edits %q", m.page(), editsOf(m))

@@ -58,6 +58,51 @@ func (r Run) Unsound() bool {
 	return r.Err == nil && r.Result != nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
 }
 
+// Ends counts how executions of a complete search ended: the distinct
+// final states it reached (before the filter), and the stuck and faulted
+// states, which are no outcomes.
+func (r Run) Ends() (final, deadlocked, faulted int) {
+	if r.Result == nil {
+		return 0, 0, 0
+	}
+	for _, o := range r.Result.Outcomes {
+		final += o.States
+	}
+	return final, r.Result.DeadlockStates, r.Result.FaultStates
+}
+
+// NoEnd reports whether a complete search found no execution that
+// reached the end: every one deadlocked or faulted (and the filter pruned
+// none). Its verdict then holds of no execution at all ("Never 0 0").
+func (r Run) NoEnd() bool {
+	if r.Err != nil || r.Result == nil || !r.Result.Complete || r.Result.Pruned > 0 {
+		return false
+	}
+	final, dl, ft := r.Ends()
+	return final == 0 && dl+ft > 0
+}
+
+// EndsWords words how executions that did not reach the end ended: "no
+// execution reached the end: 2 deadlocked, 1 faulted" when none did, else
+// "3 executions deadlocked" and the like; "" when every one ended.
+func (r Run) EndsWords() string {
+	_, dl, ft := r.Ends()
+	var parts []string
+	if dl > 0 {
+		parts = append(parts, fmt.Sprintf("%d deadlocked", dl))
+	}
+	if ft > 0 {
+		parts = append(parts, fmt.Sprintf("%d faulted", ft))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if r.NoEnd() {
+		return "no execution reached the end: " + strings.Join(parts, ", ") + " (the verdict holds of no execution)"
+	}
+	return "besides the outcomes, " + strings.Join(parts, " and ") + " (stuck or faulted states, no outcomes)"
+}
+
 // Unknown words what a search that a limit stopped found, claiming no
 // verdict (the outcomes not found yet could change it): "verdict unknown
 // (stopped after 45927 states: time limit); found so far: 3 outcomes, 1
@@ -190,19 +235,22 @@ type CompareCell struct {
 	// Complete is false when a limit (or cancellation) stopped the search:
 	// the counts are then partial.
 	Complete bool
-	// Deadlock is true when the search also reached deadlocked states.
-	Deadlock bool
-	States   int    // distinct states explored
-	Stop     string // why the search stopped early, "" if it did not
-	Err      error
+	// Deadlock is true when the search also reached deadlocked states,
+	// Fault when some execution faulted, NoEnd when no execution reached
+	// the end (the verdict holds of none).
+	Deadlock, Fault, NoEnd bool
+	States                 int    // distinct states explored
+	Stop                   string // why the search stopped early, "" if it did not
+	Err                    error
 }
 
 // Text is the cell as a table shows it: the observation and the final
 // states satisfying the condition out of all final states ("Sometimes
-// 1/4"), followed by " *" when it reached deadlocks; "error" when the
-// variant could not run. A search a limit stopped has no observation:
-// "? 1/3 so far", the counts it found ("? not explored" when it never
-// ran).
+// 1/4"), followed by " *" when it reached deadlocks and " !" when some
+// execution faulted; "no final state" instead when no execution reached
+// the end; "error" when the variant could not run. A search a limit
+// stopped has no observation: "? 1/3 so far", the counts it found ("? not
+// explored" when it never ran).
 func (c CompareCell) Text() string {
 	if c.Err != nil {
 		return "error"
@@ -214,9 +262,14 @@ func (c CompareCell) Text() string {
 		s = "? not explored"
 	case !c.Complete:
 		s = fmt.Sprintf("? %d/%d so far", c.Verdict.Positive, total)
+	case c.NoEnd:
+		s = "no final state"
 	}
 	if c.Deadlock {
 		s += " *"
+	}
+	if c.Fault {
+		s += " !"
 	}
 	return s
 }
@@ -273,6 +326,31 @@ func (t CompareTable) Incomplete() bool {
 	for _, r := range t.Rows {
 		for _, c := range r.Cells {
 			if !c.Complete || c.Err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Fault reports whether some cell's search reached a fault.
+func (t CompareTable) Fault() bool {
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			if c.Fault {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NoEnd reports whether some cell's search found no execution that
+// reached the end.
+func (t CompareTable) NoEnd() bool {
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			if c.NoEnd {
 				return true
 			}
 		}
@@ -388,7 +466,8 @@ func compareCell(r Run) CompareCell {
 	default:
 		res := r.Result
 		c.Verdict = r.Verdict()
-		c.Complete, c.Deadlock, c.States = res.Complete, len(res.Deadlocks) > 0, res.States
+		c.Complete, c.Deadlock, c.States = res.Complete, res.DeadlockStates > 0, res.States
+		c.Fault, c.NoEnd = res.FaultStates > 0, r.NoEnd()
 		if !res.Complete {
 			c.Stop = res.StopReason
 		}

@@ -242,6 +242,12 @@ func compareNotes(t scenarios.CompareTable) []string {
 	if t.Deadlock() {
 		notes = append(notes, "*: the search also reached deadlocked states.")
 	}
+	if t.Fault() {
+		notes = append(notes, "!: some executions faulted (an instruction the machine cannot perform); they are no outcomes.")
+	}
+	if t.NoEnd() {
+		notes = append(notes, "no final state: no execution reached the end, so the verdict holds of none.")
+	}
 	if t.Incomplete() {
 		notes = append(notes, "?: a limit stopped the search, so the verdict is unknown; the counts are what it found so far.")
 	}

@@ -90,15 +90,17 @@ type OutcomesInput struct {
 	Loaded int
 }
 
-// Rows returns the number of selectable rows: outcomes, then deadlocks.
+// Rows returns the number of selectable rows: outcomes, then deadlocks,
+// then faults.
 func (o OutcomesInput) Rows() int {
 	if o.Result == nil {
 		return 0
 	}
-	return len(o.Result.Outcomes) + len(o.Result.Deadlocks)
+	return len(o.Result.Outcomes) + len(o.Result.Deadlocks) + len(o.Result.Faults)
 }
 
-// Witness returns the witness of row i (an outcome or a deadlock).
+// Witness returns the witness of row i (an outcome, a deadlock or a
+// fault).
 func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	if o.Result == nil || i < 0 {
 		return nil, false
@@ -110,7 +112,28 @@ func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	if i < len(o.Result.Deadlocks) {
 		return o.Result.Deadlocks[i].Witness, true
 	}
+	i -= len(o.Result.Deadlocks)
+	if i < len(o.Result.Faults) {
+		return o.Result.Faults[i].Witness, true
+	}
 	return nil, false
+}
+
+// noEnd words, for a complete search no execution of which reached the
+// end, how they ended ("no execution reached the end: 2 deadlocked"), or
+// is "" (the filter pruning executions is not their end).
+func noEnd(r *machine.Result) string {
+	if r == nil || !r.Complete || len(r.Outcomes) > 0 || r.Pruned > 0 || r.DeadlockStates+r.FaultStates == 0 {
+		return ""
+	}
+	var parts []string
+	if r.DeadlockStates > 0 {
+		parts = append(parts, fmt.Sprintf("%d deadlocked", r.DeadlockStates))
+	}
+	if r.FaultStates > 0 {
+		parts = append(parts, fmt.Sprintf("%d faulted", r.FaultStates))
+	}
+	return "no execution reached the end: " + strings.Join(parts, ", ")
 }
 
 // OutcomeLine renders an outcome on one line, the litmus way without the
@@ -557,6 +580,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			}
 			out.head = append(out.head, l)
 		}
+		if ne := noEnd(o.Result); ne != "" {
+			out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
+		}
 	}
 	if o.Result != nil {
 		// Each row: a selection mark and an outcome mark, then its text,
@@ -612,6 +638,14 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 				mk = "▶ "
 			}
 			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(words.Deadlock(in.Mach.Prog, &d), "; ")), st.Deadlock.Render)
+			row++
+		}
+		for _, f := range o.Result.Faults {
+			mk := "✗ "
+			if row == o.Loaded {
+				mk = "▶ "
+			}
+			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("fault: "+words.Fault(in.Mach.Prog, &f.Fault)), st.Deadlock.Render)
 			row++
 		}
 		// Outcomes an edit made vanish follow the rows; they are no rows.
