@@ -40,7 +40,7 @@ func TestLibraryScenarios(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s_%s_%dx%d", e.Name, mode, sz[0], sz[1]), func(t *testing.T) {
 					opts := Options{Scenario: sc, Library: entries, Load: LoadSpec, Mode: mode, Seed: 5,
-						Explore: machine.Options{MaxStates: 5000}}
+						Explore: &machine.Options{MaxStates: 5000}}
 					m := Start(opts, sz[0], sz[1])
 					checkSize(t, m.View(), sz[0], sz[1])
 					for i := 0; i < 200 && len(m.scen.sess.enabled) > 0; i++ {

@@ -655,9 +655,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			out.bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
 			// Where the search stopped, as much as the border holds.
-			out.bottom = o.Result.Summary()
+			out.bottom = words.Summary(o.Result)
 			if ansi.StringWidth(out.bottom)+3 > w {
-				out.bottom = "stopped: " + o.Result.StopReason
+				out.bottom = "stopped: " + words.Stop(o.Result.Stop)
 			}
 		}
 	}
