@@ -535,11 +535,12 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 	if cond == "" {
 		cond = "no condition"
 	}
+	var condLines []string
 	for _, l := range wrapWords(cond, w, w-2, false) {
-		if len(out.head) > 0 {
+		if len(condLines) > 0 {
 			l = "  " + l
 		}
-		out.head = append(out.head, st.Condition.Render(l))
+		condLines = append(condLines, st.Condition.Render(l))
 	}
 	switch {
 	case in.WhatIf != nil && o.Err == "":
@@ -584,6 +585,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
 		}
 	}
+	// The verdict first, then the condition it is about: a long
+	// condition in a short pane leaves the verdict in view.
+	out.head = append(out.head, condLines...)
 	if o.Result != nil {
 		// Each row: a selection mark and an outcome mark, then its text,
 		// wrapping under itself.
