@@ -313,7 +313,7 @@ func TestOutcomesPaneStuck(t *testing.T) {
 		src, want, row string
 	}{
 		{"C allfault\n{}\nP0(int *x) {\n int r0; int *r2; int r1;\n r0 = 8;\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nexists (0:r1=0)\n",
-			"✗ no execution reached the end: 1", "✗ fault: P0 line 7,"},
+			"✗ no execution reached the end: 1", "✗ fault: P0:3, r1 = READ_ONCE(*r2)"},
 		{"C selfdl\n{}\nP0(int *x) {\n rcu_read_lock();\n synchronize_rcu();\n rcu_read_unlock();\n}\nexists (x=0)\n",
 			"✗ no execution reached the end: 1", "✗ deadlock: P0:"},
 	} {

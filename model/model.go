@@ -376,7 +376,7 @@ func (m Model) after() Model {
 	present := scen && m.scen.present.on
 	cond := scen && m.scen.sess.spec.Final != nil
 	k.Pause.SetEnabled(present)
-	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Variant, &k.Story} {
+	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Variant, &k.Story, &k.Source} {
 		b.SetEnabled(!present)
 	}
 	k.Compare.SetEnabled(cond)
@@ -659,7 +659,12 @@ func (m *Model) render() string {
 	}
 	c := m.common()
 	if m.screen == screenPicker || !m.open {
-		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit}, m.width)
+		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.width)
+		if m.picker.help {
+			keys, notes := pickerHelp(m.keys)
+			m.bar = m.helpBar(nil, []key.Binding{brief(m.keys.Picker, "close"), m.keys.Quit}, m.width)
+			return views.RenderPickerHelp(keys, notes, m.bar, *m.styles, m.width, m.height)
+		}
 		m.bar = bar
 		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, *m.styles, m.width, m.height)
 	}

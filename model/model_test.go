@@ -435,7 +435,7 @@ var randomKeys = flag.Int("keys.n", 1000, "TestRandomKeys: random keys, clicks a
 func TestRandomKeys(t *testing.T) {
 	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
 		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x",
-		"c", "n", "e", "y"}
+		"c", "n", "e", "y", "p"}
 	n := *randomKeys
 	if testing.Short() {
 		n /= 5

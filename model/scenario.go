@@ -247,6 +247,7 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
 		s.page == views.PageStory && key.Matches(msg, k.Story),
+		s.page == views.PageSource && key.Matches(msg, k.Source),
 		s.page == views.PageDiff && key.Matches(msg, k.Diff),
 		s.page == views.PagePicture && key.Matches(msg, k.Picture):
 		s.showPage(views.PagePanes)
@@ -258,8 +259,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
-	case s.page == views.PageHelp && key.Matches(msg, k.Story):
+	case s.page == views.PageHelp && key.Matches(msg, k.Story), s.page == views.PageSource && key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case s.page != views.PageDiff && key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	default:
 		s.pageV.scrollKeys(msg, k, pageStep)
 	}
@@ -404,6 +407,8 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		return s, nil, nextVariant{}
 	case key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	case key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
 	case key.Matches(msg, k.Picture):
@@ -865,7 +870,7 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
-	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture {
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture || in.Page == views.PageSource {
 		s.pageV.set(lines, vis)
 		if s.followPage && in.Page == views.PagePicture {
 			s.pageV.reveal(f.PageAt())

@@ -517,12 +517,17 @@ func FindFamily(name string) (Family, error) {
 	}
 	var all []string
 	for _, f := range fams {
-		all = append(all, f.Name)
 		for _, e := range f.Entries {
 			all = append(all, e.Name)
 		}
 	}
-	if hint := didYouMean(name, all); hint != "" {
+	// The families first: a scenario's name is suggested only when no
+	// family's is near.
+	hint := didYouMean(name, names)
+	if hint == "" {
+		hint = didYouMean(name, all)
+	}
+	if hint != "" {
 		return Family{}, fmt.Errorf("no built-in family %q%s", name, hint)
 	}
 	return Family{}, fmt.Errorf("no built-in family %q; families: %s", name, strings.Join(names, ", "))
