@@ -310,9 +310,7 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 			s.notice = "at the initial state · space resumes"
 		case act.d > 0 && !s.sess.forward():
 			s.notice = "the end: space replays from the start"
-		default:
-			s.notice = "paused · space resumes"
-		}
+		} // else the indicator says "⏸ paused" and the keys space's "resume"
 	case presentScroll:
 		s.panes[views.PaneEvent].scroll(act.d)
 	case presentMode:

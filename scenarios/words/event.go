@@ -606,6 +606,13 @@ func (x *explainer) commitStep() []string {
 		// the mode allows it.
 		older := x.entries(ce.Overtook)
 		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order. An smp_wmb() between them, or making %s=%s a release (smp_store_release), would have kept it behind %s.", older, x.loc(ce.Loc), x.val(ce.Val), older))
+		for _, e := range ce.Overtook {
+			if e.Kind == machine.EntryRelease {
+				// The ext4 lesson: the release was on the wrong store.
+				out = append(out, fmt.Sprintf("The release %s orders only the accesses before it, not the stores after it.", x.entry(e)))
+				break
+			}
+		}
 	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {
