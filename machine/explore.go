@@ -3,7 +3,6 @@ package machine
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"sort"
@@ -167,27 +166,14 @@ type Result struct {
 	Transitions int
 	// Complete is false when a limit stopped the search: outcomes are then
 	// a subset of the reachable ones.
-	Complete   bool
-	StopReason string // why the search stopped early, in words
-	Elapsed    time.Duration
+	Complete bool
+	Stop     Stop // why the search stopped early (Kind StopNone when Complete)
+	Elapsed  time.Duration
 	// PeakBytes is the most memory the explorer's store held (counted
 	// exactly: its pages and tables), and BytesPerState that divided by
 	// States.
 	PeakBytes     int64
 	BytesPerState float64
-}
-
-// Summary is a one-line description of the search, e.g. "explored 1234
-// states in 3ms" or "stopped after 20000000 states: state limit".
-func (r *Result) Summary() string {
-	states := fmt.Sprintf("%d states", r.States)
-	if r.States == 1 {
-		states = "1 state"
-	}
-	if !r.Complete {
-		return fmt.Sprintf("stopped after %s: %s", states, r.StopReason)
-	}
-	return fmt.Sprintf("explored %s in %v", states, r.Elapsed.Round(time.Microsecond))
 }
 
 // macro is a step of the reduced search: optionally applying queued
@@ -334,9 +320,9 @@ func Explore(m *Machine, opts Options) *Result {
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
 	e.add(e.encode(init, pool[0]), nil, -1, macro{}, 0)
 	transitions := make([]int, len(pool))
-	stopped := ""
-	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
-		for len(e.buckets[d]) > 0 && stopped == "" {
+	var stopped Stop
+	for d := 0; d < len(e.buckets) && stopped.Kind == StopNone; d++ {
+		for len(e.buckets[d]) > 0 && stopped.Kind == StopNone {
 			// Take a chunk of this distance's states, mark them expanded,
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
@@ -344,7 +330,7 @@ func Explore(m *Machine, opts Options) *Result {
 			// At the limit with every discovered state expanded, what is
 			// left in the buckets are stale entries: drain them.
 			if e.res.States >= opts.MaxStates && e.res.States < e.states.n {
-				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+				stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 				break
 			}
 			b := e.buckets[d]
@@ -426,18 +412,16 @@ func Explore(m *Machine, opts Options) *Result {
 			if err := ctx.Err(); err != nil {
 				switch {
 				case err != context.DeadlineExceeded:
-					stopped = "cancelled"
+					stopped = Stop{Kind: StopCancelled}
 					if c := context.Cause(ctx); c != nil && c != err {
-						stopped = c.Error() // why, when the caller said (check: "interrupted")
+						stopped.Cause = c // why, when the caller said (check: "interrupted")
 					}
-				case opts.Timeout > 0:
-					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
 				default:
-					stopped = "time limit"
+					stopped = Stop{Kind: StopTime, Timeout: opts.Timeout}
 				}
 			}
 			if !e.charge() {
-				stopped = fmt.Sprintf("memory limit (%d MiB)", e.budget.Limit()>>20)
+				stopped = Stop{Kind: StopMemory, MaxMemory: e.budget.Limit()}
 			}
 		}
 		e.buckets[d] = nil
@@ -445,14 +429,14 @@ func Explore(m *Machine, opts Options) *Result {
 	// Complete means every discovered state was expanded: a chunk cut short
 	// by the state limit drops its remaining states from the buckets, so
 	// the buckets alone cannot tell.
-	if stopped == "" && e.res.States < e.states.n {
-		stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+	if stopped.Kind == StopNone && e.res.States < e.states.n {
+		stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 	}
 	for _, t := range transitions {
 		e.res.Transitions += t
 	}
-	e.res.Complete = stopped == ""
-	e.res.StopReason = stopped
+	e.res.Complete = stopped.Kind == StopNone
+	e.res.Stop = stopped
 	for _, acc := range e.outs {
 		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: e.witness(acc.node)})
 	}

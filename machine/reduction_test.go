@@ -13,6 +13,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios/litmusgen"
+	"smpscope/scenarios/words"
 )
 
 // Each of the explorer's reductions alone (with what it requires), none,
@@ -158,7 +159,7 @@ func TestEncodingRoundTrips(t *testing.T) {
 func variantDiff(m *machine.Machine, ref refResult, res *machine.Result) string {
 	p := m.Prog
 	if !res.Complete {
-		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", res.Summary(), ref.states)
+		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", words.Summary(res), ref.states)
 	}
 	var b strings.Builder
 	got := map[string]bool{}

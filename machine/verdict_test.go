@@ -5,6 +5,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // Cases that once got a wrong answer, each written as a litmus test with
@@ -428,7 +429,7 @@ func TestVerdictCases(t *testing.T) {
 				m := machine.MustNew(c.Program, mode)
 				res := machine.Explore(m, machine.Options{})
 				if !res.Complete {
-					t.Fatalf("%s: %s", mode, res.Summary())
+					t.Fatalf("%s: %s", mode, words.Summary(res))
 				}
 				got := c.ResultVerdict(res).Observation != scenarios.Never
 				if got != want {

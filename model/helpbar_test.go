@@ -56,7 +56,7 @@ func TestHelpBars(t *testing.T) {
 		at   func(w, h int) Model
 	}{
 		{"picker", func(w, h int) Model {
-			return Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, w, h)
+			return Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: &machine.Options{MaxStates: 20000}}, w, h)
 		}},
 		{"scenario", func(w, h int) Model { return Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h) }},
 		{"page (compare)", func(w, h int) Model {

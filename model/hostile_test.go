@@ -232,7 +232,7 @@ func TestPresentSearching(t *testing.T) {
 		t.Errorf("not presenting:\n%s", v)
 	}
 	// A search that stops at a limit: a random run, saying why.
-	opts.Explore = machine.Options{MaxStates: 1}
+	opts.Explore = &machine.Options{MaxStates: 1}
 	m = Start(opts, 140, 45)
 	if v := m.View(); !strings.Contains(v, "no witness found (stopped after") || !strings.Contains(v, "▶ presenting a random run (no witness), seed 1 · step 0/") || len(m.scen.sess.steps) == 0 {
 		t.Errorf("no fallback:\n%s", v)
@@ -243,12 +243,12 @@ func TestPresentSearching(t *testing.T) {
 // limit stopped gives no verdict, only what it found so far.
 func TestPartialOutcomes(t *testing.T) {
 	opts := testOptions(bigScenario(), machine.ARM)
-	opts.Explore = machine.Options{MaxStates: 1}
+	opts.Explore = &machine.Options{MaxStates: 1}
 	for _, sp := range []func() Options{
 		func() Options { return opts },
 		func() Options {
 			o := testOptions(mpScenario("plain"), machine.ARM)
-			o.Explore = machine.Options{MaxStates: 1}
+			o.Explore = &machine.Options{MaxStates: 1}
 			return o
 		},
 	} {
@@ -313,7 +313,7 @@ func TestOutcomesPaneStuck(t *testing.T) {
 		src, want, row string
 	}{
 		{"C allfault\n{}\nP0(int *x) {\n int r0; int *r2; int r1;\n r0 = 8;\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nexists (0:r1=0)\n",
-			"✗ no execution reached the end: 1", "✗ fault: P0 line 7,"},
+			"✗ no execution reached the end: 1", "✗ fault: P0:3, r1 = READ_ONCE(*r2)"},
 		{"C selfdl\n{}\nP0(int *x) {\n rcu_read_lock();\n synchronize_rcu();\n rcu_read_unlock();\n}\nexists (x=0)\n",
 			"✗ no execution reached the end: 1", "✗ deadlock: P0:"},
 	} {

@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 	"smpscope/views"
 )
 
@@ -49,13 +50,13 @@ type scenarioModel struct {
 	seen  int // the session's moves the selections have followed
 	// exploreKeys are the cache keys of the explorations of the program
 	// in each mode (by its content; computed once per program).
-	exploreKeys [2]string
+	exploreKeys [2]jobKey
 	// attempt is the closest attempt the history holds, shown while the
 	// session's history is still that one (attemptAt: its edits then);
 	// wantAttempt is the key of the one w asked for, while it is found.
 	attempt     *scenarios.Attempt
 	attemptAt   int
-	wantAttempt string
+	wantAttempt jobKey
 	wantAt      int
 	// edit is the what-if: the edits and the edit cursor (whatif.go).
 	edit whatIf
@@ -103,25 +104,22 @@ func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenario
 
 // exploreKey is the cache key of the exploration of the current program
 // and mode.
-func (s *scenarioModel) exploreKey() string { return s.exploreKeys[s.sess.mode] }
+func (s *scenarioModel) exploreKey() jobKey { return s.exploreKeys[s.sess.mode] }
 
 // explore starts exploring the current scenario in the current mode
 // unless the result is known or on its way.
 func (s *scenarioModel) explore(c common) tea.Cmd {
-	m, opts := s.sess.mach(), c.opts.Explore
+	m, opts := s.sess.mach(), *c.opts.Explore
 	return c.jobs.start(exploreJob, s.exploreKey(), "", func(ctx context.Context) jobResult {
 		opts.Context = ctx
-		res := machine.Explore(m, opts)
-		return jobResult{value: res, keep: res.Complete || res.StopReason != "cancelled"}
+		return exploreResult(machine.Explore(m, opts))
 	})
 }
 
 // result returns the exploration of the current mode, if it is done.
 func (s *scenarioModel) result(c common) *machine.Result {
-	if v, ok := c.jobs.result(s.exploreKey()); ok {
-		return v.(*machine.Result)
-	}
-	return nil
+	v, _ := c.jobs.result(s.exploreKey())
+	return v.explored
 }
 
 // exploring reports whether the exploration of the current mode runs.
@@ -249,6 +247,7 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
 		s.page == views.PageStory && key.Matches(msg, k.Story),
+		s.page == views.PageSource && key.Matches(msg, k.Source),
 		s.page == views.PageDiff && key.Matches(msg, k.Diff),
 		s.page == views.PagePicture && key.Matches(msg, k.Picture):
 		s.showPage(views.PagePanes)
@@ -260,8 +259,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
-	case s.page == views.PageHelp && key.Matches(msg, k.Story):
+	case s.page == views.PageHelp && key.Matches(msg, k.Story), s.page == views.PageSource && key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case s.page != views.PageDiff && key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	default:
 		s.pageV.scrollKeys(msg, k, pageStep)
 	}
@@ -269,10 +270,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 }
 
 // isPictureStep reports the keys that step on the picture page: back,
-// forward, a random step, run, reset, the witness, and the step numbers
-// (and enter ending one), as on the panes.
+// forward, a random step, run, reset, the witness, the step numbers (and
+// enter ending one), and the mode switch, as on the panes.
 func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
-	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter} {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter, k.Mode} {
 		if key.Matches(msg, b) {
 			return true
 		}
@@ -309,9 +310,7 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 			s.notice = "at the initial state · space resumes"
 		case act.d > 0 && !s.sess.forward():
 			s.notice = "the end: space replays from the start"
-		default:
-			s.notice = "paused · space resumes"
-		}
+		} // else the indicator says "⏸ paused" and the keys space's "resume"
 	case presentScroll:
 		s.panes[views.PaneEvent].scroll(act.d)
 	case presentMode:
@@ -388,7 +387,7 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.notice = "reset to the initial state"
 	case key.Matches(msg, k.Witness):
 		s = s.loadWitness(c)
-		if s.wantAttempt != "" {
+		if s.wantAttempt != (jobKey{}) {
 			var cmd tea.Cmd
 			if s, cmd = s.attemptCmd(c); cmd != nil {
 				return s, cmd, startedJobs{}
@@ -406,6 +405,8 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		return s, nil, nextVariant{}
 	case key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	case key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
 	case key.Matches(msg, k.Picture):
@@ -557,24 +558,24 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 
 // attemptKey is the cache key of the closest attempt in the current
 // program and mode.
-func (s *scenarioModel) attemptKey() string {
-	return "attempt " + s.sess.spec.Key() + " " + s.sess.mode.String()
+func (s *scenarioModel) attemptKey() jobKey {
+	return jobKey{what: closestAttempt, of: s.sess.spec.Key(), mode: s.sess.mode}
 }
 
 // attemptCmd starts finding the closest attempt w asked for, unless it
 // is known (then it is loaded at once).
 func (s scenarioModel) attemptCmd(c common) (scenarioModel, tea.Cmd) {
-	if s.wantAttempt == "" {
+	if s.wantAttempt == (jobKey{}) {
 		return s, nil
 	}
 	if v, ok := c.jobs.result(s.wantAttempt); ok {
-		return s.loadAttempt(v.(*scenarios.Execution)), nil
+		return s.loadAttempt(v.attempt), nil
 	}
-	sp, mode, opts := s.sess.spec, s.sess.mode, c.opts.Explore
+	sp, mode, opts := s.sess.spec, s.sess.mode, *c.opts.Explore
 	return s, c.jobs.start(attemptJob, s.wantAttempt, "the closest attempt", func(ctx context.Context) jobResult {
 		opts.Context = ctx
 		ex, err := scenarios.WitnessOrAttempt(sp, mode, opts)
-		return jobResult{value: ex, err: err, keep: err == nil && ctx.Err() == nil}
+		return jobResult{value: jobValue{attempt: ex}, err: err, keep: err == nil && ctx.Err() == nil}
 	})
 }
 
@@ -585,9 +586,9 @@ func (s scenarioModel) attemptDone(msg jobDoneMsg) (scenarioModel, tea.Cmd) {
 	if msg.key != s.wantAttempt || msg.key != s.attemptKey() || s.wantAt != s.sess.edits {
 		return s, nil // asked for another program or mode, or steps were taken since
 	}
-	s.wantAttempt = ""
-	ex, ok := msg.value.(*scenarios.Execution)
-	if msg.err != nil || !ok || ex == nil {
+	s.wantAttempt = jobKey{}
+	ex := msg.value.attempt
+	if msg.err != nil || ex == nil {
 		s.notice = "no closest attempt: " + fmt.Sprint(msg.err)
 		s.present.searching = false
 		return s, nil
@@ -602,7 +603,7 @@ func (s scenarioModel) attemptDone(msg jobDoneMsg) (scenarioModel, tea.Cmd) {
 
 // loadAttempt makes the closest attempt the history ahead.
 func (s scenarioModel) loadAttempt(ex *scenarios.Execution) scenarioModel {
-	s.wantAttempt = ""
+	s.wantAttempt = jobKey{}
 	if err := s.sess.load(ex.Steps); err != nil {
 		s.notice = "the attempt does not replay: " + err.Error()
 		return s
@@ -642,7 +643,7 @@ func (s scenarioModel) witnessLanded(c common) (scenarioModel, tea.Cmd) {
 	case sp.Final == nil:
 		why = "no condition, so no witness"
 	default:
-		why = fmt.Sprintf("no witness found (%s)", res.Summary())
+		why = fmt.Sprintf("no witness found (%s)", words.Summary(res))
 	}
 	if !ok {
 		r := scenarios.NewRandom(c.opts.Seed)
@@ -867,7 +868,7 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
-	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture {
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture || in.Page == views.PageSource {
 		s.pageV.set(lines, vis)
 		if s.followPage && in.Page == views.PagePicture {
 			s.pageV.reveal(f.PageAt())

@@ -194,7 +194,7 @@ func TestNecessityPanel(t *testing.T) {
 			t.Fatalf("page %v", m.page())
 		}
 		cached, _ := m.jobs.result(m.panels.key)
-		r, _ := cached.(*scenarios.NecessityReport)
+		r := cached.necessity
 		if r == nil || len(r.Annotations) != 2 {
 			t.Fatalf("report %+v", r)
 		}
@@ -252,7 +252,7 @@ func TestNecessityPanelEnter(t *testing.T) {
 	m := Start(testOptions(libSpec(t, "mp+wmb-rmb"), machine.TSO), 100, 30)
 	m = Drive(m, keys("n")...)
 	cached, _ := m.jobs.result(m.panels.key)
-	r, _ := cached.(*scenarios.NecessityReport)
+	r := cached.necessity
 	if r == nil || len(r.Annotations) != 2 {
 		t.Fatalf("report %+v", r)
 	}
@@ -289,7 +289,7 @@ func TestFixPanel(t *testing.T) {
 			t.Fatalf("page %v", m.page())
 		}
 		cached, _ := m.jobs.result(m.panels.key)
-		r, _ := cached.(*scenarios.FixReport)
+		r := cached.fix
 		if r == nil || len(views.FixItems(r)) != 4 {
 			t.Fatalf("report %+v", r)
 		}
@@ -304,7 +304,7 @@ func TestFixPanel(t *testing.T) {
 			t.Fatalf("after enter: page %v, edits %q", m.page(), editsOf(m))
 		}
 		after, _ := m.jobs.result(exploreKey(m.Scenario().Program, machine.ARM))
-		if res, _ := after.(*machine.Result); res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
+		if res := after.explored; res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
 			t.Errorf("the fix applied does not fix: %v", after)
 		}
 		m = Drive(m, keys("u", "u")...)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // This file answers the two questions reviewers ask of a family of
@@ -108,7 +109,7 @@ func (r Run) EndsWords() string {
 // (stopped after 45927 states: time limit); found so far: 3 outcomes, 1
 // satisfying the condition". Every front-end says it this way.
 func (s *Spec) Unknown(r *machine.Result) string {
-	return fmt.Sprintf("verdict unknown (%s); found so far: %s", r.Summary(), s.FoundSoFar(r))
+	return fmt.Sprintf("verdict unknown (%s); found so far: %s", words.Summary(r), s.FoundSoFar(r))
 }
 
 // FoundSoFar counts what a search found, by the one counting rule: "3
@@ -239,8 +240,8 @@ type CompareCell struct {
 	// Fault when some execution faulted, NoEnd when no execution reached
 	// the end (the verdict holds of none).
 	Deadlock, Fault, NoEnd bool
-	States                 int    // distinct states explored
-	Stop                   string // why the search stopped early, "" if it did not
+	States                 int          // distinct states explored
+	Stop                   machine.Stop // why the search stopped early (words.Stop says it)
 	Err                    error
 }
 
@@ -462,14 +463,14 @@ func compareCell(r Run) CompareCell {
 	switch {
 	case r.Err != nil:
 	case r.Result == nil:
-		c.Stop = "cancelled" // skipped after a cancellation
+		c.Stop = machine.Stop{Kind: machine.StopCancelled} // skipped after a cancellation
 	default:
 		res := r.Result
 		c.Verdict = r.Verdict()
 		c.Complete, c.Deadlock, c.States = res.Complete, res.DeadlockStates > 0, res.States
 		c.Fault, c.NoEnd = res.FaultStates > 0, r.NoEnd()
 		if !res.Complete {
-			c.Stop = res.StopReason
+			c.Stop = res.Stop
 		}
 	}
 	return c
@@ -516,12 +517,17 @@ func FindFamily(name string) (Family, error) {
 	}
 	var all []string
 	for _, f := range fams {
-		all = append(all, f.Name)
 		for _, e := range f.Entries {
 			all = append(all, e.Name)
 		}
 	}
-	if hint := didYouMean(name, all); hint != "" {
+	// The families first: a scenario's name is suggested only when no
+	// family's is near.
+	hint := didYouMean(name, names)
+	if hint == "" {
+		hint = didYouMean(name, all)
+	}
+	if hint != "" {
 		return Family{}, fmt.Errorf("no built-in family %q%s", name, hint)
 	}
 	return Family{}, fmt.Errorf("no built-in family %q; families: %s", name, strings.Join(names, ", "))
@@ -538,7 +544,7 @@ type NecessityRun struct {
 	Witness   []machine.Step
 	States    int
 	// Complete is false when a limit stopped the search; Stop then says
-	// why (machine.Result.Summary).
+	// why (words.Summary).
 	Complete bool
 	Stop     string
 	Err      error
@@ -818,5 +824,5 @@ func necessityRun(r Run) NecessityRun {
 		return NecessityRun{} // skipped after a cancellation
 	}
 	w, ok := r.Spec.ShortestWitness(r.Result)
-	return NecessityRun{Reachable: ok, Witness: w, States: r.Result.States, Complete: r.Result.Complete, Stop: r.Result.Summary()}
+	return NecessityRun{Reachable: ok, Witness: w, States: r.Result.States, Complete: r.Result.Complete, Stop: words.Summary(r.Result)}
 }

@@ -466,7 +466,7 @@ func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table)
 	for i, a := range r.Annotations {
 		doc = append(doc, block{head: a.Weakening.String(), text: r.Verdict(i)})
 		how := "with " + a.To
-		if a.To == "nothing" {
+		if a.Edit.Op == scenarios.RemoveBarrier {
 			how = "without it"
 		}
 		for j, mode := range r.Modes {

@@ -69,6 +69,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = necessityLines(in, st, w-2)
 		case PageDiff:
 			f.page = diffPageLines(in, st, w-2)
+		case PageSource:
+			f.page = sourceLines(in, st, w-2)
 		case PagePicture:
 			f.page, f.pageAt = pictureLines(in, st, w-2, f.Regions.Page.H-2)
 		case PageFix:
@@ -207,6 +209,7 @@ func (f Frame) Draw(off Offsets) string {
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
 			PagePicture:   "picture · ←/→ step · p or esc to close",
+			PageSource:    "source · each line's instructions at its left (P0:2) · i or esc to close",
 			PageFix:       "which fix? · f or esc to close",
 		}[in.Page]
 		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}

@@ -70,6 +70,7 @@ const (
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
 	PagePicture               // the picture of the history: a timeline (p)
+	PageSource                // the litmus source, each line with its instructions (i)
 	PageFix                   // the minimal fixes (f)
 )
 
@@ -534,11 +535,12 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 	if cond == "" {
 		cond = "no condition"
 	}
+	var condLines []string
 	for _, l := range wrapWords(cond, w, w-2, false) {
-		if len(out.head) > 0 {
+		if len(condLines) > 0 {
 			l = "  " + l
 		}
-		out.head = append(out.head, st.Condition.Render(l))
+		condLines = append(condLines, st.Condition.Render(l))
 	}
 	switch {
 	case in.WhatIf != nil && o.Err == "":
@@ -583,6 +585,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
 		}
 	}
+	// The verdict first, then the condition it is about: a long
+	// condition in a short pane leaves the verdict in view.
+	out.head = append(out.head, condLines...)
 	if o.Result != nil {
 		// Each row: a selection mark and an outcome mark, then its text,
 		// wrapping under itself.
@@ -654,9 +659,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			out.bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
 			// Where the search stopped, as much as the border holds.
-			out.bottom = o.Result.Summary()
+			out.bottom = words.Summary(o.Result)
 			if ansi.StringWidth(out.bottom)+3 > w {
-				out.bottom = "stopped: " + o.Result.StopReason
+				out.bottom = "stopped: " + words.Stop(o.Result.Stop)
 			}
 		}
 	}
@@ -793,7 +798,14 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	lines = append(lines, "")
 	story := sp.Story
 	if strings.TrimSpace(story) == "" {
-		story = "This scenario has no story."
+		// A file without a Story: line: its comment and its source say
+		// what it is about.
+		lines = append(lines, wrap(st.Dim.Render("This test has no Story: line; here are its comment and its source, each line with the instructions compiled from it (i shows the source alone)."), tw)...)
+		lines = append(lines, "")
+		for i := range lines {
+			lines[i] = " " + lines[i]
+		}
+		return append(lines, sourceLines(in, st, w)...)
 	}
 	for _, para := range strings.Split(strings.TrimSpace(story), "\n\n") {
 		para = strings.Join(strings.Fields(para), " ")
@@ -802,6 +814,44 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	}
 	for i := range lines {
 		lines[i] = " " + lines[i]
+	}
+	return lines
+}
+
+// sourceLines is the source page: the scenario's litmus source (the
+// edited one, for a what-if) as Format writes it, each line with the
+// instructions compiled from it in a gutter, by the numbers the CPU
+// columns, the edits and the step IDs use ("P0:2"); its leading comment
+// only when it has no story (the story page shows that). A program
+// built without litmus source lists its instructions.
+func sourceLines(in ScenarioInput, st Styles, w int) []string {
+	listing := in.Spec.Listing()
+	if listing == nil {
+		for c, th := range in.Mach.Prog.Threads {
+			listing = append(listing, scenarios.ListingLine{Text: th.Name + ":"})
+			for i, ins := range th.Code {
+				listing = append(listing, scenarios.ListingLine{Text: "\t" + strings.TrimSpace(ins.Text), Instrs: []string{words.Instr(in.Mach.Prog, c, i)}})
+			}
+		}
+	}
+	gw := 0
+	for _, l := range listing {
+		gw = max(gw, ansi.StringWidth(strings.Join(l.Instrs, ",")))
+	}
+	var lines []string
+	for _, l := range listing {
+		if l.Header && strings.TrimSpace(in.Spec.Story) != "" {
+			continue // the story page has it; the code comes first here
+		}
+		gutter := st.InstrNumber.Render(fit(strings.Join(l.Instrs, ","), gw))
+		text := scenarios.Printable(expandTabs(l.Text))
+		for j, part := range wrapCode(text, max(w-gw-4, 10)) {
+			if j > 0 {
+				gutter = strings.Repeat(" ", gw)
+				part = "  " + part
+			}
+			lines = append(lines, strings.TrimRight(" "+gutter+"  "+part, " "))
+		}
 	}
 	return lines
 }

@@ -261,7 +261,7 @@ func TestCheckReportsStuckExecutions(t *testing.T) {
 	if code != 2 {
 		t.Errorf("all faulted: exit %d, want 2", code)
 	}
-	for _, want := range []string{"Observation allfault Never 0 0", "Faults allfault 1 (P0 line 7, r1 = READ_ONCE(*r2): the address", "FaultPath allfault P0 exec", "NoFinalState allfault no execution reached the end: 1 faulted"} {
+	for _, want := range []string{"Observation allfault Never 0 0", "Faults allfault 1 (P0:3, r1 = READ_ONCE(*r2): the address", "FaultPath allfault P0 exec", "NoFinalState allfault no execution reached the end: 1 faulted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("all faulted: no %q in\n%s", want, out)
 		}

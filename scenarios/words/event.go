@@ -125,7 +125,7 @@ func (x *explainer) exec() []string {
 		// Why it may go ahead follows the sentence that says it did.
 		out = slices.Insert(out, 1, x.earlyWhy(in)...)
 	}
-	if len(ev.AcqWait) > 0 {
+	if len(ev.AcqWait) > 0 && ev.Instr+1 < len(x.code(c)) { // the last instruction has no next one to wait
 		out = append(out, fmt.Sprintf("Its invalidation queue still holds %s: as after every acquire, %s may not execute its next instruction until it has applied %s.", x.locs(ev.AcqWait), cpu, pronoun(len(ev.AcqWait))))
 	}
 	// Folded instructions: a compiler-internal part of a statement already
@@ -410,7 +410,9 @@ func (x *explainer) load() []string {
 			who = fmt.Sprintf("%s at step %d", x.cpu(ld.Newer.CPU), ld.NewerStep)
 		}
 		out = append(out, fmt.Sprintf("It reads %s=%s from its cache: STALE. %s=%s was committed by %s; its invalidation is still queued at %s, so the old copy is still readable.", name, val, name, x.val(ld.NewerVal), who, x.cpu(x.c)))
-		out = append(out, "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
+		if ld.ArrivedAfterBarrier == nil { // else the late invalidation's sentence says it
+			out = append(out, "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
+		}
 	case machine.NewerPending:
 		out = append(out, fmt.Sprintf("It reads %s=%s %s: up to date, but a newer value is pending: %s=%s sits in %s's store buffer, not yet visible.", name, val, sourceText(ld.Source), name, x.val(ld.NewerVal), x.cpu(ld.Newer.CPU)))
 	default:
@@ -432,7 +434,7 @@ func (x *explainer) load() []string {
 		}
 	}
 	if late := ld.ArrivedAfterBarrier; late != nil {
-		out = append(out, fmt.Sprintf("The invalidation of %s arrived at step %d, after %s's %s had passed: a barrier waits only for invalidations already queued, so it could not prevent this stale read.", name, late.Arrived, x.cpu(x.c), x.instr(x.c, late.Barrier)))
+		out = append(out, fmt.Sprintf("The invalidation of %s arrived at step %d, after %s's %s had passed: a barrier waits only for invalidations already queued, so it could not prevent this stale read (an smp_rmb() or smp_mb() after step %d, before this load, would have).", name, late.Arrived, x.cpu(x.c), x.instr(x.c, late.Barrier), late.Arrived))
 	}
 	return out
 }
@@ -631,6 +633,13 @@ func (x *explainer) commitStep() []string {
 		// the mode allows it.
 		older := x.entries(ce.Overtook)
 		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order. An smp_wmb() between them, or making %s=%s a release (smp_store_release), would have kept it behind %s.", older, x.loc(ce.Loc), x.val(ce.Val), older))
+		for _, e := range ce.Overtook {
+			if e.Kind == machine.EntryRelease {
+				// The ext4 lesson: the release was on the wrong store.
+				out = append(out, fmt.Sprintf("The release %s orders only the accesses before it, not the stores after it.", x.entry(e)))
+				break
+			}
+		}
 	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {

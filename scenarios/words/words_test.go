@@ -815,6 +815,15 @@ exists (1:r0=1 /\ 1:r1=0)`
 	x.do("P0 exec")
 	ev := x.do("P0 commit #1")
 	has(t, text(x.m, ev), "It overtakes the older x=1, still buffered", "commit stores to different locations in any order", "An smp_wmb() between them, or making y=1 a release (smp_store_release), would have kept it behind x=1.")
+	// A release overtaken: it orders only what comes before it.
+	xr := explainRun(t, machine.ARM, `C ext4
+{}
+P0(int *goal, int *flag) { smp_store_release(goal, 8); WRITE_ONCE(*flag, 1); }
+P1(int *goal, int *flag) { int r0; r0 = READ_ONCE(*flag); }
+exists (1:r0=1)`)
+	xr.do("P0 exec")
+	xr.do("P0 exec")
+	has(t, text(xr.m, xr.do("P0 commit #1")), "It overtakes the older goal=8", "The release goal=8 orders only the accesses before it, not the stores after it.")
 	// P1 reads x ahead of y.
 	ev = x.do("P1 early #1")
 	has(t, text(x.m, ev), "ahead of r0 = READ_ONCE(*y), which it does not depend on.", "(load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")

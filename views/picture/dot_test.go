@@ -31,6 +31,7 @@ func TestGraphCycles(t *testing.T) {
 			"forbidden: its po edges are ordered (a→b: wmb; c→d: rmb)"}},
 		{"mp+rel-acq", machine.ARM, []string{"po+rel", "po+acq", "forbidden"}},
 		{"mp+once", machine.TSO, []string{"needs", "which closes the cycle a:W x=1 →po b:W y=1 →rfe c:R y=1 →po d:R x=0? →fre a"}},
+		{"rcu-mp+assign-deref", machine.ARM, []string{"po+addr"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.mode.String(), func(t *testing.T) {

@@ -360,6 +360,11 @@ func (t *textPic) body() []string {
 		out = append(out, t.folded(k, j))
 		k = j
 	}
+	if len(t.pic.Rows) == 0 {
+		l := t.blank(0)
+		t.put(l, t.x[0]+2, "no steps yet", ClassDim)
+		out = append(out, t.render(l))
+	}
 	if n := t.opts.Ahead; n > 0 {
 		l := t.blank(t.rows)
 		s := "⋮ " + itoa(n) + " more step"
@@ -367,11 +372,6 @@ func (t *textPic) body() []string {
 			s += "s"
 		}
 		t.put(l, 1, s+" ahead (→ replays)", ClassDim)
-		out = append(out, t.render(l))
-	}
-	if len(t.pic.Rows) == 0 {
-		l := t.blank(0)
-		t.put(l, t.x[0]+2, "no steps yet", ClassDim)
 		out = append(out, t.render(l))
 	}
 	return out
@@ -765,9 +765,9 @@ func (t *textPic) footer() []string {
 			out = append(out, js...)
 		}
 	}
-	if !t.opts.NoLegend {
+	if lg := t.legend(); !t.opts.NoLegend && len(lg) > 0 {
 		out = append(out, rule)
-		out = append(out, t.legend()...)
+		out = append(out, lg...)
 	}
 	if len(out) == 1 {
 		return nil
