@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"fmt"
@@ -111,7 +111,7 @@ func (t tok) describe() string {
 	case tEOF:
 		return "end of file"
 	case tIdent, tInt:
-		return fmt.Sprintf("%q", quoteShort(t.text))
+		return fmt.Sprintf("%q", QuoteShort(t.text))
 	}
 	return fmt.Sprintf("%q", t.kind.String())
 }
@@ -130,8 +130,8 @@ type Comment struct {
 // endLine returns the line the comment ends on.
 func (c Comment) endLine() int { return c.Pos.Line + strings.Count(c.Text, "\n") }
 
-// isLine reports whether c is a // comment, which runs to the end of its line.
-func (c Comment) isLine() bool { return !c.Free && strings.HasPrefix(c.Text, "//") }
+// IsLine reports whether c is a // comment, which runs to the end of its line.
+func (c Comment) IsLine() bool { return !c.Free && strings.HasPrefix(c.Text, "//") }
 
 // scanner turns source text into tokens. Comments are collected into
 // comments as they are passed.
@@ -158,7 +158,7 @@ func newScanner(file string, src []byte) *scanner {
 func (s *scanner) pos() Position { return Position{File: s.file, Line: s.line, Col: s.col} }
 
 func (s *scanner) fail(pos Position, format string, args ...any) {
-	panic(errorf(pos, format, args...))
+	panic(Errorf(pos, format, args...))
 }
 
 // peekByte returns the byte k bytes ahead, or 0.
@@ -277,7 +277,7 @@ func (s *scanner) header() {
 			s.advance()
 		}
 		text := strings.TrimRight(string(s.src[start:s.off]), " \t\r")
-		if looksLikeThread(text) {
+		if LooksLikeThread(text) {
 			// A thread header here means the initial-state block is
 			// missing; herd7 would fail too, less clearly.
 			s.fail(pos, "expected \"{\" to start the initial state, found %q", strings.TrimSpace(text[:strings.IndexByte(text, '(')]))
@@ -286,12 +286,12 @@ func (s *scanner) header() {
 	}
 }
 
-// looksLikeThread reports whether a header line starts like a thread,
+// LooksLikeThread reports whether a header line starts like a thread,
 // "P0(" or "void P0(".
-func looksLikeThread(text string) bool {
+func LooksLikeThread(text string) bool {
 	text = strings.TrimPrefix(text, "void ")
 	i := strings.IndexByte(text, '(')
-	return i > 0 && isThreadName(strings.TrimSpace(text[:i]))
+	return i > 0 && IsThreadName(strings.TrimSpace(text[:i]))
 }
 
 func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
