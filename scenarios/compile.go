@@ -790,84 +790,17 @@ func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 	if dst != dstNone && pr.ret == retNone {
 		tc.fail(c.Fun.NamePos, "%s does not return a value", name)
 	}
-	var addr, val, exp *machine.Expr
-	var nr int64
-	var mos []machine.Value
-	var expArg syntax.Expr
-	for i, k := range pr.args {
-		a := c.Args[i]
-		switch {
-		case k == argMO:
-			id, ok := syntax.Unparen(a).(*syntax.Ident)
-			mo, known := memoryOrders[identName(id, ok)]
-			if !known {
-				tc.fail(a.Pos(), "argument %d of %s must be a memory order such as memory_order_relaxed, not %s", i+1, name, syntax.FormatExpr(a))
-			}
-			mos = append(mos, mo)
-		case k == argExpPtr:
-			expArg = a
-		case k == argBit:
-			v, ok := tc.constInt(a)
-			if !ok {
-				tc.fail(a.Pos(), "the bit number of %s must be a constant", name)
-			}
-			if v < 0 || v > 62 {
-				tc.fail(a.Pos(), "bit number %d of %s is out of range (0 to 62)", v, name)
-			}
-			nr = v
-		case i == pr.addr && k == argLvalue:
-			u, ok := syntax.Unparen(a).(*syntax.UnaryExpr)
-			if !ok || u.Op != "*" {
-				tc.fail(a.Pos(), "%s needs a dereference such as *x, not %s", name, syntax.FormatExpr(a))
-			}
-			addr = tc.pointer(u.X, name)
-		case i == pr.addr:
-			if lit, ok := syntax.Unparen(a).(*syntax.IntLit); ok {
-				tc.fail(a.Pos(), "%s needs a pointer such as x, not %s", name, lit.Text)
-			}
-			if id, ok := syntax.Unparen(a).(*syntax.Ident); ok {
-				if _, isReg := tc.lookupReg(id.Name); !isReg {
-					if _, isParam := tc.params[id.Name]; !isParam {
-						tc.undeclared(id)
-					}
-				}
-			}
-			addr = tc.pointer(a, name)
-		case i == pr.val:
-			val = tc.value(a)
-		case i == pr.exp:
-			exp = tc.value(a)
-		}
-	}
-	if len(mos) == 0 {
-		mos = append(mos, memoryOrders["memory_order_seq_cst"])
-	}
+	a := tc.callArgs(c, pr)
 	// What this call emits comes from it (its arguments' calls, compiled
 	// above, from themselves).
 	outer := tc.from.call
 	tc.from.call = c
 	defer func() { tc.from.call = outer }()
-	in := machine.Instr{Addr: addr, Val: val, Exp: exp}
-	// withDst sets the destination of in according to dst and emits it.
-	withDst := func() *machine.Expr {
-		switch dst.kind {
-		case destNone:
-			tc.emit(in)
-			return nil
-		case destValue:
-			t := tc.temp()
-			in.HasDst, in.Dst = true, t
-			tc.emit(in)
-			return machine.RegExpr(t)
-		}
-		in.HasDst, in.Dst = true, dst.reg
-		tc.emit(in)
-		return nil
-	}
+	in := machine.Instr{Addr: a.addr, Val: a.val, Exp: a.exp}
 	switch pr.class {
 	case pLoad:
 		in.Op, in.Access = machine.OpLoad, pr.access
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pStore:
 		in.Op, in.Access = machine.OpStore, pr.access
 		tc.emit(in)
@@ -885,7 +818,7 @@ func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 		tc.emit(in)
 	case pTryLock:
 		in.Op = machine.OpTryLock
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pRCULock:
 		tc.emit(machine.Instr{Op: machine.OpRCULock})
 	case pRCUUnlock:
@@ -894,28 +827,122 @@ func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 		tc.emit(machine.Instr{Op: machine.OpSyncRCU})
 	case pSRCULock:
 		in.Op, in.Cross = machine.OpSRCULock, pr.cross
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pSRCUUnlock:
 		in.Op, in.Cross = machine.OpSRCUUnlock, pr.cross
 		tc.emit(in)
 	case pSyncSRCU:
 		in.Op = machine.OpSyncSRCU
 		tc.emit(in)
+	case pC11Load, pC11Store, pC11Fence, pC11RMW, pC11CAS:
+		return tc.c11Call(pr, in, a, dst)
+	case pRMW:
+		return tc.rmwCall(pr, in, a.nr, dst)
+	}
+	return nil
+}
+
+// callArgs is what a call's arguments compile to.
+type callArgs struct {
+	addr, val, exp *machine.Expr
+	nr             int64           // the bit number (argBit)
+	mos            []machine.Value // the memory orders (argMO), seq_cst when none
+	expArg         syntax.Expr     // compare_exchange's "expected" (argExpPtr)
+}
+
+// callArgs compiles the arguments of call c of primitive pr.
+func (tc *threadCompiler) callArgs(c *syntax.CallExpr, pr *prim) callArgs {
+	name := c.Fun.Name
+	var out callArgs
+	for i, k := range pr.args {
+		a := c.Args[i]
+		switch {
+		case k == argMO:
+			id, ok := syntax.Unparen(a).(*syntax.Ident)
+			mo, known := memoryOrders[identName(id, ok)]
+			if !known {
+				tc.fail(a.Pos(), "argument %d of %s must be a memory order such as memory_order_relaxed, not %s", i+1, name, syntax.FormatExpr(a))
+			}
+			out.mos = append(out.mos, mo)
+		case k == argExpPtr:
+			out.expArg = a
+		case k == argBit:
+			v, ok := tc.constInt(a)
+			if !ok {
+				tc.fail(a.Pos(), "the bit number of %s must be a constant", name)
+			}
+			if v < 0 || v > 62 {
+				tc.fail(a.Pos(), "bit number %d of %s is out of range (0 to 62)", v, name)
+			}
+			out.nr = v
+		case i == pr.addr && k == argLvalue:
+			u, ok := syntax.Unparen(a).(*syntax.UnaryExpr)
+			if !ok || u.Op != "*" {
+				tc.fail(a.Pos(), "%s needs a dereference such as *x, not %s", name, syntax.FormatExpr(a))
+			}
+			out.addr = tc.pointer(u.X, name)
+		case i == pr.addr:
+			if lit, ok := syntax.Unparen(a).(*syntax.IntLit); ok {
+				tc.fail(a.Pos(), "%s needs a pointer such as x, not %s", name, lit.Text)
+			}
+			if id, ok := syntax.Unparen(a).(*syntax.Ident); ok {
+				if _, isReg := tc.lookupReg(id.Name); !isReg {
+					if _, isParam := tc.params[id.Name]; !isParam {
+						tc.undeclared(id)
+					}
+				}
+			}
+			out.addr = tc.pointer(a, name)
+		case i == pr.val:
+			out.val = tc.value(a)
+		case i == pr.exp:
+			out.exp = tc.value(a)
+		}
+	}
+	if len(out.mos) == 0 {
+		out.mos = append(out.mos, memoryOrders["memory_order_seq_cst"])
+	}
+	return out
+}
+
+// emitTo sets the destination of in according to dst and emits it; for
+// dstValue it returns the temporary that holds the result.
+func (tc *threadCompiler) emitTo(in machine.Instr, dst dest) *machine.Expr {
+	switch dst.kind {
+	case destNone:
+		tc.emit(in)
+		return nil
+	case destValue:
+		t := tc.temp()
+		in.HasDst, in.Dst = true, t
+		tc.emit(in)
+		return machine.RegExpr(t)
+	}
+	in.HasDst, in.Dst = true, dst.reg
+	tc.emit(in)
+	return nil
+}
+
+// c11Call emits a C11 primitive (in holds its address and values): its
+// memory order picks the kernel access, fence or ordering it maps to.
+func (tc *threadCompiler) c11Call(pr *prim, in machine.Instr, a callArgs, dst dest) *machine.Expr {
+	mo := a.mos[0]
+	switch pr.class {
 	case pC11Load:
 		in.Op, in.Access = machine.OpLoad, machine.Once
-		switch mos[0] {
+		switch mo {
 		case memoryOrders["memory_order_acquire"], memoryOrders["memory_order_acq_rel"]:
 			in.Access = machine.Acquire
 		case memoryOrders["memory_order_seq_cst"]:
 			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
-			r := withDst()
+			r := tc.emitTo(in, dst)
 			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
 			return r
 		}
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pC11Store:
 		in.Op, in.Access = machine.OpStore, machine.Once
-		switch mos[0] {
+		switch mo {
 		case memoryOrders["memory_order_release"], memoryOrders["memory_order_acq_rel"]:
 			in.Access = machine.Release
 		case memoryOrders["memory_order_seq_cst"]:
@@ -927,53 +954,59 @@ func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 		tc.emit(in)
 	case pC11Fence:
 		f := machine.FenceMb
-		if mos[0] == memoryOrders["memory_order_relaxed"] {
+		if mo == memoryOrders["memory_order_relaxed"] {
 			f = machine.FenceBarrier // a relaxed fence orders nothing
 		}
 		tc.emit(machine.Instr{Op: machine.OpFence, Fence: f})
 	case pC11RMW:
-		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
-		return withDst()
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mo), pr.rmw
+		return tc.emitTo(in, dst)
 	case pC11CAS:
-		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
-		return tc.compareExchange(in, expArg, dst)
-	case pRMW:
-		in.Op, in.Order, in.RMW = machine.OpRMW, pr.order, pr.rmw
-		switch {
-		case pr.one:
-			in.Val = machine.Const(1)
-		case pr.args[pr.val] == argBit:
-			in.Val = machine.Const(machine.Value(int64(1) << nr))
-		}
-		if pr.zeroExp {
-			in.Exp = machine.Const(0)
-		}
-		if pr.ret == retNone || pr.ret == retOld || dst == dstNone {
-			return withDst()
-		}
-		// The result is computed from the old value.
-		t := tc.temp()
-		in.HasDst, in.Dst = true, t
-		tc.emit(in)
-		old := machine.RegExpr(t)
-		var res *machine.Expr
-		switch pr.ret {
-		case retNew:
-			res = machine.Bin(rmwExprOp(pr.rmw), old, in.Val)
-		case retZero:
-			res = machine.Bin(machine.EEq, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
-		case retBit:
-			res = machine.Bin(machine.EAnd, machine.Bin(machine.EShr, old, machine.Const(machine.Value(nr))), machine.Const(1))
-		case retNeg:
-			res = machine.Bin(machine.ELt, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
-		case retAdded:
-			res = machine.Bin(machine.ENe, old, in.Exp)
-		}
-		if dst == dstValue {
-			return res
-		}
-		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: res})
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mo), pr.rmw
+		return tc.compareExchange(in, a.expArg, dst)
 	}
+	return nil
+}
+
+// rmwCall emits a kernel read-modify-write (in holds its address and
+// values; nr is the bit number of a bit operation), and computes what it
+// returns from the old value when that is not the old value itself.
+func (tc *threadCompiler) rmwCall(pr *prim, in machine.Instr, nr int64, dst dest) *machine.Expr {
+	in.Op, in.Order, in.RMW = machine.OpRMW, pr.order, pr.rmw
+	switch {
+	case pr.one:
+		in.Val = machine.Const(1)
+	case pr.args[pr.val] == argBit:
+		in.Val = machine.Const(machine.Value(int64(1) << nr))
+	}
+	if pr.zeroExp {
+		in.Exp = machine.Const(0)
+	}
+	if pr.ret == retNone || pr.ret == retOld || dst == dstNone {
+		return tc.emitTo(in, dst)
+	}
+	// The result is computed from the old value.
+	t := tc.temp()
+	in.HasDst, in.Dst = true, t
+	tc.emit(in)
+	old := machine.RegExpr(t)
+	var res *machine.Expr
+	switch pr.ret {
+	case retNew:
+		res = machine.Bin(rmwExprOp(pr.rmw), old, in.Val)
+	case retZero:
+		res = machine.Bin(machine.EEq, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
+	case retBit:
+		res = machine.Bin(machine.EAnd, machine.Bin(machine.EShr, old, machine.Const(machine.Value(nr))), machine.Const(1))
+	case retNeg:
+		res = machine.Bin(machine.ELt, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
+	case retAdded:
+		res = machine.Bin(machine.ENe, old, in.Exp)
+	}
+	if dst == dstValue {
+		return res
+	}
+	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: res})
 	return nil
 }
 
