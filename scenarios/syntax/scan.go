@@ -297,6 +297,18 @@ func LooksLikeThread(text string) bool {
 func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
+// operators maps each operator's spelling (tokenText) to its token, by
+// length: next matches the longest first.
+var operators = func() (ops [4]map[string]token) {
+	for n := range ops {
+		ops[n] = map[string]token{}
+	}
+	for t := tLParen; int(t) < len(tokenText); t++ {
+		ops[len(tokenText[t])][tokenText[t]] = t
+	}
+	return ops
+}()
+
 // next scans the next token.
 func (s *scanner) next() tok {
 	s.skipSpace()
@@ -305,162 +317,57 @@ func (s *scanner) next() tok {
 		return tok{kind: tEOF, pos: pos}
 	}
 	c := s.src[s.off]
-	if isLetter(c) {
-		start := s.off
-		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
-			s.advance()
-		}
-		return tok{kind: tIdent, pos: pos, text: string(s.src[start:s.off])}
+	switch {
+	case isLetter(c):
+		return tok{kind: tIdent, pos: pos, text: s.word()}
+	case isDigit(c):
+		return tok{kind: tInt, pos: pos, text: s.word()}
+	case c == '(' && s.code && s.peekByte(1) == '*':
+		s.mlComment(pos)
 	}
-	if isDigit(c) {
-		start := s.off
-		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
-			s.advance()
+	for n := 3; n >= 1; n-- {
+		if s.off+n > len(s.src) {
+			continue
 		}
-		return tok{kind: tInt, pos: pos, text: string(s.src[start:s.off])}
-	}
-	// Operators: longest match first.
-	three := []struct {
-		s string
-		t token
-	}{{"<<=", tShlAssign}, {">>=", tShrAssign}}
-	for _, o := range three {
-		if strings.HasPrefix(string(s.src[s.off:min(s.off+3, len(s.src))]), o.s) {
-			s.advance()
-			s.advance()
-			s.advance()
-			return tok{kind: o.t, pos: pos}
-		}
-	}
-	if s.off+1 < len(s.src) {
-		var t token
-		switch string(s.src[s.off : s.off+2]) {
-		case "->":
-			t = tArrow
-		case "+=":
-			t = tAddAssign
-		case "-=":
-			t = tSubAssign
-		case "*=":
-			t = tMulAssign
-		case "/=":
-			t = tDivAssign
-		case "%=":
-			t = tModAssign
-		case "&=":
-			t = tAndAssign
-		case "|=":
-			t = tOrAssign
-		case "^=":
-			t = tXorAssign
-		case "++":
-			t = tInc
-		case "--":
-			t = tDec
-		case "<<":
-			t = tShl
-		case ">>":
-			t = tShr
-		case "&&":
-			t = tLAnd
-		case "||":
-			t = tLOr
-		case "==":
-			t = tEq
-		case "!=":
-			t = tNe
-		case "<=":
-			t = tLe
-		case ">=":
-			t = tGe
-		case `/\`:
-			t = tConj
-		case `\/`:
-			t = tDisj
-		case "=>":
-			t = tImplies
-		case "<>":
-			t = tLtGt
-		}
-		if t != tEOF {
-			s.advance()
-			s.advance()
+		if t, ok := operators[n][string(s.src[s.off:s.off+n])]; ok {
+			for range n {
+				s.advance()
+			}
 			return tok{kind: t, pos: pos}
 		}
 	}
-	if c == '(' && s.code && s.peekByte(1) == '*' {
-		if n := s.peekByte(2); n == ' ' || n == '\t' || n == '\n' || n == '\r' {
-			end := s.off
-			for end < len(s.src) && s.src[end] != '\n' {
-				end++
-			}
-			if strings.Contains(string(s.src[s.off+2:end]), "*)") {
-				s.fail(pos, "(* ... *) comments are not allowed inside thread code; use /* ... */ or //")
-			}
+	r, _ := utf8.DecodeRune(s.src[s.off:])
+	switch {
+	case r == '"' || r == '\'':
+		s.fail(pos, "string and character literals are not supported")
+	case r == '#':
+		s.fail(pos, "preprocessor directives are not supported")
+	case r == utf8.RuneError:
+		s.fail(pos, "invalid UTF-8 byte 0x%02x", c)
+	}
+	s.fail(pos, "unexpected character %q", r)
+	return tok{}
+}
+
+// word scans an identifier or a number: letters and digits.
+func (s *scanner) word() string {
+	start := s.off
+	for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+		s.advance()
+	}
+	return string(s.src[start:s.off])
+}
+
+// mlComment refuses a herd7 "(* ... *)" comment in thread code (at pos,
+// "(*" and a space), where "(*p)" is C.
+func (s *scanner) mlComment(pos Position) {
+	if n := s.peekByte(2); n == ' ' || n == '\t' || n == '\n' || n == '\r' {
+		end := s.off
+		for end < len(s.src) && s.src[end] != '\n' {
+			end++
+		}
+		if strings.Contains(string(s.src[s.off+2:end]), "*)") {
+			s.fail(pos, "(* ... *) comments are not allowed inside thread code; use /* ... */ or //")
 		}
 	}
-	var t token
-	switch c {
-	case '(':
-		t = tLParen
-	case ')':
-		t = tRParen
-	case '{':
-		t = tLBrace
-	case '}':
-		t = tRBrace
-	case '[':
-		t = tLBrack
-	case ']':
-		t = tRBrack
-	case ';':
-		t = tSemi
-	case ',':
-		t = tComma
-	case ':':
-		t = tColon
-	case '?':
-		t = tQuestion
-	case '.':
-		t = tDot
-	case '=':
-		t = tAssign
-	case '+':
-		t = tPlus
-	case '-':
-		t = tMinus
-	case '*':
-		t = tStar
-	case '/':
-		t = tSlash
-	case '%':
-		t = tPct
-	case '&':
-		t = tAmp
-	case '|':
-		t = tPipe
-	case '^':
-		t = tCaret
-	case '!':
-		t = tNot
-	case '~':
-		t = tTilde
-	case '<':
-		t = tLt
-	case '>':
-		t = tGt
-	default:
-		r, _ := utf8.DecodeRune(s.src[s.off:])
-		switch {
-		case r == '"' || r == '\'':
-			s.fail(pos, "string and character literals are not supported")
-		case r == '#':
-			s.fail(pos, "preprocessor directives are not supported")
-		case r == utf8.RuneError:
-			s.fail(pos, "invalid UTF-8 byte 0x%02x", c)
-		}
-		s.fail(pos, "unexpected character %q", r)
-	}
-	s.advance()
-	return tok{kind: t, pos: pos}
 }
