@@ -220,17 +220,15 @@ func readerMayHang(code []Instr) bool {
 // futureOp computes, for every pc, whether an instruction at or after pc
 // (on some path) has an operation op satisfies.
 func futureOp(code []Instr, op func(Op) bool) []bool {
-	out := make([]bool, len(code)+1)
-	for pc := len(code) - 1; pc >= 0; pc-- {
-		in := &code[pc]
-		switch in.Op {
-		case OpJump:
-			out[pc] = out[in.Target]
-		case OpBranch:
-			out[pc] = out[pc+1] || out[in.Target]
-		default:
-			out[pc] = op(in.Op) || out[pc+1]
+	bits := Future(code, func(in *Instr) uint32 {
+		if op(in.Op) {
+			return 1
 		}
+		return 0
+	})
+	out := make([]bool, len(bits))
+	for pc, a := range bits {
+		out[pc] = a != 0
 	}
 	return out
 }

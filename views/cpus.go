@@ -207,13 +207,19 @@ func (r codeRows) instrAt(l int, lines int) (int, bool) {
 	if l < 0 || l >= lines || len(r.starts) == 0 {
 		return 0, false
 	}
+	return lineItem(r.starts, l), true
+}
+
+// lineItem returns the item that line l belongs to, of items whose lines
+// start at starts (in order): the last that starts at or before l.
+func lineItem(starts []int, l int) int {
 	i := 0
-	for j, s := range r.starts {
+	for j, s := range starts {
 		if s <= l {
 			i = j
 		}
 	}
-	return i, true
+	return i
 }
 
 func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {

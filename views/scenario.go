@@ -507,13 +507,7 @@ func (o outcomeRows) rowOf(l int) (int, bool) {
 	if l < 0 || l >= o.rowLines {
 		return 0, false
 	}
-	row := 0
-	for i, st := range o.start {
-		if st <= l {
-			row = i
-		}
-	}
-	return row, true
+	return lineItem(o.start, l), true
 }
 
 // linesOf returns the first and last line of row i.
