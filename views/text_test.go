@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/views/textwrap"
 )
 
 // wrapGuard runs wrapWords with a generous hang guard: what the wrapper
@@ -16,7 +18,7 @@ import (
 func wrapGuard(t *testing.T, text string, first, rest int) []string {
 	t.Helper()
 	done := make(chan []string, 1)
-	go func() { done <- wrapWords(text, first, rest, false) }()
+	go func() { done <- textwrap.Words(text, first, rest, false) }()
 	select {
 	case ls := <-done:
 		return ls
@@ -61,7 +63,7 @@ func BenchmarkWrapLongWord(b *testing.B) {
 		word := strings.Repeat("a", n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				wrapWords(word, 72, 72, false)
+				textwrap.Words(word, 72, 72, false)
 			}
 		})
 	}
