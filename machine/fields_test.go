@@ -54,6 +54,7 @@ var fieldRoles = map[string]fieldRole{
 	"cpus.acqWait":  inKey,
 	"cpus.syncWait": inKey,
 	"cpus.fault":    inKey,
+	"cpus.misspec":  inKey,
 	"cpus.rcuDepth": inKey,
 	"cpus.gpDomain": inKey,
 	"cpus.gpWait":   inKey,

@@ -121,6 +121,10 @@ type cpuState struct {
 	acqWait  bool   // an acquire ran: the next instruction waits for an empty invalidation queue
 	syncWait bool   // inside synchronize_rcu or synchronize_srcu, after the grace period started
 	fault    bool   // the instruction at pc used an address that is not a pointer: the execution ended
+	// misspec is 1+the branch that went the other way than the CPU guessed
+	// when it performed a read inside it early (early.go): the state is no
+	// execution; 0 if none.
+	misspec  uint8
 	rcuDepth uint8
 	// gpDomain is the kind of grace period this CPU waits for: 0 for
 	// RCU, 1+d for the SRCU domain of location d.
@@ -402,7 +406,7 @@ func (s *State) Equal(t *State) bool {
 			return false
 		}
 		if a.pc != b.pc || a.early != b.early || a.executed != b.executed || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
-			a.fault != b.fault || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
+			a.fault != b.fault || a.misspec != b.misspec || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
 			len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
 			return false
 		}
