@@ -24,7 +24,9 @@ import "math/bits"
 // whose condition depends on an overtaken load only by reads (ARMv8's
 // control dependencies order stores, not loads: the reads are a guess of
 // the branch's direction, and a wrong guess is no execution; see
-// earlyCandidates and jump); nothing that writes is issued past one (a
+// earlyCandidates and jump); nothing that writes is issued past one but a
+// plain store, whose entry is guarded: forwarded to the CPU's own later
+// loads (PPOCA), committed only once the branch has been performed (a
 // store is not made visible past an unresolved branch). Never an
 // acquire, a release, a fully ordered or release RMW, a lock operation,
 // another barrier, or an RCU or SRCU operation.
@@ -73,8 +75,9 @@ type earlyCand struct {
 	// guess is the first branch k is issued past whose condition depends
 	// on an overtaken load (-1 if none): k is performed before the CPU
 	// knows which way it goes (a guess, checked when it resolves: see
-	// jump). Only reads are.
-	guess int
+	// jump). Reads are, and plain stores, whose entries wait for the last
+	// such branch (last) before they commit.
+	guess, last int
 }
 
 // earlyWalk is the state of earlyCandidates' walk along one path.
@@ -94,6 +97,7 @@ type earlyWalk struct {
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
 	guess                   int // the first unresolved branch passed, or -1
+	last                    int // the last unresolved branch passed, or -1
 }
 
 func (w *earlyWalk) exprSecs(e *Expr) uint32 {
@@ -159,15 +163,17 @@ func earlyMask(mask uint64, from, to int) uint64 {
 // a wrong guess is not an execution). Once the CPU has guessed (it
 // performed something inside one body), only that body is walked. After
 // the join, reads may go ahead when they may on both paths. Nothing that
-// writes is issued past an unresolved branch (RULES.md, "knowingly
-// differs"): no store, smp_wmb, RMW that writes or lock.
+// writes is issued past an unresolved branch but a plain store, whose
+// entry is guarded (SBEntry.Guard: it commits only once the branch has
+// been performed, RULES.md "knowingly differs"): no smp_wmb, RMW that
+// writes or lock.
 func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	cs := &s.cpus[c]
 	code := m.code(c)
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1}
+	w := earlyWalk{guess: -1, last: -1}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -185,7 +191,9 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			continue
 		}
 		in := &code[i]
-		writeOK := w.guess < 0 // nothing that writes passes an unresolved branch
+		// Nothing that writes passes an unresolved branch, but a plain
+		// store whose entry waits for it (a guarded entry, below).
+		writeOK := w.guess < 0
 		switch in.Op {
 		case OpAssign:
 			if in.Val.Regs()&w.tainted != 0 {
@@ -220,6 +228,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			if a.guess < 0 {
 				a.guess, b.guess = i, i
 			}
+			a.last, b.last = i, i
 			inThen := earlyMask(cs.early, i+1, thenEnd) != 0
 			inElse := earlyMask(cs.early, elseStart, join) != 0
 			switch {
@@ -242,7 +251,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 					return false
 				}
 				w.join(&a, &b)
-				w.guess = a.guess
+				w.guess, w.last = a.guess, i
 			}
 			i = join
 			continue
@@ -257,7 +266,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
 				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
-					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess})
+					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
 				}
 			}
 			// What may be walked past: plain loads, and relaxed RMWs (a
@@ -305,7 +314,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				}
 			case fenceWrite:
 				if w.skipped && !w.skippedRMW && w.skippedStores == 0 && writeOK {
-					yield(earlyCand{k: i, kind: earlyWmb, guess: -1})
+					yield(earlyCand{k: i, kind: earlyWmb, guess: -1, last: -1})
 				}
 			}
 			return false
@@ -317,13 +326,15 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			if !ok || int(l) >= len(m.Prog.Locs) {
 				return false
 			}
-			if writeOK && in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 {
-				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: -1})
+			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 {
+				// Past an unresolved branch, the entry is guarded: it may
+				// be forwarded to later loads of the CPU (PPOCA), but it
+				// commits only once the branch has been performed.
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.guess, last: w.last})
 				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken
-			// load, an overtaken access touches its location, or it is
-			// past an unresolved branch), but ARMv8 orders a plain store
+			// load, or an overtaken access touches its location), but ARMv8 orders a plain store
 			// before neither later stores nor later loads of other
 			// locations: walk past it.
 			w.skippedStores |= 1 << l
@@ -419,6 +430,20 @@ func (m *Machine) earlyCand(s *State, c, k int) (earlyCand, bool) {
 	return out, found
 }
 
+// Guess returns, for an early step st enabled in s, the first branch it
+// would be performed past whose condition is not yet known (a guess of
+// that branch's direction: see earlyCandidates), and -1 for any other
+// step or an early step that guesses nothing.
+func (m *Machine) Guess(s *State, st Step) int {
+	if st.Kind != StepEarly || int(st.CPU) >= len(s.cpus) {
+		return -1
+	}
+	if e, ok := m.earlyCand(s, int(st.CPU), int(st.Arg)); ok {
+		return e.guess
+	}
+	return -1
+}
+
 // reads reports whether candidates of kind k read their location.
 func (k earlyKind) reads() bool { return k == earlyLoad || k == earlyRMW || k == earlyAcquire }
 
@@ -440,7 +465,7 @@ func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 	case earlyWmb:
 		m.insertWmb(cs)
 	case earlyStore:
-		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Secs: secs, Instr: uint8(k)})
+		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Secs: secs, Instr: uint8(k), Guard: uint8(e.last + 1)})
 	case earlyLoad:
 		switch in.Op {
 		case OpLoad:

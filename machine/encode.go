@@ -63,7 +63,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	}
 	b = append(b, byte(len(cs.sb)))
 	for _, e := range cs.sb {
-		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr)
+		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr, e.Guard)
 		b = binary.AppendVarint(b, int64(e.Val))
 		if track {
 			b = binary.AppendUvarint(b, uint64(e.Secs))
@@ -206,6 +206,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 			d.byte()
 			d.byte()
 			d.byte()
+			d.byte()
 			d.varint()
 			if track {
 				d.uvarint()
@@ -283,7 +284,7 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 	cs.sb = sc.sbs[so : so+n : so+n+1]
 	so += n + 1
 	for i := range cs.sb {
-		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte()}
+		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte(), Guard: d.byte()}
 		cs.sb[i].Val = Value(d.varint())
 		if track {
 			cs.sb[i].Secs = uint32(d.uvarint())

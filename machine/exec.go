@@ -467,6 +467,9 @@ func (m *Machine) canCommit(s *State, c, i int) bool {
 	if e.Kind.IsRelease() && i != 0 {
 		return false
 	}
+	if e.Guard != 0 && int(s.cpus[c].pc) < int(e.Guard) {
+		return false // issued past a branch not yet performed: not visible before it
+	}
 	for j := 0; j < i; j++ {
 		if sb[j].Kind == EntryWmb || sb[j].Loc == e.Loc {
 			return false // markers never lead the buffer, so one before i has stores before it

@@ -1413,7 +1413,10 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 		}
 		k := -1
 		m.earlyCandidates(s, c, func(e earlyCand) {
-			if e.kind == earlyStore && k < 0 {
+			// Not a store past an unresolved branch: issuing it is a
+			// guess of the branch's direction, which executions that
+			// go the other way must not be made to take.
+			if e.kind == earlyStore && e.guess < 0 && k < 0 {
 				k = e.k
 			}
 		})

@@ -75,6 +75,7 @@ var fieldRoles = map[string]fieldRole{
 	"cpus.sb.Val":   inKey,
 	"cpus.sb.Instr": inKey,
 	"cpus.sb.Secs":  inKey,
+	"cpus.sb.Guard": inKey,
 
 	"cpus.iq.Loc":     inKey,
 	"cpus.iq.Marked":  inKey,

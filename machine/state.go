@@ -87,6 +87,11 @@ type SBEntry struct {
 	// carries (srcu.go, "Which section an unlock closes").
 	Secs uint32
 	Val  Value
+	// Guard is 1+the branch a store issued early past an unresolved
+	// branch waits for (ARM-like, early.go): it may be forwarded to the
+	// CPU's own later loads, but commits only once the pc has passed that
+	// branch; 0 for every other entry.
+	Guard uint8
 }
 
 // IQEntry is one queued invalidation (ARM-like mode). A CPU holds at most

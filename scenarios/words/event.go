@@ -178,7 +178,9 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 		}
 	}
 	var out []string
-	if x.ev.Guess >= 0 {
+	if x.ev.Guess >= 0 && in.Op == machine.OpStore {
+		out = append(out, "The core guesses which way the branch goes and puts the store in its store buffer ahead, where only its own later loads see it. If the branch goes the other way, the store is discarded and this path is no execution (smpscope ends it there).")
+	} else if x.ev.Guess >= 0 {
 		out = append(out, "ARMv8 orders only stores after a branch, not loads: the core guesses which way the branch goes and reads ahead. If the branch goes the other way, the read is discarded and this path is no execution (smpscope ends it there).")
 	}
 	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock || in.Op == machine.OpLock
@@ -478,6 +480,9 @@ func (x *explainer) store(in *machine.Instr) []string {
 	}
 	if len(behind) > 0 {
 		out = append(out, fmt.Sprintf("The wmb marker ahead of it means %s cannot commit before %s.", st, x.entries(behind)))
+	}
+	if e.Guard != 0 {
+		out = append(out, fmt.Sprintf("It may not commit before %s has executed: no store is made visible past a branch whose condition is not known yet. Until then only %s's own later loads of %s can read it (store forwarding).", x.instr(x.c, int(e.Guard)-1), x.cpu(x.c), x.loc(e.Loc)))
 	}
 	return out
 }
