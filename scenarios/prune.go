@@ -1,6 +1,9 @@
 package scenarios
 
-import "smpscope/machine"
+import (
+	"smpscope/machine"
+	"smpscope/scenarios/syntax"
+)
 
 // A filter clause decided early. herd7 drops the executions a filter
 // rejects; an exploration can drop them as soon as the filter's value is
@@ -33,33 +36,23 @@ func (c *Compiled) filterPrune(p *machine.Program) func(*machine.State) bool {
 }
 
 // futureRegWrites computes, for every pc, the registers an instruction at
-// or after pc may write (on some path; branches only jump forward).
+// or after pc may write (on some path).
 func futureRegWrites(code []machine.Instr) []uint32 {
-	out := make([]uint32, len(code)+1)
-	for pc := len(code) - 1; pc >= 0; pc-- {
-		in := &code[pc]
-		switch in.Op {
-		case machine.OpJump:
-			out[pc] = out[in.Target]
-		case machine.OpBranch:
-			out[pc] = out[pc+1] | out[in.Target]
-		default:
-			out[pc] = out[pc+1]
-			if in.HasDst {
-				out[pc] |= 1 << in.Dst
-			}
+	return machine.Future(code, func(in *machine.Instr) uint32 {
+		if in.HasDst {
+			return 1 << in.Dst
 		}
-	}
-	return out
+		return 0
+	})
 }
 
 // settled evaluates a condition on a running state in three values: the
 // value, and whether the rest of the execution can no longer change it.
 type settled func(s *machine.State) (v, known bool)
 
-func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
+func (c *Compiled) settle(x syntax.Cond, writes [][]uint32) settled {
 	switch x := x.(type) {
-	case *CondAnd:
+	case *syntax.CondAnd:
 		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
 		return func(s *machine.State) (bool, bool) {
 			lv, lk := l(s)
@@ -72,7 +65,7 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 			}
 			return true, lk && rk
 		}
-	case *CondOr:
+	case *syntax.CondOr:
 		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
 		return func(s *machine.State) (bool, bool) {
 			lv, lk := l(s)
@@ -85,17 +78,17 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 			}
 			return false, lk && rk
 		}
-	case *CondNot:
+	case *syntax.CondNot:
 		f := c.settle(x.X, writes)
 		return func(s *machine.State) (bool, bool) { v, k := f(s); return !v, k }
-	case *CondImplies:
-		return c.settle(&CondOr{X: &CondNot{X: x.X}, Y: x.Y}, writes)
-	case *CondParen:
+	case *syntax.CondImplies:
+		return c.settle(&syntax.CondOr{X: &syntax.CondNot{X: x.X}, Y: x.Y}, writes)
+	case *syntax.CondParen:
 		return c.settle(x.X, writes)
-	case *CondBool:
+	case *syntax.CondBool:
 		v := x.Value
 		return func(*machine.State) (bool, bool) { return v, true }
-	case *CondAtom:
+	case *syntax.CondAtom:
 		if x.Loc.Thread < 0 || x.Val.Ref != nil && x.Val.Ref.Thread < 0 {
 			return func(*machine.State) (bool, bool) { return false, false }
 		}
