@@ -277,6 +277,8 @@ func (k *cpuCol) head(d words.Detail) []string {
 	switch {
 	case wait.Kind == machine.WaitFinished:
 		head += " " + st.CPUFinished.Render("✓ done")
+	case wait.Kind == machine.WaitMisspec:
+		head += " " + st.CPUBlocked.Render("✗ wrong guess")
 	case wait.Blocked():
 		head += " " + st.CPUBlocked.Render("⏸ blocked")
 	default:
@@ -402,6 +404,12 @@ func (k *cpuCol) storeBuffer() []string {
 		case machine.EntryReleaseExclusive:
 			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel excl"))
 		default:
+			if e.Guard != 0 {
+				// Put there past an unresolved if: it commits only once
+				// the branch has executed.
+				sb = append(sb, st.StoreBufferEntry.Render(name+"="+val+" guess"))
+				continue
+			}
 			sb = append(sb, st.StoreBufferEntry.Render(name+"="+val))
 		}
 	}
