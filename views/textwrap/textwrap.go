@@ -132,4 +132,3 @@ func MarkdownBlockStart(word string) bool {
 	}
 	return i > 0 && i < len(word) && (word[i] == '.' || word[i] == ')')
 }
-
