@@ -83,8 +83,11 @@ const (
 	// redPostponeLock: while a grace period may wait, rcu_read_lock is
 	// taken with its CPU's next step (postponedLockMoves).
 	redPostponeLock
+	// redPersistentSet: the moves of a set of CPUs are taken alone when
+	// nothing the others may do interferes (persistentSet).
+	redPersistentSet
 
-	allReductions = redPostponeLock<<1 - 1
+	allReductions = redPersistentSet<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -756,6 +759,9 @@ type worker struct {
 	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
+	cur          []setFoot // per CPU footprints of its moves (persistentSet)
+	fut          []futFoot // per CPU footprints of its futures (persistentSet)
+	fpSc         scratch   // persistentSet's copy of the state
 	final        []finalState
 	transitions  int
 }
@@ -853,25 +859,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		m.apply(t, st, ev)
 		did(st)
 	}
-	c := int(mv.step.CPU)
-	if mv.lock {
-		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
-	}
-	switch {
-	case mv.store == 1:
-		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
-	case mv.store > 1:
-		do(Step{Kind: StepEarly, CPU: mv.step.CPU, Arg: mv.store - 2}, nil)
-	}
-	switch mv.pre {
-	case preOne:
-		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
-	case preAll:
-		for len(t.cpus[c].iq) > 0 {
-			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
-		}
-	}
-	do(mv.step, ev)
+	ownSteps(t, mv, ev, do)
 	if m.Mode == ARM && e.on(redUnreadable) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
@@ -916,6 +904,32 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			do(Step{Kind: StepReportQS, CPU: uint8(d)}, nil)
 		}
 	}
+}
+
+// ownSteps takes the ordinary steps of mv itself on t with do, in order:
+// a postponed rcu_read_lock, a postponed store, the queued invalidations
+// applied first, then the step (with ev). What perform takes eagerly
+// after them is not among them.
+func ownSteps(t *State, mv macro, ev *Event, do func(st Step, ev *Event)) {
+	c := int(mv.step.CPU)
+	if mv.lock {
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	}
+	switch {
+	case mv.store == 1:
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	case mv.store > 1:
+		do(Step{Kind: StepEarly, CPU: mv.step.CPU, Arg: mv.store - 2}, nil)
+	}
+	switch mv.pre {
+	case preOne:
+		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
+	case preAll:
+		for len(t.cpus[c].iq) > 0 {
+			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
+		}
+	}
+	do(mv.step, ev)
 }
 
 // liveReads returns the locations some CPU may still load from.
@@ -968,6 +982,15 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	}
 	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
 		return append([]macro(nil), w.cpuMvs[c]...)
+	}
+	if p, ok := e.persistentSet(s, w); ok {
+		var out []macro
+		for c := range s.cpus {
+			if p&(1<<c) != 0 {
+				out = append(out, w.cpuMvs[c]...)
+			}
+		}
+		return out
 	}
 	var out []macro
 	for c := range s.cpus {

@@ -75,3 +75,35 @@ func BenchmarkCycles(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGrace explores issue 24's class (GraceFamilies) in both modes,
+// one exploration per iteration, reporting states and the explorer's
+// peak memory per state; each run stops at 10 s (reported as the metric
+// "incomplete", states then counts what was done). State counts do not
+// depend on the machine's load, times do.
+//
+//	go test ./scenarios/litmusgen -run '^$' -bench Grace -benchtime 1x
+func BenchmarkGrace(b *testing.B) {
+	for _, f := range GraceFamilies() {
+		c, err := Compile(f.Name, f.Src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			b.Run(fmt.Sprintf("%s/%s", strings.TrimPrefix(strings.ReplaceAll(f.Name, "+", ""), "C-gp-"), mode), func(b *testing.B) {
+				m := machine.MustNew(c.Program, mode)
+				var r *machine.Result
+				for i := 0; i < b.N; i++ {
+					r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
+				}
+				b.ReportMetric(float64(r.States), "states")
+				if r.States > 0 {
+					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+				}
+				if !r.Complete {
+					b.ReportMetric(1, "incomplete")
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,672 @@
+package machine
+
+import "fmt"
+
+// CPU-set persistent sets (issue 24). persistentCPU takes the moves of one
+// CPU alone when nothing any other CPU may still do interferes with them;
+// in a cycle every CPU's first move interferes with its neighbour's future,
+// so no one CPU ever qualifies. persistentSet looks for a set P of CPUs
+// instead: all the moves of the CPUs in P (T, the union of their
+// cpuMacros), taken alone, the other CPUs left for later. P is grown from
+// one CPU by a closure: a CPU whose possible future interferes with a move
+// of P joins P.
+//
+// The argument. Write s·a for the state the explorer's move a (a macro,
+// with what perform takes eagerly after it) leads to from s, and call a
+// path of moves of CPUs outside P a P-free path. Suppose that, at every
+// state v of every P-free path from s:
+//
+//	(stability) every CPU c in P has exactly the moves at v it has at s;
+//	(commutation) for every move a of P and every move b of a CPU d
+//	outside P at v, b is still a move of d at v·a, and v·a·b = v·b·a
+//	(equal search keys).
+//
+// Then every final, stuck or faulted state reachable from s is matched by
+// one of the same kind (the same outcome, a deadlock, a fault) reachable
+// through a move of T first. Take a path w from s to such a state. If w
+// has a move of a CPU in P, let a be the first one: the moves before it
+// form a P-free path, so a is a move at s (stability), and it can be
+// swapped to the front one move at a time (commutation at the states of
+// that P-free path), reaching the same state by the same moves otherwise.
+// If w has none, it is P-free; a move a of T stays a move along it, so its
+// end is not final or stuck (a is still enabled there): it is a fault, and
+// a·w reaches a fault too (every move of w is still a move after a). By
+// induction on the longest path from s (the graph has no cycles), the
+// reduced search reaches a state of every kind the full one does. The
+// proof needs nothing of how the other states' moves were chosen, so it
+// composes with the other reductions, each argued the same way (a move
+// first, then a path to an equivalent end).
+//
+// Both conditions follow from a resource view of the state, each move
+// reading or writing:
+//
+//   - LOC(l), per location: the latest value, memory, every cache's copy
+//     of the line and its MESI state, and pending reservations. Loads read
+//     it (a miss that makes an owner write back still commutes with another
+//     CPU's load of l: both orders leave every copy in the same state);
+//     commits, RMWs, locks and applied invalidations write it. A move
+//     that takes the last pending or future write, or the last reread, of
+//     l from its CPU's future writes it too: perform may then apply at once
+//     other CPUs' invalidations of l, dropping their copies.
+//   - the invalidation queue of each CPU (ARM-like mode): a commit that
+//     queues an invalidation at x that stays (x may still load the line,
+//     or another CPU may load it twice more and it is written again; else
+//     perform applies it at once and only LOC(l) changed) *arrives* at x;
+//     applying entries *removes* from x; and x's moves *observe* it (a
+//     barrier, an acquire, an RMW or lock, a load whose value feeds an
+//     address, a release commit, which marks the queue, a fence folded
+//     into the step, a report, any variant applying entries first, and any
+//     move of a CPU whose queue is not empty). Arrivals commute with
+//     arrivals (the key lists the queue by location), removals with
+//     removals; an arrival or removal at x does not commute with x's
+//     observing moves, nor arrivals with removals (emptiness decides the
+//     acquire wait and reports).
+//   - grace periods. Reports are eager (perform), so a CPU owes a grace
+//     period a report exactly while it is not quiescent (inside a reader,
+//     its store buffer or, ARM-like, its queue not empty). A move that
+//     makes a quiescent CPU non-quiescent (a store into an empty buffer,
+//     rcu_read_lock, an arrival that stays) *delays* it: it does not
+//     commute with another CPU starting a grace period (whether the new
+//     grace period waits for that CPU depends on the order). Every other
+//     move commutes with a grace period's start (a move that makes a CPU
+//     quiescent lets it report at once, before or after the start) and
+//     with its end (a CPU still owing the grace period a report keeps the
+//     end disabled; one that has reported is not touched by it).
+//
+// A CPU's moves touch, besides its own private state, the resources their
+// footprint (setFoot, computed by performing each move on a copy of s)
+// names; what a CPU d outside P may touch along any P-free path is
+// over-approximated from its program (the locations it may still load or
+// write, futures.go), its store buffer and queue, and whether it may still
+// start a grace period (futFoot). A CPU d joins P when its possible future
+// conflicts with a move of P in the resource view (conflicts), which gives
+// commutation; stability needs also that what decides a CPU's moves in P is
+// not written by a P-free path:
+//
+//   - LOC(l) for the lines of its locks, RMWs and trylocks (whether they
+//     wait or fail, and whether a failing one may go early: futureCond) and
+//     of its store-buffer entries (reservations), read by the footprint;
+//   - its queue (the lazy-invalidation variants): observing;
+//   - whether a grace period starts: a CPU with an empty store buffer
+//     outside any reader would owe a new one a report its variants offer
+//     after applying its queue (startSens), so it conflicts with a CPU that
+//     may start one;
+//   - whether a grace period may still run (the postponed stores and
+//     locks depend on it, gpPossible): it stays so along P-free paths when
+//     P holds a CPU inside or before a grace period; one joins P otherwise;
+//   - the end of a grace period a CPU of P waits for: it needs a report
+//     from a CPU that cannot report without moving (inside a reader or with
+//     stores buffered) in P; when P has none, one such CPU joins, or every
+//     CPU the grace period still waits for when none is such.
+//
+// A move whose footprint is unknown — a grace period's start or end, SRCU,
+// a report taken as a move, an instruction the footprint does not know —
+// keeps its CPU's set from being taken; programs with SRCU are left to the
+// other reductions. As a guard against rules added later, each move
+// performed on a copy of s is checked to change nothing outside its CPU's
+// own state but the lines of its footprint and the queue entries it
+// arrives with; a move that does is treated as unknown.
+//
+// Faults: a faulting move ends the execution and touches nothing else; its
+// own state is the end (a fault, like any other), and a fault at the end
+// of a P-free path is handled above.
+
+var setTrace func(string)
+
+// setFoot is what the moves of a CPU touch from a state (see above).
+type setFoot struct {
+	locR, locW uint64 // LOC(l) read and written
+	arrive     uint32 // CPUs at which a move queues an invalidation that stays
+	remove     uint32 // other CPUs whose queued invalidations a move may apply
+	observe    bool   // the moves or the move set depend on the CPU's own queue
+	delays     bool   // a move may make a quiescent CPU non-quiescent
+	startSens  bool   // the move set changes when a grace period starts
+	waitsGP    bool   // its grace period still waits for reports
+	gpDep      bool   // a move postpones a store or rcu_read_lock (gpPossible)
+	global     bool   // a move the footprint does not know
+}
+
+// futFoot over-approximates what a CPU may touch along any path of moves
+// of CPUs outside P.
+type futFoot struct {
+	locR, locW uint64
+	writes     uint64 // the lines it may still commit (arrivals)
+	rel        uint64 // the lines its moves may release (removals elsewhere)
+	observe    bool   // it may observe its own queue
+	gpStart    bool   // it may start a grace period
+}
+
+// persistentSet returns a set of CPUs whose moves (w.cpuMvs) form a
+// persistent set of s smaller than all the moves, if it finds one: of the
+// closures of every CPU with moves, the one with the fewest moves.
+func (e *explorer) persistentSet(s *State, w *worker) (uint32, bool) {
+	m := e.m
+	if !e.on(redPersistentSet) || len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock {
+		return 0, false
+	}
+	n := len(s.cpus)
+	w.cur = grow(w.cur, n)
+	w.fut = grow(w.fut, n)
+	gpPossible := e.gpPossible(s)
+	live := m.liveWrites(s)
+	var rereads [32]uint64 // futureRereads of every CPU but the one named
+	for c := range s.cpus {
+		var others uint64
+		for d := range s.cpus {
+			if d != c {
+				others |= m.fut.futureRereads[d][s.cpus[d].pc]
+			}
+		}
+		rereads[c] = others
+	}
+	total := 0
+	var gpCPUs uint32 // CPUs inside or before a grace period
+	for c := range s.cpus {
+		total += len(w.cpuMvs[c])
+		w.cur[c] = e.curFoot(s, c, w.cpuMvs[c], live, rereads[:n], w)
+		w.fut[c] = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
+		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
+			gpCPUs |= 1 << c
+		}
+	}
+	needGP := gpPossible && m.hasSync
+	best, bestMoves := uint32(0), total
+	for seed := range s.cpus {
+		if len(w.cpuMvs[seed]) == 0 || w.cur[seed].global {
+			continue
+		}
+		p, ok := e.closure(s, uint32(1)<<seed, needGP, gpCPUs, live, rereads[:n], w)
+		if !ok {
+			continue
+		}
+		moves := 0
+		for c := range s.cpus {
+			if p&(1<<c) != 0 {
+				moves += len(w.cpuMvs[c])
+			}
+		}
+		if moves < bestMoves {
+			best, bestMoves = p, moves
+		}
+	}
+	if setTrace != nil {
+		msg := fmt.Sprintf("state pcs:")
+		for c := range s.cpus {
+			msg += fmt.Sprintf(" %d(sb%d iq%d d%d sw%v mv%d)", s.cpus[c].pc, len(s.cpus[c].sb), len(s.cpus[c].iq), s.cpus[c].rcuDepth, s.cpus[c].syncWait, len(w.cpuMvs[c]))
+		}
+		msg += fmt.Sprintf(" best %b moves %d/%d\n", best, bestMoves, total)
+		for c := range s.cpus {
+			msg += fmt.Sprintf("   cur%d %+v\n   fut%d %+v\n", c, w.cur[c], c, w.fut[c])
+		}
+		for c := range s.cpus {
+			for d := range s.cpus {
+				if c != d && len(w.cpuMvs[c]) > 0 && e.conflicts(s, best, c, d, live, rereads[:n], w) {
+					msg += fmt.Sprintf("   %d conflicts with %d\n", c, d)
+				}
+			}
+		}
+		setTrace(msg)
+	}
+	return best, best != 0
+}
+
+// closure grows p until no CPU outside it conflicts with it (see above),
+// and reports false when a CPU in it has a move the footprint does not
+// know.
+func (e *explorer) closure(s *State, p uint32, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
+	for changed := true; changed; {
+		changed = false
+		for c := range s.cpus {
+			if p&(1<<c) == 0 {
+				continue
+			}
+			if w.cur[c].global {
+				return 0, false
+			}
+			for d := range s.cpus {
+				if p&(1<<d) == 0 && e.conflicts(s, p, c, d, live, rereads, w) {
+					p |= 1 << d
+					changed = true
+				}
+			}
+		}
+		dep := false
+		for c := range s.cpus {
+			dep = dep || p&(1<<c) != 0 && w.cur[c].gpDep
+		}
+		if needGP && dep && p&gpCPUs == 0 {
+			// Keep a grace period possible along every path P leaves to
+			// the others: a CPU inside or before one joins.
+			p |= gpCPUs & -gpCPUs
+			changed = true
+		}
+		for c := range s.cpus {
+			if p&(1<<c) == 0 || !w.cur[c].waitsGP {
+				continue
+			}
+			owe := s.cpus[c].gpWait
+			stuck := func(x int) bool { return s.cpus[x].rcuDepth > 0 || len(s.cpus[x].sb) > 0 }
+			var stuckOwers uint32
+			for x := range s.cpus {
+				if owe&(1<<x) != 0 && stuck(x) {
+					stuckOwers |= 1 << x
+				}
+			}
+			switch {
+			case stuckOwers&p != 0:
+			case stuckOwers != 0:
+				p |= stuckOwers & -stuckOwers
+				changed = true
+			case owe&^p != 0:
+				p |= owe
+				changed = true
+			}
+		}
+	}
+	return p, true
+}
+
+// conflicts reports whether what CPU d (outside P) may still do conflicts
+// with the moves of CPU c (in P).
+func (e *explorer) conflicts(s *State, p uint32, c, d int, live uint64, rereads []uint64, w *worker) bool {
+	m := e.m
+	cf, df := &w.cur[c], &w.fut[d]
+	if e.frozen(s, p, d) {
+		return false // it cannot move along any path that leaves P out
+	}
+	if cf.locW&(df.locR|df.locW) != 0 || cf.locR&df.locW != 0 {
+		return true
+	}
+	// An arrival that stays delays its CPU unless that CPU stays
+	// non-quiescent anyway: inside a reader or with stores buffered, in P.
+	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^stuckIn(s, p) != 0) {
+		return true
+	}
+	if m.Mode != ARM {
+		return false
+	}
+	if (cf.arrive|cf.remove)&(1<<d) != 0 && df.observe {
+		return true
+	}
+	if !cf.observe {
+		return false
+	}
+	// d's commits would queue invalidations at c that stay, or d's moves
+	// may release lines whose entries c holds and would apply at once.
+	cs := &s.cpus[c]
+	own := m.fut.drainReads[c][cs.pc]
+	for l := range cs.cache {
+		bit := uint64(1) << l
+		if cs.cache[l].State != Shared {
+			continue
+		}
+		queued := s.iqIndex(c, Loc(l)) >= 0
+		if !queued && df.writes&bit != 0 && (own&bit != 0 || rereads[c]&live&bit != 0) {
+			return true
+		}
+		if queued && own&bit == 0 && df.rel&bit != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stuckIn returns the CPUs of p that cannot become quiescent without
+// moving themselves: inside a read-side section or with stores buffered.
+func stuckIn(s *State, p uint32) uint32 {
+	var out uint32
+	for x := range s.cpus {
+		if p&(1<<x) != 0 && (s.cpus[x].rcuDepth > 0 || len(s.cpus[x].sb) > 0) {
+			out |= 1 << x
+		}
+	}
+	return out
+}
+
+// frozen reports whether CPU d cannot move along any path of moves of
+// CPUs outside p: it waits in a grace period for a CPU of p that cannot
+// report without moving. (Waiting there, it has nothing in its store
+// buffer, nothing it may issue early and has reported itself.)
+func (e *explorer) frozen(s *State, p uint32, d int) bool {
+	ds := &s.cpus[d]
+	if !ds.syncWait || ds.gpDomain != 0 || ds.gpWait&stuckIn(s, p) == 0 || len(ds.sb) > 0 {
+		return false
+	}
+	return e.m.cpuWait(s, d).kind == WaitQuiescent
+}
+
+// futFootOf over-approximates what CPU d may still touch.
+func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) futFoot {
+	m := e.m
+	ds := &s.cpus[d]
+	pc := ds.pc
+	sb := sbLocs(ds.sb)
+	f := futFoot{
+		locR:   m.readsLeft(s, d),
+		writes: m.writesLeft(s, d) | sb,
+	}
+	f.locW = f.writes
+	if m.Mode == ARM {
+		// Releasing a line applies the invalidations of it other CPUs
+		// hold queued now (one arriving later comes from a commit, which
+		// writes the line anyway).
+		f.rel = (m.fut.futureRereads[d][pc] | f.writes) & queued
+		f.locW |= iqLocs(ds.iq) | f.rel
+		f.observe = !m.finished(s, d) || gpPossible
+	}
+	if m.hasSync {
+		next := pc
+		if ds.syncWait {
+			next++ // the grace period it waits in has started
+		}
+		f.gpStart = int(next) <= len(m.code(d)) && m.fut.futureSync[d][next]
+	}
+	return f
+}
+
+// curFoot computes the footprint of CPU c's moves mvs from s.
+func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []uint64, w *worker) setFoot {
+	m := e.m
+	cs := &s.cpus[c]
+	arm := m.Mode == ARM
+	var f setFoot
+	if arm {
+		f.locR |= sbLocs(cs.sb) // reservations decide its commits
+		f.observe = len(cs.iq) > 0 || cs.acqWait
+	}
+	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && cs.rcuDepth == 0
+	if !m.finished(s, c) && !cs.fault {
+		in := &m.code(c)[cs.pc]
+		switch in.Op {
+		case OpRMW, OpLock, OpTryLock:
+			if l, ok := m.addr(in, cs.regs); ok {
+				f.locR |= 1 << l // whether it waits or fails
+			}
+		}
+		if arm {
+			f.locR |= m.fut.futureCond[c][cs.pc] // whether one fails and may go early
+		}
+		switch cw := m.cpuWait(s, c); cw.kind {
+		case WaitQuiescent:
+			f.waitsGP = true
+		case WaitSections:
+			f.global = true
+		case WaitLockHeld, WaitReserved:
+			f.locR |= 1 << cw.loc
+		case WaitDrain, WaitAfterAcquire:
+			if cw.invals != 0 {
+				f.observe = true
+			}
+			if cw.rule == RuleLateSection {
+				f.global = true
+			}
+		}
+	}
+	before := releasable(m, s, c)
+	quiet := quiescent(m, s, c)
+	for _, mv := range mvs {
+		if f.global {
+			break
+		}
+		if mv.store != 0 || mv.lock {
+			// Postponed only while a grace period may run: without one
+			// the store or lock would be a move of its own.
+			f.gpDep = true
+		}
+		t := w.fpSc.load(s)
+		var fp setFoot
+		ownSteps(t, mv, nil, func(st Step, _ *Event) {
+			e.stepFoot(t, c, st, &fp, w)
+		})
+		f.locR |= fp.locR
+		f.locW |= fp.locW
+		f.observe = f.observe || fp.observe
+		f.global = f.global || fp.global
+		if f.global {
+			break
+		}
+		// What it changed elsewhere: only lines of its footprint, and
+		// queue entries for lines it writes.
+		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW) {
+			f.global = true
+			break
+		}
+		for x := range s.cpus {
+			if x == c {
+				continue
+			}
+			for _, q := range t.cpus[x].iq {
+				if s.iqIndex(x, q.Loc) >= 0 {
+					continue
+				}
+				bit := uint64(1) << q.Loc
+				// It stays when x may still load the line, or another CPU
+				// may load it twice more and it is written again.
+				// (The static count, as perform keeps it.)
+				if m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
+					f.arrive |= 1 << x
+				}
+			}
+		}
+		if rel := before &^ releasable(m, t, c) & queuedElsewhere(s, c); rel != 0 {
+			f.locW |= rel
+			for x := range s.cpus {
+				if x == c {
+					continue
+				}
+				// Only entries queued now: an arrival of the line on the
+				// way conflicts with this move's write of it.
+				if iqLocs(s.cpus[x].iq)&rel != 0 {
+					f.remove |= 1 << x
+				}
+			}
+		}
+		if quiet && !quiescent(m, t, c) {
+			f.delays = true
+		}
+	}
+	return f
+}
+
+// stepFoot adds to fp what the ordinary step st of CPU c touches when
+// taken from t, and takes it.
+func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
+	m := e.m
+	arm := m.Mode == ARM
+	cs := &t.cpus[c]
+	if int(st.CPU) != c {
+		fp.global = true
+		return
+	}
+	switch st.Kind {
+	case StepExec:
+		in := &m.code(c)[cs.pc]
+		var l Loc
+		if in.Addr != nil {
+			var ok bool
+			if l, ok = m.addr(in, cs.regs); !ok {
+				m.apply(t, st, nil) // it faults: the execution ends here
+				return
+			}
+		}
+		switch in.Op {
+		case OpLoad:
+			fp.locR |= 1 << l
+			if arm && (in.Access == Acquire || in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0) {
+				fp.observe = true
+			}
+		case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump:
+		case OpRMW, OpLock, OpTryLock:
+			fp.locR |= 1 << l
+			fp.locW |= 1 << l
+			fp.observe = fp.observe || arm
+		case OpFence:
+			if k := m.fenceKind(in.Fence); arm && (k == fenceFull || k == fenceRead) {
+				fp.observe = true
+			}
+		default:
+			fp.global = true // grace periods, SRCU, and what this does not know
+			return
+		}
+		w.ev.Folded = w.ev.Folded[:0]
+		m.apply(t, st, &w.ev)
+		w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
+		for _, i := range w.ev.Folded {
+			f := &m.code(c)[i]
+			switch f.Op {
+			case OpAssign, OpBranch, OpJump, OpRCULock, OpRCUUnlock:
+			case OpFence:
+				if k := m.fenceKind(f.Fence); arm && (k == fenceFull || k == fenceRead) {
+					fp.observe = true // folded because the queue is empty
+				}
+			default:
+				fp.global = true
+			}
+		}
+		return
+	case StepEarly:
+		in := &m.code(c)[st.Arg]
+		l, isLoad := m.earlyLoc(t, c, int(st.Arg))
+		switch {
+		case isLoad:
+			fp.locR |= 1 << l
+			if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
+				fp.observe = true
+			}
+		case in.Op == OpStore, in.Op == OpFence:
+		default:
+			fp.global = true
+			return
+		}
+	case StepCommit:
+		found := false
+		for _, en := range cs.sb {
+			if en.Instr == st.Arg && en.Kind != EntryWmb {
+				fp.locW |= 1 << en.Loc
+				if arm && (en.Kind == EntryRelease || t.iqIndex(c, en.Loc) >= 0) {
+					fp.observe = true // marks its queue, or applies its own entry
+				}
+				found = true
+			}
+		}
+		if !found {
+			fp.global = true
+			return
+		}
+	case StepInvalidate:
+		fp.locW |= 1 << st.Arg
+		fp.observe = true
+	case StepReportQS:
+		// A report after its queue is applied (the lazy variant): with
+		// reports eager it commutes with grace periods starting and
+		// ending (it only makes the CPU quiescent sooner). Taken as a
+		// move of its own (reports not eager), it reaches every grace
+		// period.
+		if !e.on(redEagerQS) {
+			fp.global = true
+			return
+		}
+		fp.observe = true
+	default:
+		fp.global = true
+		return
+	}
+	m.apply(t, st, nil)
+}
+
+// changedOnly reports whether t, reached from s by moves of CPU c, differs
+// from s outside c's own state only in the lines lines (every cache's copy,
+// memory) and in queue entries for lines in queued that other CPUs gained.
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64) bool {
+	if s.srcuOpen != t.srcuOpen {
+		return false
+	}
+	for l := range s.mem {
+		if lines&(1<<l) == 0 && s.mem[l] != t.mem[l] {
+			return false
+		}
+	}
+	for x := range s.cpus {
+		a, b := &s.cpus[x], &t.cpus[x]
+		for l := range a.cache {
+			if lines&(1<<l) == 0 && a.cache[l] != b.cache[l] {
+				return false
+			}
+		}
+		if x == c {
+			continue
+		}
+		if a.pc != b.pc || a.early != b.early || a.acqWait != b.acqWait || a.syncWait != b.syncWait || a.fault != b.fault ||
+			a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
+			len(a.sb) != len(b.sb) || len(b.iq) < len(a.iq) {
+			return false
+		}
+		for r := range a.regs {
+			if a.regs[r] != b.regs[r] {
+				return false
+			}
+		}
+		for i := range a.sb {
+			if a.sb[i] != b.sb[i] {
+				return false
+			}
+		}
+		for _, q := range b.iq {
+			i := s.iqIndex(x, q.Loc)
+			if i < 0 && queued&(1<<q.Loc) == 0 || i >= 0 && (a.iq[i].Marked != q.Marked || a.iq[i].Before != q.Before) {
+				return false
+			}
+		}
+		for _, q := range a.iq {
+			if t.iqIndex(x, q.Loc) < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// releasable returns the lines whose pending or future writes, or future
+// rereads, by CPU c can let perform apply other CPUs' queued invalidations
+// of them at once when they end.
+func releasable(m *Machine, s *State, c int) uint64 {
+	cs := &s.cpus[c]
+	return m.fut.futureRereads[c][cs.pc] | m.writesLeft(s, c) | sbLocs(cs.sb)
+}
+
+// queuedElsewhere returns the lines of which a CPU other than c holds a
+// queued invalidation.
+func queuedElsewhere(s *State, c int) uint64 {
+	var out uint64
+	for x := range s.cpus {
+		if x != c {
+			out |= iqLocs(s.cpus[x].iq)
+		}
+	}
+	return out
+}
+
+// quiescent reports whether CPU c could report a quiescent state to an
+// RCU grace period now.
+func quiescent(m *Machine, s *State, c int) bool {
+	cs := &s.cpus[c]
+	return cs.rcuDepth == 0 && len(cs.sb) == 0 && (m.Mode != ARM || len(cs.iq) == 0)
+}
+
+func sbLocs(sb []SBEntry) uint64 {
+	var l uint64
+	for _, e := range sb {
+		if e.Kind != EntryWmb {
+			l |= 1 << e.Loc
+		}
+	}
+	return l
+}
+
+func iqLocs(iq []IQEntry) uint64 {
+	var l uint64
+	for _, e := range iq {
+		l |= 1 << e.Loc
+	}
+	return l
+}
