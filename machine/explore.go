@@ -86,8 +86,11 @@ const (
 	// redPersistentSet: the moves of a set of CPUs are taken alone when
 	// nothing the others may do interferes (persistentSet).
 	redPersistentSet
+	// redEarlyPair: a postponed early store is not taken together with
+	// the in-order load before it (postponedStoreMoves).
+	redEarlyPair
 
-	allReductions = redPersistentSet<<1 - 1
+	allReductions = redEarlyPair<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -101,6 +104,8 @@ var requires = map[reduction]reduction{
 	// read are applied at once are the merged states equivalent (the
 	// differential test found witnesses that did not replay without it).
 	redDeadLines: redUnreadable,
+	// A refinement of postponed stores.
+	redEarlyPair: redPostpone,
 }
 
 // enabledReductions returns the reductions on when off are turned off:
@@ -1181,8 +1186,11 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 		from := len(out)
 		out = e.cpuMoves(out, t, c, w)
 		keep := out[:from]
+		// An early store need not come with the in-order load before it
+		// (postponedEarlyLoad).
+		skipExec := store > 1 && e.on(redEarlyPair) && m.code(c)[t.cpus[c].pc].Op == OpLoad
 		for _, mv := range out[from:] {
-			if k := mv.step.Kind; k == StepExec || k == StepEarly || k == StepCommit && mv.step.Arg == instr {
+			if k := mv.step.Kind; k == StepExec && !skipExec || k == StepEarly || k == StepCommit && mv.step.Arg == instr {
 				mv.store = store
 				keep = append(keep, mv)
 			}
@@ -1191,6 +1199,25 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 	}
 	return out
 }
+
+// Postponed early stores, taken with the step that needs them. A plain
+// store issued early (ARM-like) while its stores are postponed comes with
+// its own commit, with an instruction issued early after it (which may
+// need it issued first: stores after it go ahead only once it has), or
+// with the CPU's in-order next step. When that next step is a load, it
+// does not need the store: the early rules keep the store's location out
+// of every instruction it passes, and a plain store in the buffer changes
+// nothing a load of another location reads. Performing the load first and
+// the store afterwards reaches the same states: after the load, the store
+// is still the CPU's to issue (in order if the load was the last it
+// passed, else early: passing fewer loads, it meets every condition it
+// met), postponed again, and offered with its commit or the next step;
+// and a CPU whose buffer lacks the entry is quiescent at least whenever
+// one that holds it is (postponedStoreMoves). So the search does not offer
+// the early store together with the in-order load (redEarlyPair): the
+// store issued early matters only where it commits, or lets later
+// instructions go, before the loads it passed.
+
 
 // Postponed read-side sections. While a grace period is running or may
 // still start, the moment a CPU executes rcu_read_lock() matters (a grace

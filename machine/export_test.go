@@ -22,6 +22,7 @@ var Reductions = []struct {
 	{"graceStep", redGraceStep}, {"private", redPrivate}, {"earlyStore", redEarlyStore},
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
+	{"earlyPair", redEarlyPair},
 }
 
 // AllReductions is every reduction.

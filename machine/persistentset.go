@@ -1,7 +1,5 @@
 package machine
 
-import "fmt"
-
 // CPU-set persistent sets (issue 24). persistentCPU takes the moves of one
 // CPU alone when nothing any other CPU may still do interferes with them;
 // in a cycle every CPU's first move interferes with its neighbour's future,
@@ -111,8 +109,6 @@ import "fmt"
 // own state is the end (a fault, like any other), and a fault at the end
 // of a P-free path is handled above.
 
-var setTrace func(string)
-
 // setFoot is what the moves of a CPU touch from a state (see above).
 type setFoot struct {
 	locR, locW uint64 // LOC(l) read and written
@@ -188,24 +184,6 @@ func (e *explorer) persistentSet(s *State, w *worker) (uint32, bool) {
 		if moves < bestMoves {
 			best, bestMoves = p, moves
 		}
-	}
-	if setTrace != nil {
-		msg := fmt.Sprintf("state pcs:")
-		for c := range s.cpus {
-			msg += fmt.Sprintf(" %d(sb%d iq%d d%d sw%v mv%d)", s.cpus[c].pc, len(s.cpus[c].sb), len(s.cpus[c].iq), s.cpus[c].rcuDepth, s.cpus[c].syncWait, len(w.cpuMvs[c]))
-		}
-		msg += fmt.Sprintf(" best %b moves %d/%d\n", best, bestMoves, total)
-		for c := range s.cpus {
-			msg += fmt.Sprintf("   cur%d %+v\n   fut%d %+v\n", c, w.cur[c], c, w.fut[c])
-		}
-		for c := range s.cpus {
-			for d := range s.cpus {
-				if c != d && len(w.cpuMvs[c]) > 0 && e.conflicts(s, best, c, d, live, rereads[:n], w) {
-					msg += fmt.Sprintf("   %d conflicts with %d\n", c, d)
-				}
-			}
-		}
-		setTrace(msg)
 	}
 	return best, best != 0
 }
@@ -301,7 +279,7 @@ func (e *explorer) conflicts(s *State, p uint32, c, d int, live uint64, rereads 
 			continue
 		}
 		queued := s.iqIndex(c, Loc(l)) >= 0
-		if !queued && df.writes&bit != 0 && (own&bit != 0 || rereads[c]&live&bit != 0) {
+		if !queued && df.writes&bit != 0 && (!e.on(redUnreadable) || own&bit != 0 || rereads[c]&live&bit != 0) {
 			return true
 		}
 		if queued && own&bit == 0 && df.rel&bit != 0 {
@@ -442,8 +420,9 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 				bit := uint64(1) << q.Loc
 				// It stays when x may still load the line, or another CPU
 				// may load it twice more and it is written again.
-				// (The static count, as perform keeps it.)
-				if m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
+				// (The static count, as perform keeps it; without
+				// redUnreadable every entry stays.)
+				if !e.on(redUnreadable) || m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
 					f.arrive |= 1 << x
 				}
 			}

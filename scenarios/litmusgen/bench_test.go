@@ -99,6 +99,7 @@ func BenchmarkGrace(b *testing.B) {
 				b.ReportMetric(float64(r.States), "states")
 				if r.States > 0 {
 					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+					b.ReportMetric(float64(r.Transitions)/float64(r.States), "succ/state")
 				}
 				if !r.Complete {
 					b.ReportMetric(1, "incomplete")

@@ -1,4 +1,0 @@
-package machine
-
-// temporary (speed2 debugging)
-func SetTrace(f func(string)) { setTrace = f }
