@@ -61,7 +61,7 @@ func BenchmarkExplore(b *testing.B) {
 					res = Explore(m, Options{})
 				}
 				if !res.Complete {
-					b.Fatal(res.Summary())
+					b.Fatal(summary(res))
 				}
 				b.ReportMetric(float64(res.States), "states")
 				b.ReportMetric(float64(res.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")

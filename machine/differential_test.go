@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // Differential tests: the explorer against the reference explorer of
@@ -75,7 +76,7 @@ func compareWithReference(p *machine.Program, mode machine.Mode, limit int) (dif
 	}
 	res := machine.Explore(m, machine.Options{Workers: 1})
 	if !res.Complete {
-		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states", res.Summary(), ref.states), ref
+		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states", words.Summary(res), ref.states), ref
 	}
 	got := map[string]machine.Outcome{}
 	for _, o := range res.Outcomes {

@@ -29,7 +29,7 @@ func hasMarker(sb []SBEntry) bool { return slices.ContainsFunc(sb, isMarker) }
 func isStore(e SBEntry) bool      { return e.Kind != EntryWmb }
 func isMarker(e SBEntry) bool     { return e.Kind == EntryWmb }
 func hasRelease(sb []SBEntry) bool {
-	return slices.ContainsFunc(sb, func(e SBEntry) bool { return e.Kind == EntryRelease })
+	return slices.ContainsFunc(sb, func(e SBEntry) bool { return e.Kind.IsRelease() })
 }
 func hasEntryFor(sb []SBEntry, l Loc) bool {
 	return slices.ContainsFunc(sb, func(e SBEntry) bool { return isStore(e) && e.Loc == l })
@@ -43,7 +43,7 @@ func (s *State) reservedBy(c int, l Loc) int {
 			continue
 		}
 		for _, e := range s.cpus[d].sb {
-			if e.Kind == EntryExclusive && e.Loc == l {
+			if e.Kind.IsExclusive() && e.Loc == l {
 				return d
 			}
 		}
@@ -461,7 +461,7 @@ func (m *Machine) canCommit(s *State, c, i int) bool {
 	if m.Mode == TSO {
 		return i == 0
 	}
-	if e.Kind == EntryRelease && i != 0 {
+	if e.Kind.IsRelease() && i != 0 {
 		return false
 	}
 	for j := 0; j < i; j++ {
@@ -485,7 +485,7 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
 	}
 	normalizeSB(&s.cpus[c])
-	if e.Kind == EntryRelease {
+	if e.Kind.IsRelease() {
 		markQueued(&s.cpus[c])
 	}
 }
@@ -588,13 +588,8 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	cs.executed |= 1 << uint(pc)
 	next := pc + 1
 	switch in.Op {
-	case OpLoad:
-		l, _ := m.addr(in, cs.regs)
-		acquire := in.Access == Acquire
-		m.preLoad(s, c, in, acquire, ev)
-		v := m.load(s, c, l, ev)
-		m.setDst(s, c, in, v, s.readSecs(c, l), true)
-		m.afterAcquire(cs, acquire)
+	case OpLoad, OpLock, OpTryLock, OpRMW:
+		m.access(s, c, in, pc, ev)
 	case OpStore, OpUnlock:
 		l, _ := m.addr(in, cs.regs)
 		kind := EntryPlain
@@ -645,22 +640,6 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 				ev.GPEnd = true
 			}
 		}
-	case OpLock, OpTryLock:
-		l, _ := m.addr(in, cs.regs)
-		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
-			m.failTrylock(s, c, in, l, ev)
-			break
-		}
-		m.readLatest(s, c, l, ev)
-		if arm {
-			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
-			m.afterAcquire(cs, true)
-		} else {
-			m.commitStore(s, c, l, 1, 0, pc, ev)
-		}
-		m.setDst(s, c, in, 1, 0, false)
-	case OpRMW:
-		m.execRMW(s, c, in, pc, ev)
 	// Steps of their own only in an unfolded machine (Machine.noFold):
 	// otherwise advance folds them.
 	case OpAssign:
@@ -674,6 +653,36 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)
+}
+
+// access performs CPU c's load, lock operation or RMW in, instruction pc
+// (in order, or issued early).
+func (m *Machine) access(s *State, c int, in *Instr, pc int, ev *Event) {
+	cs := &s.cpus[c]
+	l, _ := m.addr(in, cs.regs)
+	switch in.Op {
+	case OpLoad:
+		acquire := in.Access == Acquire
+		m.preLoad(s, c, in, acquire, ev)
+		v := m.load(s, c, l, ev)
+		m.setDst(s, c, in, v, s.readSecs(c, l), true)
+		m.afterAcquire(cs, acquire)
+	case OpLock, OpTryLock:
+		if in.Op == OpTryLock && m.trylockFails(s, c, in, l) {
+			m.failTrylock(s, c, in, l, ev)
+			return
+		}
+		m.readLatest(s, c, l, ev)
+		if m.Mode == ARM {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryExclusive, Val: 1, Instr: uint8(pc)})
+			m.afterAcquire(cs, true)
+		} else {
+			m.commitStore(s, c, l, 1, 0, pc, ev)
+		}
+		m.setDst(s, c, in, 1, 0, false)
+	case OpRMW:
+		m.execRMW(s, c, in, pc, ev)
+	}
 }
 
 // failTrylock performs a spin_trylock of l that fails: a load that saw the
@@ -812,12 +821,17 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		ev.Failed = true // its own copy said it would succeed; the latest value says not
 	}
 	switch in.Order {
-	case OrderFull, OrderRelease:
+	case OrderFull:
 		if ok {
 			m.commitStore(s, c, l, nv, rmwSecs(cs, in, oldSecs), pc, ev)
-			if in.Order == OrderRelease {
-				markQueued(cs)
-			}
+		}
+	case OrderRelease:
+		// LDXR; STLXR: the write is a release store, exclusive. Its store
+		// buffer is empty (the RMW waited for it), so the entry is the
+		// oldest: it may commit at once, and later stores may commit
+		// before it (a release orders only what comes before it).
+		if ok {
+			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryReleaseExclusive, Val: nv, Secs: rmwSecs(cs, in, oldSecs), Instr: uint8(pc)})
 		}
 	default:
 		// Exclusive RMW: read the latest value now, write later through

@@ -3,7 +3,6 @@ package machine
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"sort"
@@ -36,6 +35,10 @@ type Options struct {
 	// empty, for callers that only need verdicts (rebuilding a witness
 	// replays it from the initial state).
 	NoWitnesses bool
+	// StuckWitnesses, with NoWitnesses, still gives the first deadlock
+	// and the first fault (the nearest ones) their witness: an example
+	// path each, for one replay each.
+	StuckWitnesses bool
 	// Prune, when set, says of a state that no execution through it
 	// matters to the caller (a litmus test's filter that can no longer
 	// hold): the search does not expand it, so the outcomes, deadlocks and
@@ -171,27 +174,14 @@ type Result struct {
 	Transitions int
 	// Complete is false when a limit stopped the search: outcomes are then
 	// a subset of the reachable ones.
-	Complete   bool
-	StopReason string // why the search stopped early, in words
-	Elapsed    time.Duration
+	Complete bool
+	Stop     Stop // why the search stopped early (Kind StopNone when Complete)
+	Elapsed  time.Duration
 	// PeakBytes is the most memory the explorer's store held (counted
 	// exactly: its pages and tables), and BytesPerState that divided by
 	// States.
 	PeakBytes     int64
 	BytesPerState float64
-}
-
-// Summary is a one-line description of the search, e.g. "explored 1234
-// states in 3ms" or "stopped after 20000000 states: state limit".
-func (r *Result) Summary() string {
-	states := fmt.Sprintf("%d states", r.States)
-	if r.States == 1 {
-		states = "1 state"
-	}
-	if !r.Complete {
-		return fmt.Sprintf("stopped after %s: %s", states, r.StopReason)
-	}
-	return fmt.Sprintf("explored %s in %v", states, r.Elapsed.Round(time.Microsecond))
 }
 
 // macro is a step of the reduced search: optionally applying queued
@@ -338,9 +328,9 @@ func Explore(m *Machine, opts Options) *Result {
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
 	e.add(e.encode(init, pool[0]), nil, -1, macro{}, 0)
 	transitions := make([]int, len(pool))
-	stopped := ""
-	for d := 0; d < len(e.buckets) && stopped == ""; d++ {
-		for len(e.buckets[d]) > 0 && stopped == "" {
+	var stopped Stop
+	for d := 0; d < len(e.buckets) && stopped.Kind == StopNone; d++ {
+		for len(e.buckets[d]) > 0 && stopped.Kind == StopNone {
 			// Take a chunk of this distance's states, mark them expanded,
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
@@ -348,7 +338,7 @@ func Explore(m *Machine, opts Options) *Result {
 			// At the limit with every discovered state expanded, what is
 			// left in the buckets are stale entries: drain them.
 			if e.res.States >= opts.MaxStates && e.res.States < e.states.n {
-				stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+				stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 				break
 			}
 			b := e.buckets[d]
@@ -430,18 +420,16 @@ func Explore(m *Machine, opts Options) *Result {
 			if err := ctx.Err(); err != nil {
 				switch {
 				case err != context.DeadlineExceeded:
-					stopped = "cancelled"
+					stopped = Stop{Kind: StopCancelled}
 					if c := context.Cause(ctx); c != nil && c != err {
-						stopped = c.Error() // why, when the caller said (check: "interrupted")
+						stopped.Cause = c // why, when the caller said (check: "interrupted")
 					}
-				case opts.Timeout > 0:
-					stopped = fmt.Sprintf("time limit (%v)", opts.Timeout)
 				default:
-					stopped = "time limit"
+					stopped = Stop{Kind: StopTime, Timeout: opts.Timeout}
 				}
 			}
 			if !e.charge() {
-				stopped = fmt.Sprintf("memory limit (%d MiB)", e.budget.Limit()>>20)
+				stopped = Stop{Kind: StopMemory, MaxMemory: e.budget.Limit()}
 			}
 		}
 		e.buckets[d] = nil
@@ -449,14 +437,14 @@ func Explore(m *Machine, opts Options) *Result {
 	// Complete means every discovered state was expanded: a chunk cut short
 	// by the state limit drops its remaining states from the buckets, so
 	// the buckets alone cannot tell.
-	if stopped == "" && e.res.States < e.states.n {
-		stopped = fmt.Sprintf("state limit (%d)", opts.MaxStates)
+	if stopped.Kind == StopNone && e.res.States < e.states.n {
+		stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 	}
 	for _, t := range transitions {
 		e.res.Transitions += t
 	}
-	e.res.Complete = stopped == ""
-	e.res.StopReason = stopped
+	e.res.Complete = stopped.Kind == StopNone
+	e.res.Stop = stopped
 	for _, acc := range e.outs {
 		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: e.witness(acc.node)})
 	}
@@ -711,7 +699,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 	if f, faulted := m.Fault(s); faulted {
 		e.res.FaultStates++
 		if len(e.res.Faults) < maxDeadlocks {
-			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.witness(idx), Fault: f})
+			e.res.Faults = append(e.res.Faults, FaultResult{Witness: e.stuckWitness(idx, len(e.res.Faults) == 0), Fault: f})
 		}
 		return
 	}
@@ -720,7 +708,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 		if len(e.res.Deadlocks) >= maxDeadlocks {
 			return
 		}
-		d := DeadlockResult{Witness: e.witness(idx)}
+		d := DeadlockResult{Witness: e.stuckWitness(idx, len(e.res.Deadlocks) == 0)}
 		for c := range s.cpus {
 			if w := m.Wait(s, c); w.Kind != WaitFinished {
 				d.Waits = append(d.Waits, w)
@@ -1038,13 +1026,13 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 			out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
 		}
 	}
-	// The same for a load issued early.
+	// The same for a load, RMW or acquire issued early.
 	for _, st := range steps {
 		if st.Kind != StepEarly {
 			continue
 		}
-		l, isLoad := m.earlyLoc(s, c, int(st.Arg))
-		if !isLoad || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
+		l, kind := m.earlyLoc(s, c, int(st.Arg))
+		if !kind.reads() || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
 			continue
 		}
 		t := w.sc.load(s)
@@ -1065,7 +1053,7 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 		if st.Kind == StepCommit || st.Kind == StepInvalidate {
 			continue
 		}
-		if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) {
+		if containsStep(steps, st) && !(st.Kind == StepExec && sensitive) && !(st.Kind == StepEarly && e.earlySensitive(c, int(st.Arg))) {
 			continue
 		}
 		out = append(out, macro{step: st, pre: preAll})
@@ -1317,6 +1305,21 @@ func (e *explorer) queueSensitive(s *State, c int) bool {
 	return false
 }
 
+// earlySensitive is queueSensitive for instruction k of CPU c issued
+// early: an acquire, a conditional RMW, a lock operation.
+func (e *explorer) earlySensitive(c, k int) bool {
+	in := &e.m.code(c)[k]
+	switch in.Op {
+	case OpLoad:
+		return in.Access == Acquire
+	case OpRMW:
+		return in.Order == OrderAcquire || in.isConditional()
+	case OpLock, OpTryLock:
+		return true
+	}
+	return false
+}
+
 func containsStep(steps []Step, st Step) bool {
 	for _, s := range steps {
 		if s == st {
@@ -1420,7 +1423,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			break
 		}
 		for i, en := range s.cpus[c].sb {
-			if en.Kind == EntryRelease || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
+			if en.Kind.IsRelease() || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
 			}
 			return []macro{{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}}, true
@@ -1539,11 +1542,25 @@ func (e *explorer) shared(s *State, c int, l Loc) bool {
 	return false
 }
 
+// stuckWitness is the witness of a deadlock or fault at node idx: as
+// witness, and for the first of each also with StuckWitnesses.
+func (e *explorer) stuckWitness(idx int32, first bool) []Step {
+	if e.opts.NoWitnesses && first && e.opts.StuckWitnesses {
+		return e.path(idx)
+	}
+	return e.witness(idx)
+}
+
 // witness rebuilds the ordinary step sequence that leads to node idx.
 func (e *explorer) witness(idx int32) []Step {
 	if e.opts.NoWitnesses {
 		return nil
 	}
+	return e.path(idx)
+}
+
+// path rebuilds the ordinary step sequence that leads to node idx.
+func (e *explorer) path(idx int32) []Step {
 	var mvs []macro
 	for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {
 		mvs = append(mvs, unpackMacro(e.nodes.via.at(int(i))))

@@ -2,6 +2,8 @@ package machine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,28 +14,41 @@ func TestExploreLimitsGivePartialResults(t *testing.T) {
 	cases := []struct {
 		name string
 		opts Options
-		want string
+		want Stop
 	}{
-		{"states", Options{MaxStates: 100}, "state limit (100)"},
-		{"memory", Options{MaxMemory: 64 << 10}, "memory limit"},
-		{"time", Options{Timeout: time.Nanosecond}, "time limit"},
+		{"states", Options{MaxStates: 100}, Stop{Kind: StopStates, MaxStates: 100}},
+		{"memory", Options{MaxMemory: 64 << 10}, Stop{Kind: StopMemory, MaxMemory: 64 << 10}},
+		{"time", Options{Timeout: time.Nanosecond}, Stop{Kind: StopTime, Timeout: time.Nanosecond}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := Explore(m, c.opts)
-			if res.Complete || !strings.Contains(res.StopReason, c.want) {
-				t.Fatalf("complete=%v reason=%q, want %q", res.Complete, res.StopReason, c.want)
-			}
-			if !strings.HasPrefix(res.Summary(), "stopped after ") {
-				t.Fatalf("summary %q", res.Summary())
+			if res.Complete || res.Stop != c.want {
+				t.Fatalf("complete=%v stop=%+v, want %+v", res.Complete, res.Stop, c.want)
 			}
 		})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res := Explore(m, Options{Context: ctx}); res.Complete || res.StopReason != "cancelled" {
-		t.Fatalf("cancelled search: complete=%v reason=%q", res.Complete, res.StopReason)
+	if res := Explore(m, Options{Context: ctx}); res.Complete || res.Stop != (Stop{Kind: StopCancelled}) {
+		t.Fatalf("cancelled search: complete=%v stop=%+v", res.Complete, res.Stop)
 	}
+	// The caller's cause is kept (check cancels with "interrupted").
+	why := errors.New("interrupted")
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(why)
+	if res := Explore(m, Options{Context: ctx}); res.Complete || res.Stop != (Stop{Kind: StopCancelled, Cause: why}) {
+		t.Fatalf("search cancelled with a cause: complete=%v stop=%+v", res.Complete, res.Stop)
+	}
+}
+
+// summary is what a test failure says of a search: the words people
+// read are scenarios/words.Summary's, which machine may not import.
+func summary(r *Result) string {
+	if r.Complete {
+		return fmt.Sprintf("explored %d states", r.States)
+	}
+	return fmt.Sprintf("stopped after %d states: %+v", r.States, r.Stop)
 }
 
 // The search is deterministic whatever the scheduling of its workers: the

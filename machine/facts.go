@@ -117,7 +117,7 @@ func (m *Machine) explainStore(before, after *State, c int, ev *Event) {
 		return
 	}
 	sb := before.cpus[c].sb
-	if ev.Stored.Kind == EntryRelease {
+	if ev.Stored.Kind.IsRelease() {
 		for _, b := range sb {
 			if isStore(b) {
 				ev.Behind = append(ev.Behind, b)
@@ -151,7 +151,7 @@ func (m *Machine) explainCommit(before, after *State, c int, ev *Event) {
 			ev.Commit.Overtook = append(ev.Commit.Overtook, e)
 		}
 	}
-	if ev.Commit.Kind == EntryRelease {
+	if ev.Commit.Kind.IsRelease() {
 		ev.Marked = markedLocs(after, c)
 	}
 	if m.Mode == ARM && markers(after.cpus[c].sb) < markers(sb) {

@@ -7,6 +7,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // A limit is never a verdict (issue 22, item 1): at every state limit from 1
@@ -39,7 +40,7 @@ func TestEveryLimitIsCompleteOrUnknown(t *testing.T) {
 				opts := machine.Options{Prune: prune, NoWitnesses: true}
 				full := machine.Explore(m, opts)
 				if !full.Complete {
-					t.Fatalf("%s %v: %s", e.Scenario.Name, mode, full.Summary())
+					t.Fatalf("%s %v: %s", e.Scenario.Name, mode, words.Summary(full))
 				}
 				if full.States > 200 {
 					continue // the test is quadratic in the state count
@@ -53,7 +54,7 @@ func TestEveryLimitIsCompleteOrUnknown(t *testing.T) {
 					where := fmt.Sprintf("%s %v --max-states %d of %d", e.Scenario.Name, mode, limit, full.States)
 					switch {
 					case !r.Complete && limit >= full.States:
-						t.Errorf("%s: stopped (%s) with room for every state", where, r.StopReason)
+						t.Errorf("%s: stopped (%s) with room for every state", where, words.Stop(r.Stop))
 					case !r.Complete && r.States > limit:
 						t.Errorf("%s: expanded %d states", where, r.States)
 					case r.Complete && r.States != full.States:

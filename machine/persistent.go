@@ -118,13 +118,22 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 				}
 			}
 		case StepEarly:
-			l, isLoad := m.earlyLoc(s, c, int(mv.step.Arg))
+			l, kind := m.earlyLoc(s, c, int(mv.step.Arg))
 			in := &m.code(c)[mv.step.Arg]
 			switch {
-			case isLoad:
+			case kind == earlyLoad:
 				fp.reads |= 1 << l
 				if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
 					fp.queue = true
+				}
+			case kind == earlyRMW || kind == earlyAcquire:
+				// As execFootprint: an acquire depends on the queue, an
+				// RMW or lock also writes (reserves) its line.
+				fp.reads |= 1 << l
+				fp.queue = true
+				if in.Op != OpLoad {
+					fp.writes |= 1 << l
+					fp.delays = true
 				}
 			case in.Op == OpStore:
 				fp.delays = true

@@ -1,8 +1,10 @@
 package machine_test
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios/litmusgen"
+	"smpscope/scenarios/words"
 )
 
 // Each of the explorer's reductions alone (with what it requires), none,
@@ -21,9 +24,26 @@ import (
 
 var reductionRefLimit = flag.Int("reduction.reflimit", 4000, "largest reference search TestReductionsAlone compares with")
 
-var reductionPrograms = flag.Int("reduction.programs", 25, "random programs per size TestReductionsAlone compares with every reduction alone, none and all (a fifth with -short)")
+var reductionPrograms = flag.Int("reduction.programs", 25, "random programs per size TestReductionsAlone compares with every reduction alone, none and all, and TestFoldingChangesNoOutcome folded with unfolded (a fifth with -short)")
 
 var reductionGraceAll = flag.Bool("reduction.grace", false, "TestReductionsGraceCycles: every member of the class it draws (default: every fourth, a quarter of them with -short; .ci/run's long lane sets it)")
+
+// sampled reports whether p is among the share of every perRound random
+// programs a test compares: decided by the program itself, not by how
+// many were drawn, so that rapid's replay of a failing program, and its
+// shrinking, see the same choice.
+func sampled(p *machine.Program, share, perRound int) bool {
+	if share >= perRound {
+		return true
+	}
+	text, err := json.Marshal(p) // every exported field, pointers followed
+	if err != nil {
+		panic(err)
+	}
+	h := fnv.New32a()
+	h.Write(text)
+	return int(h.Sum32()%uint32(perRound)) < share
+}
 
 // variants are the explorations compared: every reduction alone, none,
 // and all.
@@ -67,11 +87,10 @@ func TestReductionsAlone(t *testing.T) {
 			share := int64(min(perRound, n-round*perRound))
 			t.Run(fmt.Sprintf("%s/%d", size.name, round), func(t *testing.T) {
 				t.Parallel()
-				var drawn atomic.Int64
 				rapid.Check(t, func(rt *rapid.T) {
 					p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
-					if drawn.Add(1) > share {
-						return // this round's share is done
+					if !sampled(p, int(share), perRound) {
+						return // not in this round's share
 					}
 					for _, mode := range modes {
 						m := machine.MustNew(p, mode)
@@ -140,7 +159,7 @@ func TestEncodingRoundTrips(t *testing.T) {
 func variantDiff(m *machine.Machine, ref refResult, res *machine.Result) string {
 	p := m.Prog
 	if !res.Complete {
-		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", res.Summary(), ref.states)
+		return fmt.Sprintf("explorer incomplete (%s) where the reference finished in %d states\n", words.Summary(res), ref.states)
 	}
 	var b strings.Builder
 	got := map[string]bool{}
@@ -245,12 +264,21 @@ func TestReductionsGraceCycles(t *testing.T) {
 // folds nothing reach the same outcomes, deadlocks and faults.
 func TestFoldingChangesNoOutcome(t *testing.T) {
 	compared, skipped, more := 0, 0, 0
+	// About -reduction.programs of each kind, as TestReductionsAlone (at
+	// most rapid's 100 a Check).
+	share := *reductionPrograms
+	if testing.Short() {
+		share = max(1, share/5)
+	}
 	for _, size := range []struct {
 		cpus, budget int
 		kinds        []int
 	}{{3, 6, nil}, {3, 7, readerKinds}, {3, 7, gracePeriodKinds}} {
 		rapid.Check(t, func(rt *rapid.T) {
 			p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
+			if !sampled(p, share, 100) {
+				return
+			}
 			for _, mode := range modes {
 				folded := refExplore(machine.MustNew(p, mode), *reductionRefLimit)
 				unfolded := refExplore(machine.Unfolded(p, mode), 4**reductionRefLimit)

@@ -277,7 +277,7 @@ func checkReach(t *testing.T, p *Program, mode Mode, cond func(Outcome) bool, wa
 	m := MustNew(p, mode)
 	res := Explore(m, opts)
 	if !res.Complete {
-		t.Fatalf("%s/%s: %s", p.Name, mode, res.Summary())
+		t.Fatalf("%s/%s: %s", p.Name, mode, summary(res))
 	}
 	if len(res.Outcomes) == 0 {
 		t.Fatalf("%s/%s: no outcomes at all", p.Name, mode)

@@ -62,7 +62,19 @@ const (
 	EntryRelease             // commits only when it is the oldest entry (ARM-like)
 	EntryExclusive           // the write half of an exclusive RMW; reserves its line
 	EntryWmb                 // an smp_wmb marker, not a store
+	// EntryReleaseExclusive is the write of a _release RMW (ARM-like):
+	// exclusive (it reserves its line) and a release (it commits only
+	// when it is the oldest entry, and its commit marks the queue).
+	EntryReleaseExclusive
 )
+
+// IsRelease reports whether entries of kind k are releases: they commit
+// only when they are the oldest, and their commit marks the queue.
+func (k EntryKind) IsRelease() bool { return k == EntryRelease || k == EntryReleaseExclusive }
+
+// IsExclusive reports whether entries of kind k are the write of an
+// exclusive RMW: they reserve their line until they commit.
+func (k EntryKind) IsExclusive() bool { return k == EntryExclusive || k == EntryReleaseExclusive }
 
 // SBEntry is one store-buffer entry. Instr is the index of the instruction
 // that produced it: instructions run at most once, so it names the entry

@@ -5,6 +5,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // Cases that once got a wrong answer, each written as a litmus test with
@@ -224,6 +225,196 @@ exists (1:r4=1 /\ 0:r2=1 /\ 1:r3=0)`,
 		tso: false, arm: false,
 		refLimit: 400_000,
 	},
+	{
+		name: "gap-lb-relaxed-rmw",
+		rule: "a relaxed RMW (or no-return atomic) may be performed ahead of an earlier load (LB through relaxed RMWs)",
+		src: `C gap-lb-relaxed-rmw
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*x);
+	r1 = xchg_relaxed(y, 1);
+}
+
+P1(int *x, int *y)
+{
+	int r2;
+
+	r2 = READ_ONCE(*y);
+	atomic_inc(x);
+}
+
+exists (0:r0=1 /\ 1:r2=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-2+2w-xchg-relaxed",
+		rule: "a plain store may become visible before an earlier relaxed RMW of its CPU (2+2W with xchg_relaxed)",
+		src: `C gap-2+2w-xchg-relaxed
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+
+	r0 = xchg_relaxed(x, 1);
+	WRITE_ONCE(*y, 2);
+}
+
+P1(int *x, int *y)
+{
+	int r1;
+
+	r1 = xchg_relaxed(y, 1);
+	WRITE_ONCE(*x, 2);
+}
+
+exists (x=1 /\ y=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-acquire-before-load",
+		rule: "an acquire may be satisfied before an earlier plain load: it orders only what follows it",
+		src: `C gap-acquire-before-load
+
+{}
+
+P0(int *x, int *y, int *z)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*x);
+	r1 = smp_load_acquire(y);
+	WRITE_ONCE(*z, 1);
+}
+
+P1(int *x, int *z)
+{
+	int r2;
+
+	r2 = READ_ONCE(*z);
+	smp_store_release(x, r2);
+}
+
+exists (0:r0=1 /\ 1:r2=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-lock-before-load",
+		rule: "spin_lock's acquire may be taken before an earlier plain load",
+		src: `C gap-lock-before-load
+
+{}
+
+P0(int *x, int *z, spinlock_t *l)
+{
+	int r0;
+
+	r0 = READ_ONCE(*x);
+	spin_lock(l);
+	WRITE_ONCE(*z, 1);
+	spin_unlock(l);
+}
+
+P1(int *x, int *z)
+{
+	int r2;
+
+	r2 = READ_ONCE(*z);
+	smp_store_release(x, r2);
+}
+
+exists (0:r0=1 /\ 1:r2=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-load-past-cmpxchg-relaxed",
+		rule: "a load may be satisfied before an earlier successful cmpxchg_relaxed (it reads an intermediate value)",
+		src: `C gap-load-past-cmpxchg-relaxed
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+	int r1;
+
+	r0 = cmpxchg_relaxed(x, 1, 2);
+	r1 = READ_ONCE(*y);
+}
+
+P1(int *x, int *y)
+{
+	WRITE_ONCE(*y, 1);
+	WRITE_ONCE(*y, 2);
+	smp_mb();
+	WRITE_ONCE(*x, 1);
+}
+
+exists (0:r0=1 /\ 0:r1=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-noret-rmb",
+		rule: "smp_rmb does not order a no-return atomic's read: a later load may pass both",
+		src: `C gap-noret-rmb
+
+{}
+
+P0(int *x, int *y)
+{
+	int r1;
+
+	atomic_inc(x);
+	smp_rmb();
+	r1 = READ_ONCE(*y);
+}
+
+P1(int *x, int *y)
+{
+	WRITE_ONCE(*y, 1);
+	smp_mb();
+	WRITE_ONCE(*x, 1);
+}
+
+exists (x=2 /\ 0:r1=0)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-store-past-release-rmw",
+		rule: "a store may become visible before an earlier _release RMW's write",
+		src: `C gap-store-past-release-rmw
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+
+	r0 = xchg_release(x, 1);
+	WRITE_ONCE(*y, 1);
+}
+
+P1(int *x, int *y)
+{
+	int r1;
+	int r2;
+
+	r1 = READ_ONCE(*y);
+	smp_rmb();
+	r2 = READ_ONCE(*x);
+}
+
+exists (1:r1=1 /\ 1:r2=0)`,
+		tso: false, arm: true,
+	},
 }
 
 func TestVerdictCases(t *testing.T) {
@@ -238,7 +429,7 @@ func TestVerdictCases(t *testing.T) {
 				m := machine.MustNew(c.Program, mode)
 				res := machine.Explore(m, machine.Options{})
 				if !res.Complete {
-					t.Fatalf("%s: %s", mode, res.Summary())
+					t.Fatalf("%s: %s", mode, words.Summary(res))
 				}
 				got := c.ResultVerdict(res).Observation != scenarios.Never
 				if got != want {

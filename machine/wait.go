@@ -145,7 +145,7 @@ func storeMask(sb []SBEntry) uint64 {
 func releaseMask(sb []SBEntry) uint64 {
 	var m uint64
 	for _, e := range sb {
-		if e.Kind == EntryRelease {
+		if e.Kind.IsRelease() {
 			m |= 1 << e.Instr
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
 )
 
 // The UI's explorations share one memory budget (issue 22, item 6): the
@@ -31,7 +30,7 @@ func TestOneBudgetPerSession(t *testing.T) {
 	b.OnLarge(1, func() { charged = true }) // the next search to charge anything
 	m = Drive(m, keys("n")...)
 	cached, _ := m.jobs.result(m.panels.key)
-	if r, _ := cached.(*scenarios.NecessityReport); r == nil {
+	if cached.necessity == nil {
 		t.Fatal("no necessity report")
 	}
 	if !charged {

@@ -48,6 +48,10 @@
 // renders its frames with it (Frames, WriteCast, Tape) and the tests
 // drive the model with it. Run shows the UI on a terminal.
 //
+// The picture page (p) shows the history up to the cursor as
+// views/picture's timeline; the stepping keys (and m) work on it as on
+// the panes, and the page keeps the row of the step shown in view.
+//
 // Keys (KeyMap, DefaultKeyMap) are enabled only where they apply, so the
 // help shows what works; the README's key table is generated from them.
 package model

@@ -105,7 +105,7 @@ func testLoad(name string) (*scenarios.Spec, error) {
 
 func testOptions(sc *scenarios.Spec, mode machine.Mode) Options {
 	return Options{Scenario: sc, Library: testLibrary, Load: testLoad, Mode: mode, Seed: 1, DigitDelay: 1,
-		Explore: machine.Options{MaxStates: 20000}}
+		Explore: &machine.Options{MaxStates: 20000}}
 }
 
 func keys(s ...string) []tea.Msg {

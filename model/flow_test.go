@@ -46,7 +46,7 @@ func TestFlowWitness(t *testing.T) {
 }
 
 func TestFlowPickerVariantMode(t *testing.T) {
-	opts := Options{Library: testLibrary, Load: testLoad, Seed: 3, Explore: machine.Options{MaxStates: 20000}}
+	opts := Options{Library: testLibrary, Load: testLoad, Seed: 3, Explore: &machine.Options{MaxStates: 20000}}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(80, 24))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("families")) },
 		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
@@ -77,7 +77,7 @@ func TestFlowPickerVariantMode(t *testing.T) {
 // not applied one by one afterwards.
 func TestRunStopsAtFirstFinalState(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		var m tea.Model = New(Options{Scenario: mpScenario("plain"), Mode: machine.ARM, Seed: seed, Explore: machine.Options{MaxStates: 1000}})
+		var m tea.Model = New(Options{Scenario: mpScenario("plain"), Mode: machine.ARM, Seed: seed, Explore: &machine.Options{MaxStates: 1000}})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		m, _ = m.Update(keyMsg("g"))
 		got := m.(Model)

@@ -46,7 +46,7 @@ func withoutHelpBar(m Model) string {
 }
 
 // TestHelpBars is the golden of the help bars: each context that builds
-// its own (the picker, the scenario screen, a page, the presentation
+// its own (the picker, the scenario screen, a page, the list of fixes, the presentation
 // running, paused and at its end, the what-if cursor before and after an
 // edit), at 80 and 140 columns. Every bar ends with help and quit, and
 // fits its line.
@@ -56,11 +56,14 @@ func TestHelpBars(t *testing.T) {
 		at   func(w, h int) Model
 	}{
 		{"picker", func(w, h int) Model {
-			return Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, w, h)
+			return Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: &machine.Options{MaxStates: 20000}}, w, h)
 		}},
 		{"scenario", func(w, h int) Model { return Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h) }},
 		{"page (compare)", func(w, h int) Model {
 			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("c")...)
+		}},
+		{"page (fixes)", func(w, h int) Model {
+			return Drive(Start(testOptions(libSpec(t, "mp+once"), machine.ARM), w, h), keys("f")...)
 		}},
 		{"page (picture)", func(w, h int) Model {
 			return Drive(Start(testOptions(mpScenario("wmb+rmb"), machine.ARM), w, h), keys("p")...)

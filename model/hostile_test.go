@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 func TestQuitScanner(t *testing.T) {
@@ -231,7 +232,7 @@ func TestPresentSearching(t *testing.T) {
 		t.Errorf("not presenting:\n%s", v)
 	}
 	// A search that stops at a limit: a random run, saying why.
-	opts.Explore = machine.Options{MaxStates: 1}
+	opts.Explore = &machine.Options{MaxStates: 1}
 	m = Start(opts, 140, 45)
 	if v := m.View(); !strings.Contains(v, "no witness found (stopped after") || !strings.Contains(v, "▶ presenting a random run (no witness), seed 1 · step 0/") || len(m.scen.sess.steps) == 0 {
 		t.Errorf("no fallback:\n%s", v)
@@ -242,12 +243,12 @@ func TestPresentSearching(t *testing.T) {
 // limit stopped gives no verdict, only what it found so far.
 func TestPartialOutcomes(t *testing.T) {
 	opts := testOptions(bigScenario(), machine.ARM)
-	opts.Explore = machine.Options{MaxStates: 1}
+	opts.Explore = &machine.Options{MaxStates: 1}
 	for _, sp := range []func() Options{
 		func() Options { return opts },
 		func() Options {
 			o := testOptions(mpScenario("plain"), machine.ARM)
-			o.Explore = machine.Options{MaxStates: 1}
+			o.Explore = &machine.Options{MaxStates: 1}
 			return o
 		},
 	} {
@@ -287,5 +288,49 @@ func TestNoticesArePrintable(t *testing.T) {
 	sp.Name, sp.Variant = "evil\x1b]2;x\a", "v\x1b[2J"
 	if v := Start(testOptions(sp, machine.TSO), 120, 40).View(); strings.ContainsAny(v, "\x1b\a") {
 		t.Errorf("header:\n%q", v)
+	}
+}
+
+// specOf compiles a litmus test for the UI tests.
+func specOf(t *testing.T, src string) *scenarios.Spec {
+	t.Helper()
+	sc, err := scenarios.Parse("test.litmus", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scenarios.NewSpec(c)
+}
+
+// TestOutcomesPaneStuck: the outcomes pane lists faulted executions as
+// rows (with their witness, like deadlocks), and says when no execution
+// reached the end (issue 21).
+func TestOutcomesPaneStuck(t *testing.T) {
+	for _, tc := range []struct {
+		src, want, row string
+	}{
+		{"C allfault\n{}\nP0(int *x) {\n int r0; int *r2; int r1;\n r0 = 8;\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nexists (0:r1=0)\n",
+			"✗ no execution reached the end: 1", "✗ fault: P0:3, r1 = READ_ONCE(*r2)"},
+		{"C selfdl\n{}\nP0(int *x) {\n rcu_read_lock();\n synchronize_rcu();\n rcu_read_unlock();\n}\nexists (x=0)\n",
+			"✗ no execution reached the end: 1", "✗ deadlock: P0:"},
+	} {
+		m := Start(testOptions(specOf(t, tc.src), machine.TSO), 140, 45)
+		if m.explored() == nil || !m.explored().Complete {
+			t.Fatal("not explored")
+		}
+		v := m.View()
+		if !strings.Contains(v, tc.want) || !strings.Contains(v, tc.row) {
+			t.Errorf("no %q or %q in the outcomes pane:\n%s", tc.want, tc.row, v)
+		}
+		c := m.common()
+		if n := m.scen.outcomes(c).Rows(); n != 1 {
+			t.Errorf("%d rows, want 1 (the stuck execution)", n)
+		}
+		if steps, ok := m.scen.outcomes(c).Witness(0); !ok || len(steps) == 0 {
+			t.Errorf("row 0 has no witness")
+		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"context"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"smpscope/machine"
+	"smpscope/scenarios"
 )
 
 // Background work (the exploration behind the outcomes pane, the analyses
@@ -27,10 +30,46 @@ const (
 	numJobKinds
 )
 
+// computation is what a job computes; each has a result type of its
+// own (its field of jobValue).
+type computation uint8
+
+const (
+	noComputation  computation = iota // the zero jobKey: nothing asked for
+	exploration                       // machine.Explore of a program in a mode: jobValue.explored
+	closestAttempt                    // scenarios.WitnessOrAttempt in a mode: jobValue.attempt
+	comparison                        // scenarios.Compare of a family: jobValue.compare
+	fixSearch                         // scenarios.FixSearch: jobValue.fix
+	necessity                         // scenarios.Necessity: jobValue.necessity
+)
+
+// jobKey names a job's result in the cache by what was computed, from
+// what: two jobs with equal keys compute the same thing.
+type jobKey struct {
+	what computation
+	// of is the content computed from: scenarios.ProgramKey of the
+	// program explored, or the Spec.Key of the scenario analysed.
+	of string
+	// variants are the library entries a comparison opens (their
+	// family and names).
+	variants string
+	mode     machine.Mode // exploration, closestAttempt
+}
+
+// jobValue is what a job computes: the field of its key's computation
+// is set (nil when the job failed).
+type jobValue struct {
+	explored  *machine.Result
+	attempt   *scenarios.Execution
+	compare   *scenarios.CompareTable
+	fix       *scenarios.FixReport
+	necessity *scenarios.NecessityReport
+}
+
 // jobResult is what a job computes: a value, or an error. keep says the
 // value may be cached (not when a cancellation cut it short).
 type jobResult struct {
-	value any
+	value jobValue
 	err   error
 	keep  bool
 }
@@ -39,14 +78,14 @@ type jobResult struct {
 type jobDoneMsg struct {
 	kind jobKind
 	id   int
-	key  string
+	key  jobKey
 	jobResult
 }
 
 // job is a job running.
 type job struct {
 	id     int
-	key    string
+	key    jobKey
 	what   string // what is computed, in words, for the spinner line
 	cancel context.CancelFunc
 }
@@ -65,7 +104,7 @@ func newJobs(size int) *jobs { return &jobs{cache: newCache(size)} }
 // result is cached or it is already running; a job of the same kind for
 // another key is cancelled. It returns the command to run (nil when there
 // is nothing to do).
-func (j *jobs) start(kind jobKind, key, what string, run func(ctx context.Context) jobResult) tea.Cmd {
+func (j *jobs) start(kind jobKind, key jobKey, what string, run func(ctx context.Context) jobResult) tea.Cmd {
 	if _, ok := j.cache.get(key); ok {
 		j.stop(kind)
 		return nil
@@ -114,7 +153,7 @@ func (j *jobs) done(msg jobDoneMsg) bool {
 }
 
 // busy returns the job of kind running for key, or nil.
-func (j *jobs) busy(kind jobKind, key string) *job {
+func (j *jobs) busy(kind jobKind, key jobKey) *job {
 	if r := j.running[kind]; r != nil && r.key == key {
 		return r
 	}
@@ -132,34 +171,34 @@ func (j *jobs) any() bool {
 }
 
 // result returns the cached value for key.
-func (j *jobs) result(key string) (any, bool) { return j.cache.get(key) }
+func (j *jobs) result(key jobKey) (jobValue, bool) { return j.cache.get(key) }
 
 // cache keeps the last size values put, most recently used first.
 type cache struct {
 	size  int
 	order *list.List // of *cacheEntry, most recent first
-	index map[string]*list.Element
+	index map[jobKey]*list.Element
 }
 
 type cacheEntry struct {
-	key   string
-	value any
+	key   jobKey
+	value jobValue
 }
 
 func newCache(size int) *cache {
-	return &cache{size: size, order: list.New(), index: map[string]*list.Element{}}
+	return &cache{size: size, order: list.New(), index: map[jobKey]*list.Element{}}
 }
 
-func (c *cache) get(key string) (any, bool) {
+func (c *cache) get(key jobKey) (jobValue, bool) {
 	e, ok := c.index[key]
 	if !ok {
-		return nil, false
+		return jobValue{}, false
 	}
 	c.order.MoveToFront(e)
 	return e.Value.(*cacheEntry).value, true
 }
 
-func (c *cache) put(key string, value any) {
+func (c *cache) put(key jobKey, value jobValue) {
 	if e, ok := c.index[key]; ok {
 		e.Value.(*cacheEntry).value = value
 		c.order.MoveToFront(e)

@@ -42,6 +42,7 @@ type KeyMap struct {
 	Compare   key.Binding // c: the family's variants in both modes
 	Necessity key.Binding // n: which ordering annotations are needed
 	Picture   key.Binding // p: the picture of the history (a timeline)
+	Source    key.Binding // i: the litmus source with its instruction numbers
 	Fix       key.Binding // f: the minimal fixes
 	Export    key.Binding // e: write the history to a trace file
 	Copy      key.Binding // y: copy the history as mail-ready text (OSC 52)
@@ -101,6 +102,7 @@ func DefaultKeyMap() KeyMap {
 		Compare:   b([]string{"c"}, "c", "compare variants"),
 		Necessity: b([]string{"n"}, "n", "needed barriers?"),
 		Picture:   b([]string{"p"}, "p", "picture"),
+		Source:    b([]string{"i"}, "i", "source"),
 		Fix:       b([]string{"f"}, "f", "which fix?"),
 		Export:    b([]string{"e"}, "e", "save trace file"),
 		Copy:      b([]string{"y"}, "y", "copy trace text"),
@@ -157,7 +159,7 @@ func (k KeyMap) panelHelp(selects bool) []key.Binding {
 func (k KeyMap) pictureHelp() []key.Binding {
 	scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
 	closeKey := key.NewBinding(key.WithKeys("p", "esc"), key.WithHelp("p/esc", "close"))
-	return []key.Binding{brief(k.BackFwd, "step"), k.Random, brief(k.Run, "run"), scroll, closeKey, brief(k.Export, "save"), brief(k.Copy, "copy")}
+	return []key.Binding{brief(k.BackFwd, "step"), k.Random, brief(k.Run, "run"), scroll, closeKey, k.Mode, brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
 // presentHelp is the short help of presentation mode; space says what
@@ -165,7 +167,8 @@ func (k KeyMap) pictureHelp() []key.Binding {
 func (k KeyMap) presentHelp(space string) []key.Binding {
 	story := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "story"))
 	leave := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave"))
-	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), story, leave,
+	explain := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "explanation"))
+	return []key.Binding{brief(k.Pause, space), brief(k.BackFwd, "step"), brief(k.Mode, "TSO⇄ARM"), explain, story, leave,
 		brief(k.Necessity, "needed?"), brief(k.Fix, "fix?"), brief(k.Compare, "compare"), brief(k.Export, "save"), brief(k.Copy, "copy")}
 }
 
@@ -179,7 +182,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Step, k.Enter, k.Back, k.Forward, k.Random, k.Pause, k.Run, k.Reset, k.Witness},
 		{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.ScrollLeft, k.ScrollRight},
-		{k.Mode, k.Variant, k.Story, k.Help, k.Picker, k.Quit},
+		{k.Mode, k.Variant, k.Story, k.Source, k.Help, k.Picker, k.Quit},
 		{k.Compare, k.Necessity, k.Fix, k.Picture, k.Export, k.Copy},
 		{k.EditOrder, k.EditBarrier, k.EditRemove, k.UndoEdit, k.RedoEdit, k.Diff, k.SaveEdited},
 	}
@@ -196,7 +199,7 @@ var fullHelpNotes = map[string]string{
 	"step back":           "step back (undo, without limit)",
 	"step forward":        "step forward again (redo), or replay a loaded witness or trace",
 	"random":              "take one random enabled step (seeded: --seed)",
-	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start)",
+	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start); ← and → step by hand and pause, pgup/pgdn scroll the explanation, m presents the other mode",
 	"run to the end":      "take random steps to a final state",
 	"reset":               "reset to the initial state",
 	"witness":             "load the shortest witness of the outcome the condition asks about (when it is unreachable, the closest attempt at it)",
@@ -206,13 +209,14 @@ var fullHelpNotes = map[string]string{
 	"down":                "move down in the focused pane (in presentation mode: scroll the story)",
 	"CPUs left":           "scroll the CPU columns left when they do not all fit",
 	"CPUs right":          "scroll the CPU columns right",
-	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut)",
+	"TSO⇄ARM":             "switch between TSO and ARM-like mode, keeping the longest part of the history that is valid there (m again, before another step, restores what was cut); in presentation mode, present the other mode's witness or closest attempt",
 	"next variant":        "open the next variant of the family, in the same mode",
-	"story":               "show the scenario's story",
+	"story":               "show the scenario's story (for a file without one: its comment and its source)",
+	"source":              "page: the scenario's litmus source, each line with the instructions compiled from it (P0:2, the numbers the CPU columns, edits and step IDs use)",
 	"help":                "show every key and the legend of marks",
 	"back":                "close a page or panel; leave presentation mode; go back to the picker",
 	"compare variants":    "panel: every variant of the family explored in both modes, Never/Sometimes with counts (computed in the background; esc cancels)",
-	"picture":             "page: the picture of the history up to the step shown, a timeline with one lane per CPU and memory and one row per step (each store's way into the store buffer, its commit and the invalidations it sent; each load's source, a stale read with the store it missed; reorderings; where CPUs waited), then the event graph's cycle; ←/→, space, g, r and w step on it, ↑/↓ and pgup/pgdn scroll, p or esc closes",
+	"picture":             "page: the picture of the history up to the step shown, a timeline with one lane per CPU and memory and one row per step (each store's way into the store buffer, its commit and the invalidations it sent; each load's source, a stale read with the store it missed; reorderings; where CPUs waited), then the event graph's cycle; ←/→, space, g, r, w and the step numbers step on it and m switches the mode, ↑/↓ and pgup/pgdn scroll, p or esc closes",
 	"needed barriers?":    "panel: which barriers, acquires, releases and ordered RMWs are needed in each mode, with the shortest witness without them; ↑/↓ select one, enter loads that witness (the annotation weakened as a what-if)",
 	"which fix?":          "panel: the minimal sets of strengthenings (acquire, release, RMW orderings, smp_mb/smp_rmb/smp_wmb inserted) that make the outcome unreachable, in both modes and in each, cheapest first (smpscope fix); ↑/↓ select one, enter applies it as a what-if",
 	"save trace file":     "write the history up to the current step to a trace file in the current directory, named after the scenario and mode (never overwriting)",

@@ -15,6 +15,7 @@ type LibraryEntry struct {
 	Variant string
 	Title   string
 	Summary string // optional one-line summary; Title is shown when empty
+	Story   string // the whole story, which the picker's filter searches too
 	// Baseline marks the variant the picker's row opens on (the family's
 	// broken baseline; the first entry when none is marked).
 	Baseline bool
@@ -28,6 +29,7 @@ func LibraryEntries(entries []*scenarios.Entry) []LibraryEntry {
 		le := LibraryEntry{Name: e.Name, Family: e.Family, Variant: e.Variant, Title: e.Title, Baseline: e.Baseline}
 		if e.Scenario != nil {
 			le.Summary = firstSentence(e.Scenario.Meta.Story, summaryMax)
+			le.Story = e.Scenario.Meta.Story
 		}
 		out = append(out, le)
 	}

@@ -3,6 +3,8 @@ package model
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"smpscope/machine"
@@ -38,7 +40,7 @@ func TestLibraryScenarios(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s_%s_%dx%d", e.Name, mode, sz[0], sz[1]), func(t *testing.T) {
 					opts := Options{Scenario: sc, Library: entries, Load: LoadSpec, Mode: mode, Seed: 5,
-						Explore: machine.Options{MaxStates: 5000}}
+						Explore: &machine.Options{MaxStates: 5000}}
 					m := Start(opts, sz[0], sz[1])
 					checkSize(t, m.View(), sz[0], sz[1])
 					for i := 0; i < 200 && len(m.scen.sess.enabled) > 0; i++ {
@@ -81,6 +83,71 @@ func TestFirstSentence(t *testing.T) {
 	for _, e := range LibraryEntries(lib) {
 		if e.Summary == "" || e.Summary == e.Name || len([]rune(e.Summary)) > summaryMax {
 			t.Errorf("%s: summary %q", e.Name, e.Summary)
+		}
+	}
+}
+
+// TestPickerFilterLibrary (issue 19): the picker's filter finds what is
+// typed, as typed, in the library's names, families and stories, and
+// says what matched; nothing else matches (no fuzzy hits).
+func TestPickerFilterLibrary(t *testing.T) {
+	lib, err := scenarios.Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := LibraryEntries(lib)
+	fams := families(entries)
+	var targets []string
+	for _, f := range fams {
+		targets = append(targets, f.FilterValue())
+	}
+	found := func(term string) []string {
+		var out []string
+		for _, r := range filterFamilies(term, targets) {
+			out = append(out, fams[r.Index].family)
+		}
+		return out
+	}
+	if got := found("llseek"); len(got) != 0 {
+		t.Errorf("llseek finds %v", got)
+	}
+	if got := found("wake"); !slices.Contains(got, "sb-end-write") {
+		t.Errorf("wake does not find the lost wake-up family sb-end-write: %v", got)
+	}
+	if got := found("ext4"); len(got) == 0 || got[0] != "ext4-last-group" {
+		t.Errorf("ext4 finds %v, want ext4-last-group first", got)
+	}
+	// For every word of every story, each row found holds the word in a
+	// field, and the row says which and shows it; each row not found
+	// holds it nowhere.
+	words := map[string]bool{}
+	for _, e := range entries {
+		for _, w := range strings.Fields(strings.ToLower(e.Story + " " + e.Name + " " + e.Title)) {
+			if len(w) >= 4 {
+				words[w] = true
+			}
+		}
+	}
+	for w := range words {
+		hit := map[int]bool{}
+		for _, r := range filterFamilies(w, targets) {
+			hit[r.Index] = true
+			f := fams[r.Index]
+			fl, ok := f.match(w)
+			if !ok {
+				t.Fatalf("%q: %s found but matches nothing", w, f.family)
+			}
+			row := f.row(w)
+			if fl.what != "family" && (row.Matched == "" || !strings.Contains(strings.ToLower(row.Context), w)) {
+				t.Fatalf("%q: %s's row says %q: %q", w, f.family, row.Matched, row.Context)
+			}
+		}
+		for i, f := range fams {
+			for _, fl := range f.fields() {
+				if !hit[i] && strings.Contains(strings.ToLower(fl.text), w) {
+					t.Fatalf("%q: %s's %s holds it but is not found", w, f.family, fl.what)
+				}
+			}
 		}
 	}
 }

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -41,8 +40,8 @@ type Options struct {
 	// says so, and how far it got, while that history is shown.
 	Attempt *scenarios.Attempt
 	// Explore bounds the background exploration (Context is set by the
-	// model). The zero value uses DefaultExploreOptions.
-	Explore machine.Options
+	// model). Nil uses DefaultExploreOptions.
+	Explore *machine.Options
 	// DigitDelay is how long a step number that could still grow (there
 	// are ten or more steps and "1" may begin "12") waits for another digit
 	// before it is taken; default 600ms. Enter takes it at once.
@@ -168,10 +167,14 @@ func New(opts Options) Model {
 	} else {
 		m.keys = DefaultKeyMap()
 	}
-	if reflect.ValueOf(m.opts.Explore).IsZero() {
-		m.opts.Explore = DefaultExploreOptions
+	// The model's own copy: it sets the budget below, and the caller's
+	// options stay as given.
+	e := DefaultExploreOptions
+	if opts.Explore != nil {
+		e = *opts.Explore
 	}
-	if e := &m.opts.Explore; e.Budget == nil && e.MaxMemory > 0 {
+	m.opts.Explore = &e
+	if e.Budget == nil && e.MaxMemory > 0 {
 		// One budget for every exploration of the session (the
 		// background search, what-ifs, the necessity and compare
 		// panels), not one each (issue 22, item 6).
@@ -373,7 +376,7 @@ func (m Model) after() Model {
 	present := scen && m.scen.present.on
 	cond := scen && m.scen.sess.spec.Final != nil
 	k.Pause.SetEnabled(present)
-	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Mode, &k.Variant, &k.Story} {
+	for _, b := range []*key.Binding{&k.Step, &k.Enter, &k.Random, &k.Run, &k.Reset, &k.Witness, &k.Focus, &k.FocusBack, &k.Variant, &k.Story, &k.Source} {
 		b.SetEnabled(!present)
 	}
 	k.Compare.SetEnabled(cond)
@@ -656,7 +659,12 @@ func (m *Model) render() string {
 	}
 	c := m.common()
 	if m.screen == screenPicker || !m.open {
-		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Quit}, m.width)
+		bar := m.helpBar(m.keys.PickerHelp().ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.width)
+		if m.picker.help {
+			keys, notes := pickerHelp(m.keys)
+			m.bar = m.helpBar(nil, []key.Binding{brief(m.keys.Picker, "close"), m.keys.Quit}, m.width)
+			return views.RenderPickerHelp(keys, notes, m.bar, *m.styles, m.width, m.height)
+		}
 		m.bar = bar
 		return views.RenderPicker(m.picker.list.View(), m.picker.notice, bar, *m.styles, m.width, m.height)
 	}

@@ -62,7 +62,7 @@ func take(t testing.TB, m Model, ids ...string) Model {
 }
 
 func TestPicker(t *testing.T) {
-	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: &machine.Options{MaxStates: 20000}}, 80, 24)
 	checkSize(t, m.View(), 80, 24)
 	requireScreen(t, m)
 
@@ -82,7 +82,7 @@ func TestPicker(t *testing.T) {
 }
 
 func TestPickerFilter(t *testing.T) {
-	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Seed: 1, Explore: &machine.Options{MaxStates: 20000}}, 80, 24)
 	m = Drive(m, keys("/", "b", "i", "g", "enter", "enter")...)
 	if m.Scenario() == nil || m.Scenario().Name != "big4x10" {
 		t.Fatalf("filtering for big opened %v", m.Scenario())
@@ -435,7 +435,7 @@ var randomKeys = flag.Int("keys.n", 1000, "TestRandomKeys: random keys, clicks a
 func TestRandomKeys(t *testing.T) {
 	pool := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "left", "right", "left", "right", " ", " ",
 		"g", "r", "m", "w", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "h", "l", "enter", "?", "s", "esc", "v", "q", "/", "x",
-		"c", "n", "e", "y"}
+		"c", "n", "e", "y", "p"}
 	n := *randomKeys
 	if testing.Short() {
 		n /= 5
@@ -579,7 +579,7 @@ func TestMouseWide(t *testing.T) {
 }
 
 func TestPickerFilterOutOfOrder(t *testing.T) {
-	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: &machine.Options{MaxStates: 20000}}, 80, 24)
 	m, _ = m.update(keyMsg("/"))
 	// Type "bi" then "g" without running the filter commands, then deliver
 	// the results in the wrong order: the list must show the matches for
@@ -599,7 +599,7 @@ func TestPickerFilterOutOfOrder(t *testing.T) {
 func TestPickerFilterBurst(t *testing.T) {
 	// "/big" and enter arrive together: the filter commands have not
 	// answered when enter accepts the filter.
-	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: machine.Options{MaxStates: 20000}}, 80, 24)
+	m := Start(Options{Library: testLibrary, Load: testLoad, Explore: &machine.Options{MaxStates: 20000}}, 80, 24)
 	m, _ = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/big")})
 	m, _ = m.update(keyMsg("enter"))
 	if e, ok := m.picker.selected(); !ok || e.Name != "big4x10" {
@@ -610,16 +610,18 @@ func TestPickerFilterBurst(t *testing.T) {
 // TestCacheBounded: the cache keeps its most recently used entries only.
 func TestCacheBounded(t *testing.T) {
 	c := newCache(3)
-	for _, k := range []string{"a", "b", "c"} {
-		c.put(k, k)
+	key := func(k string) jobKey { return jobKey{what: exploration, of: k} }
+	val := func(k string) jobValue { return jobValue{explored: &machine.Result{States: len(k)}} }
+	for _, k := range []string{"a", "bb", "ccc"} {
+		c.put(key(k), val(k))
 	}
-	c.get("a") // a is now the most recent
-	c.put("d", "d")
-	if _, ok := c.get("b"); ok || c.len() != 3 {
-		t.Errorf("b, the least recently used, was kept; %d entries", c.len())
+	c.get(key("a")) // a is now the most recent
+	c.put(key("dddd"), val("dddd"))
+	if _, ok := c.get(key("bb")); ok || c.len() != 3 {
+		t.Errorf("bb, the least recently used, was kept; %d entries", c.len())
 	}
-	for _, k := range []string{"a", "c", "d"} {
-		if v, ok := c.get(k); !ok || v != k {
+	for _, k := range []string{"a", "ccc", "dddd"} {
+		if v, ok := c.get(key(k)); !ok || v.explored.States != len(k) {
 			t.Errorf("%s: %v %v", k, v, ok)
 		}
 	}
@@ -647,7 +649,7 @@ func TestExplorationCachedByContent(t *testing.T) {
 	}
 }
 
-func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]string {
+func scenarioKeys(t *testing.T, sp *scenarios.Spec) [2]jobKey {
 	t.Helper()
 	m := Start(Options{}, 80, 24)
 	s, err := newScenarioModel(sp, machine.TSO, m.common())
@@ -664,7 +666,7 @@ func libraryPicker(t *testing.T, w, h int) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Explore = machine.Options{MaxStates: 20000}
+	opts.Explore = &machine.Options{MaxStates: 20000}
 	return Start(opts, w, h)
 }
 

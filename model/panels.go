@@ -25,8 +25,8 @@ import (
 // shows (by its cache key), its scroll position and the item selected.
 type panels struct {
 	open views.Page // PageCompare, PageNecessity, PageFix, or PagePanes when none is
-	key  string
-	err  map[string]string // the analyses that failed, by key; shared, as the cache is
+	key  jobKey
+	err  map[jobKey]string // the analyses that failed, by key; shared, as the cache is
 	view pane
 	sel  int
 	// reveal asks the next frame to scroll to the item selected.
@@ -49,7 +49,7 @@ type (
 	}
 )
 
-func newPanels() panels { return panels{err: map[string]string{}} }
+func newPanels() panels { return panels{err: map[jobKey]string{}} }
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
@@ -75,7 +75,7 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 		pn.view.top()
 		pn.sel = 0
 	}
-	opts := c.opts.Explore
+	opts := *c.opts.Explore
 	var what string
 	var run func(ctx context.Context) jobResult
 	if p == views.PageCompare {
@@ -86,7 +86,7 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 		if len(names) == 0 || c.opts.Load == nil {
 			names = []string{sp.Name}
 		}
-		pn.key = "compare " + sp.Family + " " + strings.Join(names, ",") + " " + sp.Key()
+		pn.key = jobKey{what: comparison, of: sp.Key(), variants: sp.Family + " " + strings.Join(names, ",")}
 		what = fmt.Sprintf("%d variants × 2 modes", len(names))
 		if len(names) == 1 {
 			what = "this scenario in both modes"
@@ -106,18 +106,18 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 			}
 			opts.Context = ctx
 			t, err := scenarios.Compare(sp.Family, specs, bothModes, opts)
-			return jobResult{value: &t, err: err, keep: true}
+			return jobResult{value: jobValue{compare: &t}, err: err, keep: true}
 		}
 	} else if p == views.PageFix {
-		pn.key = "fix " + sp.Key()
+		pn.key = jobKey{what: fixSearch, of: sp.Key()}
 		what = "the strengthenings × 2 modes"
 		run = func(ctx context.Context) jobResult {
 			opts.Context = ctx
 			r, err := scenarios.FixSearch(sp, bothModes, scenarios.FixOptions{Explore: opts})
-			return jobResult{value: &r, err: err, keep: true}
+			return jobResult{value: jobValue{fix: &r}, err: err, keep: true}
 		}
 	} else {
-		pn.key = "necessity " + sp.Key()
+		pn.key = jobKey{what: necessity, of: sp.Key()}
 		progs := 1 + weakenings // as written, each annotation weakened
 		if weakenings > 1 {
 			progs++ // and all of them together
@@ -126,7 +126,7 @@ func (pn panels) openPanel(p views.Page, sp *scenarios.Spec, weakenings int, c c
 		run = func(ctx context.Context) jobResult {
 			opts.Context = ctx
 			r, err := scenarios.Necessity(sp, bothModes, opts)
-			return jobResult{value: &r, err: err, keep: true}
+			return jobResult{value: jobValue{necessity: &r}, err: err, keep: true}
 		}
 	}
 	if c.jobs.busy(panelJob, pn.key) == nil {
@@ -191,15 +191,11 @@ func (pn panels) update(msg tea.KeyMsg, c common, presenting bool, mode machine.
 // items is how many items the open panel has to select from.
 func (pn panels) items(c common) int {
 	v, _ := c.jobs.result(pn.key)
-	switch r := v.(type) {
-	case *scenarios.NecessityReport:
-		if pn.open == views.PageNecessity {
-			return len(r.Annotations)
-		}
-	case *scenarios.FixReport:
-		if pn.open == views.PageFix {
-			return len(views.FixItems(r))
-		}
+	switch {
+	case v.necessity != nil && pn.open == views.PageNecessity:
+		return len(v.necessity.Annotations)
+	case v.fix != nil && pn.open == views.PageFix:
+		return len(views.FixItems(v.fix))
 	}
 	return 0
 }
@@ -209,8 +205,9 @@ func (pn panels) items(c common) int {
 // needed there, else in the mode where it is), or the fix's edits.
 func (pn panels) apply(c common, mode machine.Mode) tea.Msg {
 	v, _ := c.jobs.result(pn.key)
-	switch r := v.(type) {
-	case *scenarios.NecessityReport:
+	switch {
+	case v.necessity != nil:
+		r := v.necessity
 		if pn.open != views.PageNecessity || pn.sel >= len(r.Annotations) {
 			return nil
 		}
@@ -229,8 +226,8 @@ func (pn panels) apply(c common, mode machine.Mode) tea.Msg {
 			}
 		}
 		return panelNote{"weakening " + a.Weakening.String() + " does not make the outcome reachable: no witness to load"}
-	case *scenarios.FixReport:
-		items := views.FixItems(r)
+	case v.fix != nil:
+		items := views.FixItems(v.fix)
 		if pn.open != views.PageFix || pn.sel >= len(items) {
 			return nil
 		}
@@ -249,16 +246,8 @@ func (pn panels) input(sp *scenarios.Spec, c common) views.AnalysisInput {
 	if pn.open == views.PagePanes {
 		return a
 	}
-	if v, ok := c.jobs.result(pn.key); ok {
-		switch v := v.(type) {
-		case *scenarios.CompareTable:
-			a.Compare = v
-		case *scenarios.NecessityReport:
-			a.Necessity = v
-		case *scenarios.FixReport:
-			a.Fix = v
-		}
-	}
+	v, _ := c.jobs.result(pn.key)
+	a.Compare, a.Necessity, a.Fix = v.compare, v.necessity, v.fix
 	a.Sel = pn.sel
 	a.Err = pn.err[pn.key]
 	if j := c.jobs.busy(panelJob, pn.key); j != nil {

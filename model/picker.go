@@ -20,51 +20,105 @@ type familyItem struct {
 	sel     int // chosen variant
 }
 
-// FilterValue is what the filter matches: the family and scenario names,
-// then (after a tab) the titles; see filterFamilies.
+// FilterValue is what the filter matches: the family's fields (its
+// name, its entries' names and variants, titles and stories), each
+// written as its kind, kindSep and its text, separated by fieldSep; see
+// filterFamilies.
 func (f familyItem) FilterValue() string {
-	names := []string{f.family}
-	var titles []string
-	for _, e := range f.entries {
-		names = append(names, e.Variant, e.Name)
-		titles = append(titles, e.Title, e.Summary)
+	var fields []string
+	for _, fl := range f.fields() {
+		fields = append(fields, fl.what+kindSep+fl.text)
 	}
-	return strings.Join(names, " ") + "\t" + strings.Join(titles, " ")
+	return strings.Join(fields, fieldSep)
 }
 
-// filterFamilies ranks picker rows for a filter term: rows whose names
-// contain the term come first (family name matches before scenario
-// names), then rows whose titles contain it, then fuzzy matches on the
-// names. Matching ignores case.
-func filterFamilies(term string, targets []string) []list.Rank {
-	term = strings.ToLower(strings.TrimSpace(term))
-	var exact, named, titled, fuzzy []list.Rank
-	var rest []string
-	var restIdx []int
-	for i, t := range targets {
-		names, titles, _ := strings.Cut(strings.ToLower(t), "\t")
-		family, _, _ := strings.Cut(names, " ")
-		switch {
-		case family == term || strings.HasPrefix(family, term):
-			exact = append(exact, list.Rank{Index: i})
-		case strings.Contains(names, term):
-			named = append(named, list.Rank{Index: i})
-		case strings.Contains(titles, term):
-			titled = append(titled, list.Rank{Index: i})
-		default:
-			rest = append(rest, names)
-			restIdx = append(restIdx, i)
+// fieldSep and kindSep structure FilterValue: no name, title or story
+// holds them.
+const (
+	fieldSep = "\x00"
+	kindSep  = "\x01"
+)
+
+// A field of a family the filter can match, and the word for it that
+// the row shows when it is what matched.
+type field struct {
+	what  string // "family", "name", "variant", "title", "story"
+	text  string
+	entry int // the entry it belongs to, -1 for the family
+}
+
+// fields lists what the filter matches, best first: the family's name,
+// then each entry's variant and name, then their titles, then their
+// stories.
+func (f familyItem) fields() []field {
+	out := []field{{"family", f.family, -1}}
+	for i, e := range f.entries {
+		if e.Variant != "" {
+			out = append(out, field{"variant", e.Variant, i})
+		}
+		out = append(out, field{"name", e.Name, i})
+	}
+	for i, e := range f.entries {
+		out = append(out, field{"title", e.Title, i})
+	}
+	for i, e := range f.entries {
+		if e.Story != "" {
+			out = append(out, field{"story", e.Story, i})
 		}
 	}
-	for _, r := range list.DefaultFilter(term, rest) {
-		fuzzy = append(fuzzy, list.Rank{Index: restIdx[r.Index]})
+	return out
+}
+
+// match finds term in the family's fields, as typed (ignoring case, no
+// fuzzy matching): the first field that holds it.
+func (f familyItem) match(term string) (field, bool) {
+	term = strings.ToLower(strings.TrimSpace(term))
+	if term == "" {
+		return field{}, false
 	}
-	return append(append(append(exact, named...), titled...), fuzzy...)
+	for _, fl := range f.fields() {
+		if strings.Contains(strings.ToLower(fl.text), term) {
+			return fl, true
+		}
+	}
+	return field{}, false
+}
+
+// filterRank orders the kinds of field a term can match.
+var filterRank = map[string]int{"family": 1, "name": 1, "variant": 1, "title": 2, "story": 3}
+
+// filterFamilies ranks picker rows for a filter term: the term as typed
+// (ignoring case) must occur in a row's names, titles or stories; rows
+// whose family name starts with it come first, then those matching a
+// name, then a title, then only a story. Nothing else matches: no fuzzy
+// matching ("llseek" finds no family whose names merely hold its
+// letters in order).
+func filterFamilies(term string, targets []string) []list.Rank {
+	term = strings.ToLower(strings.TrimSpace(term))
+	var ranks [4][]list.Rank
+	for i, t := range targets {
+		for _, fl := range strings.Split(strings.ToLower(t), fieldSep) {
+			kind, text, _ := strings.Cut(fl, kindSep)
+			if !strings.Contains(text, term) {
+				continue
+			}
+			r := filterRank[kind]
+			if kind == "family" && strings.HasPrefix(text, term) {
+				r = 0
+			}
+			ranks[r] = append(ranks[r], list.Rank{Index: i})
+			break
+		}
+	}
+	return append(append(append(ranks[0], ranks[1]...), ranks[2]...), ranks[3]...)
 }
 
 func (f familyItem) chosen() LibraryEntry { return f.entries[f.sel] }
 
-func (f familyItem) row() views.PickerRow {
+// row is the family as the picker draws it; term is the filter being
+// typed or applied ("" for none): the row then says what matched, and
+// where.
+func (f familyItem) row(term string) views.PickerRow {
 	e := f.chosen()
 	r := views.PickerRow{Family: f.family, Title: e.Title, Summary: e.Summary, Selected: f.sel}
 	if r.Title == "" {
@@ -80,7 +134,34 @@ func (f familyItem) row() views.PickerRow {
 		}
 		r.Variants = append(r.Variants, v)
 	}
+	if fl, ok := f.match(term); ok && fl.what != "family" {
+		r.Matched = fl.what
+		if fl.entry >= 0 && fl.entry != f.sel && fl.what != "name" && fl.what != "variant" {
+			v := f.entries[fl.entry].Variant
+			if v == "" {
+				v = f.entries[fl.entry].Name
+			}
+			r.Matched += " of " + v
+		}
+		r.Context = matchContext(fl.text, term)
+	}
 	return r
+}
+
+// matchContext is what a row shows of a match of term in a title or
+// story: the text on one line from the word the match starts in, so that
+// the match shows on a narrow row.
+func matchContext(text, term string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	i := strings.Index(strings.ToLower(text), strings.ToLower(strings.TrimSpace(term)))
+	if i <= 0 {
+		return text
+	}
+	start := strings.LastIndex(text[:i], " ") + 1
+	if start == 0 {
+		return text
+	}
+	return "…" + text[start:]
 }
 
 // families groups library entries by family, in library order; each
@@ -118,7 +199,7 @@ func (d pickerDelegate) Render(w io.Writer, m list.Model, index int, item list.I
 	if !ok {
 		return
 	}
-	io.WriteString(w, views.RenderPickerRow(f.row(), index == m.Index(), d.styles, m.Width()))
+	io.WriteString(w, views.RenderPickerRow(f.row(m.FilterValue()), index == m.Index(), d.styles, m.Width()))
 }
 
 // picker is the scenario picker screen: the library as a list of
@@ -126,6 +207,7 @@ func (d pickerDelegate) Render(w io.Writer, m list.Model, index int, item list.I
 type picker struct {
 	list   list.Model
 	notice string
+	help   bool // the help page (?) shows
 }
 
 // What the picker asks of the root (its messages up).
@@ -265,9 +347,22 @@ func (p picker) update(msg tea.Msg, c common, open bool) (picker, tea.Cmd, tea.M
 			break
 		}
 		p.notice = ""
+		if p.help {
+			// The help page: ? or esc closes it, q quits.
+			switch {
+			case key.Matches(msg, k.Quit):
+				return p, nil, quitMsg{}
+			case key.Matches(msg, k.Help), key.Matches(msg, k.Picker):
+				p.help = false
+			}
+			return p, nil, nil
+		}
 		switch {
 		case key.Matches(msg, k.Quit):
 			return p, nil, quitMsg{}
+		case key.Matches(msg, k.Help):
+			p.help = true
+			return p, nil, nil
 		case key.Matches(msg, k.Picker) && !p.list.IsFiltered():
 			if open {
 				return p, nil, resumeMsg{}
@@ -307,4 +402,23 @@ func (p picker) updateList(msg tea.Msg) (picker, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// pickerHelp is the picker's help page: its keys, and how the filter
+// matches.
+func pickerHelp(k KeyMap) (keys [][2]string, notes []string) {
+	keys = [][2]string{
+		{"↑/↓", "move between families (pgup/pgdn: a page)"},
+		{"←/→ h/l", "choose the variant of the selected family (←/→ while typing the filter too)"},
+		{"enter", "open the chosen variant"},
+		{k.Filter.Help().Key, "filter: type, then enter to keep the matches or esc to clear them"},
+		{k.Picker.Help().Key, "clear the filter; back to the scenario left open"},
+		{k.Help.Help().Key, "this help (? or esc closes it)"},
+		{k.Quit.Help().Key, "quit"},
+	}
+	notes = []string{
+		"The filter looks for what you type as you type it (case aside; no fuzzy matching) in each family's name, its variants and scenario names, their titles and their stories: \"wake\" finds the lost wake-up families by their stories, \"rel-acq\" every family with that variant.",
+		"Families whose name starts with it come first, then those matching a variant or a name, a title, a story. A row says what matched and shows it: \"story of mb-before-check: …wake_up()…\".",
+	}
+	return keys, notes
 }

@@ -48,6 +48,11 @@ func TestPicturePage(t *testing.T) {
 			if v = m.View(); !strings.Contains(v, "⋮ 1 more step ahead") || strings.Contains(v, "outcome:") {
 				t.Errorf("after ← the picture still shows the end:\n%s", v)
 			}
+			// m switches the mode on the page: the picture follows.
+			m = Drive(m, keys("m")...)
+			if m.scen.sess.mode != machine.TSO || m.page() != views.PagePicture || !strings.Contains(m.View(), "TSO") {
+				t.Errorf("m on the picture page: mode %v, page %v", m.scen.sess.mode, m.page())
+			}
 			m = Drive(m, keys("p")...)
 			if m.page() != views.PagePanes {
 				t.Fatalf("p did not close the picture")

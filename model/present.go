@@ -12,9 +12,11 @@ import (
 // Presentation mode (Options.Present) is for teaching: the history (a
 // witness or a trace) is the redo future of the initial state, and a
 // timer takes its next step every Options.Every. Space pauses and resumes
-// (at the end it replays from the start), ←/→ still step by hand (the
-// timer then waits a whole interval again), ↑/↓ scroll the story, and esc
-// leaves presentation mode for the normal screen at the same step.
+// (at the end it replays from the start); ←/→ step by hand and pause, so
+// that the class stays on the step the teacher went to until space
+// resumes; ↑/↓ scroll the story, pgup/pgdn the explanation; m presents
+// the other mode (its witness, or its closest attempt), and esc leaves
+// presentation mode for the normal screen at the same step.
 
 // DefaultEvery is the pace of presentation mode when Options.Every is 0.
 const DefaultEvery = 3 * time.Second
@@ -50,6 +52,8 @@ type (
 	presentShared  struct{}        // a key every screen shares (c, n, e, y)
 	presentHelp    struct{}        // the help page
 	presentCPUs    struct{ d int } // scroll the CPU columns sideways
+	presentScroll  struct{ d int } // scroll the explanation
+	presentMode    struct{}        // present the other mode
 	presentOther   struct{}        // a key presentation mode does not use
 )
 
@@ -79,6 +83,8 @@ func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.
 			return p, nil, presentLeave{}
 		case key.Matches(msg, k.Help):
 			return p, nil, presentHelp{}
+		case key.Matches(msg, k.Mode):
+			return p, nil, presentMode{}
 		case p.story.scrollKeys(msg, k, storyStep):
 			return p, nil, nil
 		}
@@ -97,10 +103,21 @@ func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.
 		}
 		p.paused = false
 		return p, p.timer(), nil
-	case key.Matches(msg, k.Back):
-		return p, nil, presentStep{-1}
-	case key.Matches(msg, k.Forward):
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Forward):
+		// Stepping by hand pauses: the class stays on the step the
+		// teacher went to until space resumes.
+		p.paused = true
+		p.seq++ // forget the running timer
+		if key.Matches(msg, k.Back) {
+			return p, nil, presentStep{-1}
+		}
 		return p, nil, presentStep{+1}
+	case key.Matches(msg, k.PageUp):
+		return p, nil, presentScroll{-storyStep}
+	case key.Matches(msg, k.PageDown):
+		return p, nil, presentScroll{+storyStep}
+	case key.Matches(msg, k.Mode):
+		return p, nil, presentMode{}
 	case p.story.scrollKeys(msg, k, storyStep):
 	case key.Matches(msg, k.ScrollLeft):
 		return p, nil, presentCPUs{-1}
@@ -118,15 +135,6 @@ func (p presenter) update(msg tea.KeyMsg, k KeyMap, atEnd bool) (presenter, tea.
 		return p, nil, presentOther{}
 	}
 	return p, nil, nil
-}
-
-// stepped is told that a step was taken by hand: the timer waits a whole
-// interval again (unless paused).
-func (p *presenter) stepped() tea.Cmd {
-	if p.paused {
-		return nil
-	}
-	return p.timer()
 }
 
 // input is what the views need of presentation mode (nil when off).

@@ -241,3 +241,94 @@ func TestPresentAttempt(t *testing.T) {
 		}
 	})
 }
+
+// TestPresentPauseOnArrows (issue 19): stepping by hand pauses the
+// presentation, so that the class stays on the step the teacher went
+// to; timers delivered through the model's tick hook then take no step
+// until space resumes. No wall clock: each timer is a message.
+func TestPresentPauseOnArrows(t *testing.T) {
+	m := Start(presentOptions(t), 80, 24)
+	n := len(m.scen.sess.steps)
+	m, _ = tick(t, m)
+	m, _ = tick(t, m)
+	if m.scen.sess.cursor != 2 || m.scen.present.paused {
+		t.Fatalf("two ticks: cursor %d, paused %v", m.scen.sess.cursor, m.scen.present.paused)
+	}
+	running := presentTickMsg{seq: m.scen.present.seq} // the timer under way
+	m, cmd := press(m, "left")
+	if m.scen.sess.cursor != 1 || !m.scen.present.paused || cmd != nil {
+		t.Fatalf("←: cursor %d, paused %v, timer %v", m.scen.sess.cursor, m.scen.present.paused, cmd != nil)
+	}
+	if !strings.Contains(m.View(), fmt.Sprintf("⏸ paused · step 1/%d", n)) {
+		t.Errorf("← does not say it paused:\n%s", m.View())
+	}
+	// The timer that was running, and any later one, take no step.
+	for _, msg := range []presentTickMsg{running, {seq: m.scen.present.seq}} {
+		if m2, _ := m.update(msg); m2.scen.sess.cursor != 1 {
+			t.Errorf("a timer (seq %d) took a step after ←", msg.seq)
+		}
+	}
+	m, _ = press(m, "right")
+	m, _ = press(m, "right")
+	if m.scen.sess.cursor != 3 || !m.scen.present.paused {
+		t.Fatalf("→ →: cursor %d, paused %v", m.scen.sess.cursor, m.scen.present.paused)
+	}
+	if m2, _ := tick(t, m); m2.scen.sess.cursor != 3 {
+		t.Error("a timer took a step after →")
+	}
+	// Space resumes: the next timer steps again.
+	m, cmd = press(m, " ")
+	if m.scen.present.paused || cmd == nil {
+		t.Fatal("space did not resume")
+	}
+	if m, _ = tick(t, m); m.scen.sess.cursor != 4 {
+		t.Errorf("after space a timer stepped to %d, want 4", m.scen.sess.cursor)
+	}
+	// → at the end stays paused there and says space replays.
+	for i := 0; i < n; i++ {
+		m, _ = press(m, "right")
+	}
+	if m.scen.sess.cursor != n || !strings.Contains(m.View(), "space replays") {
+		t.Errorf("→ past the end: cursor %d\n%s", m.scen.sess.cursor, m.View())
+	}
+}
+
+// TestPresentModeSwitch: m presents the other mode, what it shows
+// there: MP with WRITE_ONCE/READ_ONCE is unreachable in TSO mode, so its
+// closest attempt; m again brings back the ARM-like witness.
+func TestPresentModeSwitch(t *testing.T) {
+	m := Start(presentOptions(t), 100, 30)
+	m, _ = tick(t, m)
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.TSO || !m.scen.present.on || m.scen.present.searching {
+		t.Fatalf("m: mode %v, presenting %v, searching %v", m.Mode(), m.scen.present.on, m.scen.present.searching)
+	}
+	if m.scen.currentAttempt() == nil || m.scen.sess.cursor != 0 || len(m.scen.sess.steps) == 0 {
+		t.Fatalf("TSO mode presents no closest attempt: cursor %d, %d steps", m.scen.sess.cursor, len(m.scen.sess.steps))
+	}
+	mustContain(t, m.View(), "TSO", "presenting · step 0/")
+	m, _ = tick(t, m)
+	if m.scen.sess.cursor != 1 {
+		t.Errorf("the TSO presentation does not run: cursor %d", m.scen.sess.cursor)
+	}
+	m = Drive(m, keys("m")...)
+	if m.Mode() != machine.ARM || m.scen.currentAttempt() != nil || len(m.scen.sess.steps) != len(witness(t, mpScenario("plain"), machine.ARM)) {
+		t.Errorf("m again: mode %v, %d steps", m.Mode(), len(m.scen.sess.steps))
+	}
+}
+
+// TestPresentPanelKeys: a panel key that is off says why when pressed,
+// in presentation mode and on the normal screen, rather than doing
+// nothing (MP+plain has nothing to weigh for n).
+func TestPresentPanelKeys(t *testing.T) {
+	m := Start(presentOptions(t), 80, 24)
+	if m.keys.Necessity.Enabled() {
+		t.Skip("n is offered here")
+	}
+	m = Drive(m, keys("n")...)
+	mustContain(t, m.View(), "no barrier or ordering here to weigh")
+	m = Drive(m, keys("esc", "n")...)
+	if !strings.Contains(m.scen.notice, "no barrier or ordering here to weigh") {
+		t.Errorf("n on the normal screen: notice %q", m.scen.notice)
+	}
+}

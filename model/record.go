@@ -11,9 +11,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 	"smpscope/views"
 )
 
@@ -21,13 +23,34 @@ import (
 // headless driver, written as an asciicast v2 file; and a VHS tape with
 // the keys that take the same steps in the real UI.
 
+// View is what a recording shows: the panes (the default), the
+// picture page (record --picture) or presentation mode (record
+// --present).
+type View uint8
+
+// Views a recording can show.
+const (
+	ViewPanes View = iota
+	ViewPicture
+	ViewPresent
+)
+
+// pictureOn reports whether views asks for the picture page.
+func pictureOn(views []View) bool { return len(views) > 0 && views[0] == ViewPicture }
+
 // Frames opens the execution's scenario at w×h with the whole execution
 // as history, lets the background exploration finish (so the outcomes
 // pane is filled in), steps back to the initial state and forward one
 // step at a time, and returns the view after each: one frame per step,
 // the initial state first. With color the frames carry 256-colour
 // styling (for a dark background; no terminal is asked), without it none.
-func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
+// With ViewPicture the picture page (p) is open throughout.
+func Frames(ex *scenarios.Execution, w, h int, color bool, view ...View) []string {
+	return framesWith(ex, w, h, color, nil, view...)
+}
+
+// framesWith is Frames with the options adjusted by set.
+func framesWith(ex *scenarios.Execution, w, h int, color bool, set func(*Options), view ...View) []string {
 	if color {
 		lipgloss.SetColorProfile(termenv.ANSI256)
 	} else {
@@ -41,9 +64,18 @@ func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
 		opts = Options{}
 	}
 	opts.Scenario, opts.Mode, opts.History, opts.Attempt, opts.Seed = ex.Spec, ex.Mach.Mode, ex.Steps, ex.Attempt, 1
+	if set != nil {
+		set(&opts)
+	}
+	if len(view) > 0 && view[0] == ViewPresent {
+		return presentFrames(opts, ex, w, h)
+	}
 	m := Start(opts, w, h)
 	for range ex.Steps {
 		m = Drive(m, tea.KeyMsg{Type: tea.KeyLeft})
+	}
+	if pictureOn(view) {
+		m = Drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
 	}
 	frames := []string{m.View()}
 	for range ex.Steps {
@@ -51,6 +83,48 @@ func Frames(ex *scenarios.Execution, w, h int, color bool) []string {
 		frames = append(frames, m.View())
 	}
 	return frames
+}
+
+// presentFrames is Frames in presentation mode: the presentation of the
+// execution from its initial state, one frame per step of its own timer
+// (each timer delivered as the model's tick would), the pace the
+// frames' delay says (PresentEvery, set by the caller in opts.Every).
+func presentFrames(opts Options, ex *scenarios.Execution, w, h int) []string {
+	opts.Present = true
+	if opts.Every <= 0 {
+		opts.Every = DefaultEvery
+	}
+	m := Start(opts, w, h)
+	frames := []string{m.View()}
+	for range ex.Steps {
+		m, _ = m.update(presentTickMsg{seq: m.scen.present.seq})
+		frames = append(frames, m.View())
+	}
+	return frames
+}
+
+// PresentFrames is Frames in presentation mode at the pace every (what
+// the indicator says: "▶ presenting · step 3/9 · every 1.5s").
+func PresentFrames(ex *scenarios.Execution, w, h int, color bool, every time.Duration) []string {
+	return framesWith(ex, w, h, color, func(o *Options) { o.Every = every }, ViewPresent)
+}
+
+// Captions are a recording's caption lines, one per frame of Frames:
+// the step shown and what it did, in words ("step 3 · P0:2 commit: P0
+// commits y=1 from its store buffer …"), or the initial state.
+func Captions(ex *scenarios.Execution) []string {
+	out := []string{"initial state: every CPU holds every location in S; store buffers and queues are empty"}
+	if ex.Attempt != nil {
+		out[0] = "closest attempt: the outcome asked about is unreachable in " + ex.Mach.Mode.Title() + " mode; " + out[0]
+	}
+	for i, st := range ex.Steps {
+		text := words.Event(ex.Mach, &ex.Events[i])
+		if i == len(ex.Steps)-1 && ex.Attempt != nil {
+			text = strings.Join(ex.Attempt.Sentences(), " ") + " " + text
+		}
+		out = append(out, fmt.Sprintf("step %d · %s: %s", i+1, words.StepID(ex.Mach, st), text))
+	}
+	return out
 }
 
 // StepKeys is what a person types to take the i-th (from 0) of n enabled
@@ -78,8 +152,19 @@ type castHeader struct {
 // WriteCast writes frames as an asciicast v2 file: a header, then one
 // output event per frame, delay apart, each clearing the screen first;
 // lines end with \r\n as on a raw terminal. Times are whole milliseconds.
-// A last empty event holds the final frame for one more delay.
+// The cursor is hidden with the first frame and shown again by a last
+// event, which holds the final frame for one more delay (a player or a
+// terminal that plays the file is left with its cursor).
 func WriteCast(w io.Writer, width, height int, title string, frames []string, delay time.Duration) error {
+	return WriteCaptionedCast(w, width, height, title, frames, nil, delay)
+}
+
+// WriteCaptionedCast is WriteCast with a caption per frame (captions[i]
+// goes with frames[i]; nil: none): each caption is the recording's last
+// line under its frame, cut to the width (height counts it), and a
+// marker event ("m") labelled with the whole caption, which players show
+// on their timeline.
+func WriteCaptionedCast(w io.Writer, width, height int, title string, frames, captions []string, delay time.Duration) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(castHeader{Version: 2, Width: width, Height: height, Title: title, Env: map[string]string{"TERM": "xterm-256color"}}); err != nil {
@@ -92,16 +177,34 @@ func WriteCast(w io.Writer, width, height int, title string, frames []string, de
 		ms += step
 		return enc.Encode([]any{t, "o", data})
 	}
+	marker := func(label string) error {
+		t := json.Number(fmt.Sprintf("%d.%03d", ms/1000, ms%1000))
+		return enc.Encode([]any{t, "m", label})
+	}
 	for i, f := range frames {
 		data := "\x1b[H\x1b[2J" + strings.ReplaceAll(strings.ReplaceAll(f, "\r\n", "\n"), "\n", "\r\n")
 		if i == 0 {
 			data = "\x1b[?25l" + data // hide the cursor
 		}
+		if i < len(captions) {
+			c := scenarios.Printable(strings.Join(strings.Fields(captions[i]), " "))
+			data += "\r\n" + lipgloss.NewStyle().Reverse(true).Render(fitCaption(c, width))
+			if err := marker(c); err != nil {
+				return err
+			}
+		}
 		if err := event(data); err != nil {
 			return err
 		}
 	}
-	return event("")
+	return event("\x1b[?25h") // show the cursor again
+}
+
+// fitCaption cuts a caption to w cells (with "…") and pads it, in time
+// linear in its length (a name may be as long as the file).
+func fitCaption(c string, w int) string {
+	c = ansi.Truncate(c, w, "…")
+	return c + strings.Repeat(" ", max(w-ansi.StringWidth(c), 0))
 }
 
 // vhsString quotes s for a VHS tape, with a quote character s does not
@@ -119,7 +222,7 @@ func vhsString(s string) string {
 // command line) in the UI in the execution's mode and types the keys
 // taking its steps, delay apart, then q and a last second. The terminal is sized in pixels
 // for about cols×rows cells at font size 16; tapePath names the GIF.
-func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration) string {
+func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay time.Duration, view ...View) string {
 	m := ex.Mach
 	sleep := func(d time.Duration) string { return fmt.Sprintf("Sleep %dms\n", d.Milliseconds()) }
 	var b strings.Builder
@@ -141,6 +244,11 @@ func Tape(ex *scenarios.Execution, arg, tapePath string, cols, rows int, delay t
 	fmt.Fprintf(&b, "Type %s\n", vhsString(open))
 	b.WriteString("Enter\n")
 	b.WriteString(sleep(max(delay, 2*time.Second)))
+	if pictureOn(view) {
+		// The picture page; the step numbers work on it as on the panes.
+		b.WriteString("Type \"p\"\n")
+		b.WriteString(sleep(delay))
+	}
 	for i, st := range ex.Steps {
 		en := m.Enabled(ex.States[i])
 		for k, e := range en {

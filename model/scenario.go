@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 	"smpscope/views"
 )
 
@@ -48,13 +50,13 @@ type scenarioModel struct {
 	seen  int // the session's moves the selections have followed
 	// exploreKeys are the cache keys of the explorations of the program
 	// in each mode (by its content; computed once per program).
-	exploreKeys [2]string
+	exploreKeys [2]jobKey
 	// attempt is the closest attempt the history holds, shown while the
 	// session's history is still that one (attemptAt: its edits then);
 	// wantAttempt is the key of the one w asked for, while it is found.
 	attempt     *scenarios.Attempt
 	attemptAt   int
-	wantAttempt string
+	wantAttempt jobKey
 	wantAt      int
 	// edit is the what-if: the edits and the edit cursor (whatif.go).
 	edit whatIf
@@ -102,25 +104,22 @@ func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenario
 
 // exploreKey is the cache key of the exploration of the current program
 // and mode.
-func (s *scenarioModel) exploreKey() string { return s.exploreKeys[s.sess.mode] }
+func (s *scenarioModel) exploreKey() jobKey { return s.exploreKeys[s.sess.mode] }
 
 // explore starts exploring the current scenario in the current mode
 // unless the result is known or on its way.
 func (s *scenarioModel) explore(c common) tea.Cmd {
-	m, opts := s.sess.mach(), c.opts.Explore
+	m, opts := s.sess.mach(), *c.opts.Explore
 	return c.jobs.start(exploreJob, s.exploreKey(), "", func(ctx context.Context) jobResult {
 		opts.Context = ctx
-		res := machine.Explore(m, opts)
-		return jobResult{value: res, keep: res.Complete || res.StopReason != "cancelled"}
+		return exploreResult(machine.Explore(m, opts))
 	})
 }
 
 // result returns the exploration of the current mode, if it is done.
 func (s *scenarioModel) result(c common) *machine.Result {
-	if v, ok := c.jobs.result(s.exploreKey()); ok {
-		return v.(*machine.Result)
-	}
-	return nil
+	v, _ := c.jobs.result(s.exploreKey())
+	return v.explored
 }
 
 // exploring reports whether the exploration of the current mode runs.
@@ -152,6 +151,10 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 	case tea.KeyMsg:
 		s.notice = ""
 		s.reveal = true
+		if why := s.notOffered(msg, c); why != "" {
+			s.notice = why
+			return s, nil, nil
+		}
 		if s.page != views.PagePanes {
 			return s.updatePage(msg, c)
 		}
@@ -185,6 +188,24 @@ func (s scenarioModel) handle(msg tea.Msg, c common) (scenarioModel, tea.Cmd, te
 		return s, s.present.timer(), nil
 	}
 	return s, nil, nil
+}
+
+// notOffered says why a panel's key does nothing here, when it is off
+// (the help line and the help page leave it out): a key pressed is
+// answered, never ignored.
+func (s *scenarioModel) notOffered(msg tea.KeyMsg, c common) string {
+	k := c.keys
+	pressed := func(b key.Binding) bool { return !b.Enabled() && slices.Contains(b.Keys(), msg.String()) }
+	noCond := s.sess.spec.Final == nil
+	switch {
+	case pressed(k.Necessity) && noCond, pressed(k.Compare) && noCond, pressed(k.Fix) && noCond:
+		return "this scenario has no final clause: there is no outcome to ask about"
+	case pressed(k.Necessity):
+		return "n: no barrier or ordering here to weigh"
+	case pressed(k.Fix):
+		return "f: a fix needs the scenario's litmus source"
+	}
+	return ""
 }
 
 // shared handles the keys that work on every page of the scenario
@@ -226,6 +247,7 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 	case key.Matches(msg, k.Picker),
 		s.page == views.PageHelp && key.Matches(msg, k.Help),
 		s.page == views.PageStory && key.Matches(msg, k.Story),
+		s.page == views.PageSource && key.Matches(msg, k.Source),
 		s.page == views.PageDiff && key.Matches(msg, k.Diff),
 		s.page == views.PagePicture && key.Matches(msg, k.Picture):
 		s.showPage(views.PagePanes)
@@ -237,8 +259,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 		return s.whatIfKey(msg, c)
 	case s.page == views.PageStory && key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
-	case s.page == views.PageHelp && key.Matches(msg, k.Story):
+	case s.page == views.PageHelp && key.Matches(msg, k.Story), s.page == views.PageSource && key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case s.page != views.PageDiff && key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	default:
 		s.pageV.scrollKeys(msg, k, pageStep)
 	}
@@ -246,9 +270,10 @@ func (s scenarioModel) updatePage(msg tea.KeyMsg, c common) (scenarioModel, tea.
 }
 
 // isPictureStep reports the keys that step on the picture page: back,
-// forward, a random step, run, reset, the witness.
+// forward, a random step, run, reset, the witness, the step numbers (and
+// enter ending one), and the mode switch, as on the panes.
 func isPictureStep(msg tea.KeyMsg, k KeyMap) bool {
-	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness} {
+	for _, b := range []key.Binding{k.Back, k.Forward, k.Random, k.Run, k.Reset, k.Witness, k.Step, k.Enter, k.Mode} {
 		if key.Matches(msg, b) {
 			return true
 		}
@@ -279,17 +304,17 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		s.sess.travel(0)
 		s.notice = "from the start"
 	case presentStep:
-		moved := false
-		if act.d < 0 {
-			if moved = s.sess.back(); !moved {
-				s.notice = "at the initial state"
-			}
-		} else if moved = s.sess.forward(); !moved {
+		// The presenter paused: the step stays until space resumes.
+		switch {
+		case act.d < 0 && !s.sess.back():
+			s.notice = "at the initial state · space resumes"
+		case act.d > 0 && !s.sess.forward():
 			s.notice = "the end: space replays from the start"
-		}
-		if moved {
-			cmd = s.present.stepped()
-		}
+		} // else the indicator says "⏸ paused" and the keys space's "resume"
+	case presentScroll:
+		s.panes[views.PaneEvent].scroll(act.d)
+	case presentMode:
+		return s.presentOtherMode(c)
 	case presentCPUs:
 		s.cpuOff = max(s.cpuOff+act.d, 0)
 	case presentLeave:
@@ -306,6 +331,22 @@ func (s scenarioModel) updatePresent(msg tea.KeyMsg, c common) (scenarioModel, t
 		}
 	}
 	return s, cmd, nil
+}
+
+// presentOtherMode switches a presentation to the other mode and
+// presents what it shows there: the witness of the outcome asked about,
+// or the closest attempt at it, searched for as at the start.
+func (s scenarioModel) presentOtherMode(c common) (scenarioModel, tea.Cmd, tea.Msg) {
+	s.sess.switchMode()
+	s.sess.reset()
+	s.present.seq++ // the running timer is forgotten
+	s.present.paused, s.present.searching, s.present.what = false, true, ""
+	s.notice = fmt.Sprintf("%s mode: finding what to present…", s.sess.mode.Title())
+	if cmd := s.explore(c); cmd != nil {
+		return s, cmd, startedJobs{} // witnessLanded starts it
+	}
+	s, cmd := s.witnessLanded(c)
+	return s, cmd, startedJobs{}
 }
 
 // updatePanes handles a key on the normal screen.
@@ -346,7 +387,7 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		s.notice = "reset to the initial state"
 	case key.Matches(msg, k.Witness):
 		s = s.loadWitness(c)
-		if s.wantAttempt != "" {
+		if s.wantAttempt != (jobKey{}) {
 			var cmd tea.Cmd
 			if s, cmd = s.attemptCmd(c); cmd != nil {
 				return s, cmd, startedJobs{}
@@ -364,6 +405,8 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 		return s, nil, nextVariant{}
 	case key.Matches(msg, k.Story):
 		s.showPage(views.PageStory)
+	case key.Matches(msg, k.Source):
+		s.showPage(views.PageSource)
 	case key.Matches(msg, k.Help):
 		s.showPage(views.PageHelp)
 	case key.Matches(msg, k.Picture):
@@ -515,24 +558,24 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 
 // attemptKey is the cache key of the closest attempt in the current
 // program and mode.
-func (s *scenarioModel) attemptKey() string {
-	return "attempt " + s.sess.spec.Key() + " " + s.sess.mode.String()
+func (s *scenarioModel) attemptKey() jobKey {
+	return jobKey{what: closestAttempt, of: s.sess.spec.Key(), mode: s.sess.mode}
 }
 
 // attemptCmd starts finding the closest attempt w asked for, unless it
 // is known (then it is loaded at once).
 func (s scenarioModel) attemptCmd(c common) (scenarioModel, tea.Cmd) {
-	if s.wantAttempt == "" {
+	if s.wantAttempt == (jobKey{}) {
 		return s, nil
 	}
 	if v, ok := c.jobs.result(s.wantAttempt); ok {
-		return s.loadAttempt(v.(*scenarios.Execution)), nil
+		return s.loadAttempt(v.attempt), nil
 	}
-	sp, mode, opts := s.sess.spec, s.sess.mode, c.opts.Explore
+	sp, mode, opts := s.sess.spec, s.sess.mode, *c.opts.Explore
 	return s, c.jobs.start(attemptJob, s.wantAttempt, "the closest attempt", func(ctx context.Context) jobResult {
 		opts.Context = ctx
 		ex, err := scenarios.WitnessOrAttempt(sp, mode, opts)
-		return jobResult{value: ex, err: err, keep: err == nil && ctx.Err() == nil}
+		return jobResult{value: jobValue{attempt: ex}, err: err, keep: err == nil && ctx.Err() == nil}
 	})
 }
 
@@ -543,9 +586,9 @@ func (s scenarioModel) attemptDone(msg jobDoneMsg) (scenarioModel, tea.Cmd) {
 	if msg.key != s.wantAttempt || msg.key != s.attemptKey() || s.wantAt != s.sess.edits {
 		return s, nil // asked for another program or mode, or steps were taken since
 	}
-	s.wantAttempt = ""
-	ex, ok := msg.value.(*scenarios.Execution)
-	if msg.err != nil || !ok || ex == nil {
+	s.wantAttempt = jobKey{}
+	ex := msg.value.attempt
+	if msg.err != nil || ex == nil {
 		s.notice = "no closest attempt: " + fmt.Sprint(msg.err)
 		s.present.searching = false
 		return s, nil
@@ -560,7 +603,7 @@ func (s scenarioModel) attemptDone(msg jobDoneMsg) (scenarioModel, tea.Cmd) {
 
 // loadAttempt makes the closest attempt the history ahead.
 func (s scenarioModel) loadAttempt(ex *scenarios.Execution) scenarioModel {
-	s.wantAttempt = ""
+	s.wantAttempt = jobKey{}
 	if err := s.sess.load(ex.Steps); err != nil {
 		s.notice = "the attempt does not replay: " + err.Error()
 		return s
@@ -600,7 +643,7 @@ func (s scenarioModel) witnessLanded(c common) (scenarioModel, tea.Cmd) {
 	case sp.Final == nil:
 		why = "no condition, so no witness"
 	default:
-		why = fmt.Sprintf("no witness found (%s)", res.Summary())
+		why = fmt.Sprintf("no witness found (%s)", words.Summary(res))
 	}
 	if !ok {
 		r := scenarios.NewRandom(c.opts.Seed)
@@ -642,11 +685,16 @@ func (s *scenarioModel) move(d int) {
 // pane) and the wheel (scroll the focused pane or the page).
 func (s scenarioModel) mouse(msg tea.MouseMsg, c common) (scenarioModel, tea.Cmd, tea.Msg) {
 	if s.present.on && s.page == views.PagePanes {
+		// The wheel scrolls the explanation over it, else the story.
+		p := &s.present.story
+		if s.frame.OK() && s.frame.Present.Event.Contains(msg.X, msg.Y) {
+			p = &s.panes[views.PaneEvent]
+		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			s.present.story.scroll(-1)
+			p.scroll(-1)
 		case tea.MouseButtonWheelDown:
-			s.present.story.scroll(+1)
+			p.scroll(+1)
 		}
 		return s, nil, nil
 	}
@@ -820,7 +868,7 @@ func (s *scenarioModel) layout(in views.ScenarioInput, c common) views.Offsets {
 		off.Panes[p] = s.panes[p].offset()
 	}
 	s.reveal = false
-	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture {
+	if lines, vis := f.PageLines(); in.Page == views.PageHelp || in.Page == views.PageStory || in.Page == views.PagePicture || in.Page == views.PageSource {
 		s.pageV.set(lines, vis)
 		if s.followPage && in.Page == views.PagePicture {
 			s.pageV.reveal(f.PageAt())

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"smpscope/machine"
 	"smpscope/scenarios"
@@ -195,7 +194,7 @@ func TestNecessityPanel(t *testing.T) {
 			t.Fatalf("page %v", m.page())
 		}
 		cached, _ := m.jobs.result(m.panels.key)
-		r, _ := cached.(*scenarios.NecessityReport)
+		r := cached.necessity
 		if r == nil || len(r.Annotations) != 2 {
 			t.Fatalf("report %+v", r)
 		}
@@ -253,7 +252,7 @@ func TestNecessityPanelEnter(t *testing.T) {
 	m := Start(testOptions(libSpec(t, "mp+wmb-rmb"), machine.TSO), 100, 30)
 	m = Drive(m, keys("n")...)
 	cached, _ := m.jobs.result(m.panels.key)
-	r, _ := cached.(*scenarios.NecessityReport)
+	r := cached.necessity
 	if r == nil || len(r.Annotations) != 2 {
 		t.Fatalf("report %+v", r)
 	}
@@ -290,7 +289,7 @@ func TestFixPanel(t *testing.T) {
 			t.Fatalf("page %v", m.page())
 		}
 		cached, _ := m.jobs.result(m.panels.key)
-		r, _ := cached.(*scenarios.FixReport)
+		r := cached.fix
 		if r == nil || len(views.FixItems(r)) != 4 {
 			t.Fatalf("report %+v", r)
 		}
@@ -299,13 +298,13 @@ func TestFixPanel(t *testing.T) {
 		if !strings.Contains(v, views.SelMark+" 1. cost 2: --edit P0:2=release --edit P1:1=acquire") {
 			t.Errorf("fix panel:\n%s", v)
 		}
-		golden.RequireEqual(t, []byte(v))
+		requireScreen(t, m)
 		m = Drive(m, keys("down", "down", "enter")...)
 		if m.page() != views.PagePanes || editsOf(m) != "P0:1+wmb P1:1=acquire" {
 			t.Fatalf("after enter: page %v, edits %q", m.page(), editsOf(m))
 		}
 		after, _ := m.jobs.result(exploreKey(m.Scenario().Program, machine.ARM))
-		if res, _ := after.(*machine.Result); res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
+		if res := after.explored; res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
 			t.Errorf("the fix applied does not fix: %v", after)
 		}
 		m = Drive(m, keys("u", "u")...)

@@ -116,8 +116,15 @@ func (w *whatIf) pop() {
 // exploreKey is the cache key of the exploration of p in mode md, by the
 // program's content: the outcomes pane's and the what-if's explorations
 // share it.
-func exploreKey(p *machine.Program, md machine.Mode) string {
-	return "explore " + scenarios.ProgramKey(p) + " " + md.String()
+func exploreKey(p *machine.Program, md machine.Mode) jobKey {
+	return jobKey{what: exploration, of: scenarios.ProgramKey(p), mode: md}
+}
+
+// exploreResult is an exploration as a job's result: kept unless a
+// cancellation cut it short (another limit stops it the same way each
+// time; a cancellation does not).
+func exploreResult(res *machine.Result) jobResult {
+	return jobResult{value: jobValue{explored: res}, keep: res.Stop.Kind != machine.StopCancelled}
 }
 
 // cursorAddr is the cursor's instruction in the --edit syntax: the CPU's
@@ -324,7 +331,8 @@ func (s scenarioModel) announce(c common) scenarioModel {
 	}
 	md := s.sess.mode
 	after := s.result(c)
-	before, _ := c.jobs.result(exploreKey(s.edit.base.Program, md))
+	bv, _ := c.jobs.result(exploreKey(s.edit.base.Program, md))
+	before := bv.explored
 	if after == nil || before == nil {
 		return s
 	}
@@ -335,7 +343,7 @@ func (s scenarioModel) announce(c common) scenarioModel {
 		s.notice = what
 		return s
 	}
-	b, a := s.edit.base.Verdict(before.(*machine.Result)), sp.Verdict(after)
+	b, a := s.edit.base.Verdict(before), sp.Verdict(after)
 	msg := fmt.Sprintf("%s · %s: %s → %s", what, md.Title(), b.Observation, a.Observation)
 	steps, ok := sp.ShortestWitness(after)
 	proposal := s.edit.proposal && s.sess.cursor == 0 && !s.present.on
@@ -399,11 +407,10 @@ func (s *scenarioModel) compareCmd(c common) tea.Cmd {
 		if err != nil {
 			return nil
 		}
-		opts := c.opts.Explore
+		opts := *c.opts.Explore
 		return c.jobs.start(whatIfJob, key, "", func(ctx context.Context) jobResult {
 			opts.Context = ctx
-			res := machine.Explore(m, opts)
-			return jobResult{value: res, keep: res.Complete || res.StopReason != "cancelled"}
+			return exploreResult(machine.Explore(m, opts))
 		})
 	}
 	return nil
@@ -429,10 +436,10 @@ func (s *scenarioModel) whatIfInput(c common) *views.WhatIfInput {
 	for _, md := range bothModes {
 		bk, ak := exploreKey(s.edit.base.Program, md), exploreKey(sp.Program, md)
 		if v, ok := c.jobs.result(bk); ok {
-			wi.Before[md] = v.(*machine.Result)
+			wi.Before[md] = v.explored
 		}
 		if v, ok := c.jobs.result(ak); ok {
-			wi.After[md] = v.(*machine.Result)
+			wi.After[md] = v.explored
 		}
 		wi.BeforeRunning[md] = c.jobs.busy(exploreJob, bk) != nil || c.jobs.busy(whatIfJob, bk) != nil
 		wi.AfterRunning[md] = c.jobs.busy(exploreJob, ak) != nil || c.jobs.busy(whatIfJob, ak) != nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // This file answers the two questions reviewers ask of a family of
@@ -58,12 +59,57 @@ func (r Run) Unsound() bool {
 	return r.Err == nil && r.Result != nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
 }
 
+// Ends counts how executions of a complete search ended: the distinct
+// final states it reached (before the filter), and the stuck and faulted
+// states, which are no outcomes.
+func (r Run) Ends() (final, deadlocked, faulted int) {
+	if r.Result == nil {
+		return 0, 0, 0
+	}
+	for _, o := range r.Result.Outcomes {
+		final += o.States
+	}
+	return final, r.Result.DeadlockStates, r.Result.FaultStates
+}
+
+// NoEnd reports whether a complete search found no execution that
+// reached the end: every one deadlocked or faulted (and the filter pruned
+// none). Its verdict then holds of no execution at all ("Never 0 0").
+func (r Run) NoEnd() bool {
+	if r.Err != nil || r.Result == nil || !r.Result.Complete || r.Result.Pruned > 0 {
+		return false
+	}
+	final, dl, ft := r.Ends()
+	return final == 0 && dl+ft > 0
+}
+
+// EndsWords words how executions that did not reach the end ended: "no
+// execution reached the end: 2 deadlocked, 1 faulted" when none did, else
+// "3 executions deadlocked" and the like; "" when every one ended.
+func (r Run) EndsWords() string {
+	_, dl, ft := r.Ends()
+	var parts []string
+	if dl > 0 {
+		parts = append(parts, fmt.Sprintf("%d deadlocked", dl))
+	}
+	if ft > 0 {
+		parts = append(parts, fmt.Sprintf("%d faulted", ft))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if r.NoEnd() {
+		return "no execution reached the end: " + strings.Join(parts, ", ") + " (the verdict holds of no execution)"
+	}
+	return "besides the outcomes, " + strings.Join(parts, " and ") + " (stuck or faulted states, no outcomes)"
+}
+
 // Unknown words what a search that a limit stopped found, claiming no
 // verdict (the outcomes not found yet could change it): "verdict unknown
 // (stopped after 45927 states: time limit); found so far: 3 outcomes, 1
 // satisfying the condition". Every front-end says it this way.
 func (s *Spec) Unknown(r *machine.Result) string {
-	return fmt.Sprintf("verdict unknown (%s); found so far: %s", r.Summary(), s.FoundSoFar(r))
+	return fmt.Sprintf("verdict unknown (%s); found so far: %s", words.Summary(r), s.FoundSoFar(r))
 }
 
 // FoundSoFar counts what a search found, by the one counting rule: "3
@@ -158,8 +204,8 @@ func parallel(ctx context.Context, n int, job func(i int)) {
 // shareCores divides the machine among the given number of explorations
 // running at once: unless the caller chose it, opts.Workers so that they
 // share the cores rather than each taking all of them; and a memory bound
-// (opts.MaxMemory, when set) becomes one budget they all share (without
-// one they share the process's).
+// (opts.MaxMemory, when set and no Budget is) becomes one budget they all
+// share. (The commands and the UI pass their one budget in opts.Budget.)
 func shareCores(opts machine.Options, jobs int) machine.Options {
 	if jobs <= 0 {
 		return opts
@@ -190,19 +236,22 @@ type CompareCell struct {
 	// Complete is false when a limit (or cancellation) stopped the search:
 	// the counts are then partial.
 	Complete bool
-	// Deadlock is true when the search also reached deadlocked states.
-	Deadlock bool
-	States   int    // distinct states explored
-	Stop     string // why the search stopped early, "" if it did not
-	Err      error
+	// Deadlock is true when the search also reached deadlocked states,
+	// Fault when some execution faulted, NoEnd when no execution reached
+	// the end (the verdict holds of none).
+	Deadlock, Fault, NoEnd bool
+	States                 int          // distinct states explored
+	Stop                   machine.Stop // why the search stopped early (words.Stop says it)
+	Err                    error
 }
 
 // Text is the cell as a table shows it: the observation and the final
 // states satisfying the condition out of all final states ("Sometimes
-// 1/4"), followed by " *" when it reached deadlocks; "error" when the
-// variant could not run. A search a limit stopped has no observation:
-// "? 1/3 so far", the counts it found ("? not explored" when it never
-// ran).
+// 1/4"), followed by " *" when it reached deadlocks and " !" when some
+// execution faulted; "no final state" instead when no execution reached
+// the end; "error" when the variant could not run. A search a limit
+// stopped has no observation: "? 1/3 so far", the counts it found ("? not
+// explored" when it never ran).
 func (c CompareCell) Text() string {
 	if c.Err != nil {
 		return "error"
@@ -214,9 +263,14 @@ func (c CompareCell) Text() string {
 		s = "? not explored"
 	case !c.Complete:
 		s = fmt.Sprintf("? %d/%d so far", c.Verdict.Positive, total)
+	case c.NoEnd:
+		s = "no final state"
 	}
 	if c.Deadlock {
 		s += " *"
+	}
+	if c.Fault {
+		s += " !"
 	}
 	return s
 }
@@ -273,6 +327,31 @@ func (t CompareTable) Incomplete() bool {
 	for _, r := range t.Rows {
 		for _, c := range r.Cells {
 			if !c.Complete || c.Err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Fault reports whether some cell's search reached a fault.
+func (t CompareTable) Fault() bool {
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			if c.Fault {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NoEnd reports whether some cell's search found no execution that
+// reached the end.
+func (t CompareTable) NoEnd() bool {
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			if c.NoEnd {
 				return true
 			}
 		}
@@ -384,13 +463,14 @@ func compareCell(r Run) CompareCell {
 	switch {
 	case r.Err != nil:
 	case r.Result == nil:
-		c.Stop = "cancelled" // skipped after a cancellation
+		c.Stop = machine.Stop{Kind: machine.StopCancelled} // skipped after a cancellation
 	default:
 		res := r.Result
 		c.Verdict = r.Verdict()
-		c.Complete, c.Deadlock, c.States = res.Complete, len(res.Deadlocks) > 0, res.States
+		c.Complete, c.Deadlock, c.States = res.Complete, res.DeadlockStates > 0, res.States
+		c.Fault, c.NoEnd = res.FaultStates > 0, r.NoEnd()
 		if !res.Complete {
-			c.Stop = res.StopReason
+			c.Stop = res.Stop
 		}
 	}
 	return c
@@ -437,12 +517,17 @@ func FindFamily(name string) (Family, error) {
 	}
 	var all []string
 	for _, f := range fams {
-		all = append(all, f.Name)
 		for _, e := range f.Entries {
 			all = append(all, e.Name)
 		}
 	}
-	if hint := didYouMean(name, all); hint != "" {
+	// The families first: a scenario's name is suggested only when no
+	// family's is near.
+	hint := didYouMean(name, names)
+	if hint == "" {
+		hint = didYouMean(name, all)
+	}
+	if hint != "" {
 		return Family{}, fmt.Errorf("no built-in family %q%s", name, hint)
 	}
 	return Family{}, fmt.Errorf("no built-in family %q; families: %s", name, strings.Join(names, ", "))
@@ -459,7 +544,7 @@ type NecessityRun struct {
 	Witness   []machine.Step
 	States    int
 	// Complete is false when a limit stopped the search; Stop then says
-	// why (machine.Result.Summary).
+	// why (words.Summary).
 	Complete bool
 	Stop     string
 	Err      error
@@ -739,5 +824,5 @@ func necessityRun(r Run) NecessityRun {
 		return NecessityRun{} // skipped after a cancellation
 	}
 	w, ok := r.Spec.ShortestWitness(r.Result)
-	return NecessityRun{Reachable: ok, Witness: w, States: r.Result.States, Complete: r.Result.Complete, Stop: r.Result.Summary()}
+	return NecessityRun{Reachable: ok, Witness: w, States: r.Result.States, Complete: r.Result.Complete, Stop: words.Summary(r.Result)}
 }

@@ -267,10 +267,44 @@ func TestShareCores(t *testing.T) {
 	if o.Workers != max(1, procs/4) || o.Budget == nil || o.Budget.Limit() != 1<<30 {
 		t.Errorf("4 jobs on %d cores: workers %d, budget %v", procs, o.Workers, o.Budget)
 	}
-	// The caller's choices stand; no memory bound stays none (the
-	// process's budget).
+	// The caller's choices stand; no memory bound stays none (each
+	// search then has the explorer's default).
 	o = shareCores(machine.Options{Workers: 3}, 8)
 	if o.Workers != 3 || o.Budget != nil {
 		t.Errorf("chosen: workers %d, budget %v", o.Workers, o.Budget)
+	}
+}
+
+// TestCompareCellEnds: a cell says when executions deadlocked (*) or
+// faulted (!), and when none reached the end (issue 21).
+func TestCompareCellEnds(t *testing.T) {
+	for _, tc := range []struct {
+		c    CompareCell
+		want string
+	}{
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: Sometimes, Positive: 1, Negative: 2}, Deadlock: true}, "Sometimes 1/3 *"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never, Negative: 2}, Fault: true}, "Never 0/2 !"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never}, Fault: true, NoEnd: true}, "no final state !"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never}, Deadlock: true, NoEnd: true}, "no final state *"},
+	} {
+		if got := tc.c.Text(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
+		}
+	}
+	// From a run: every execution faults.
+	sc, err := Parse("f.litmus", []byte("C f\n{}\nP0(int *x) {\n int r0; int *r2; int r1;\n r0 = 8;\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nexists (0:r1=0)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := Compare("f", []*Spec{NewSpec(c)}, []machine.Mode{machine.TSO}, machine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cell := tbl.Rows[0].Cells[0]; cell.Text() != "no final state !" || !tbl.NoEnd() || !tbl.Fault() {
+		t.Errorf("cell %q", cell.Text())
 	}
 }

@@ -539,7 +539,7 @@ func (tc *threadCompiler) assignStmt(s *AssignStmt) {
 func (tc *threadCompiler) assign(r machine.Reg, e Expr) {
 	switch x := unparen(e).(type) {
 	case *CallExpr:
-		tc.call(x, dstMode(r))
+		tc.call(x, dstReg(r))
 		return
 	case *UnaryExpr:
 		if x.Op == "*" {
@@ -777,17 +777,30 @@ func (tc *threadCompiler) constInt(e Expr) (int64, bool) {
 	return 0, false
 }
 
-// Destination modes for call.
+// dest is where call puts a call's result.
+type dest struct {
+	kind destKind
+	reg  machine.Reg // destReg
+}
+
+type destKind uint8
+
 const (
-	dstNone  = -1 // result unused
-	dstValue = -2 // result returned as an expression
+	destNone  destKind = iota // the result is unused
+	destValue                 // the result is returned as an expression
+	destReg                   // the result is assigned to register reg
 )
 
-func dstMode(r machine.Reg) int { return int(r) }
+var (
+	dstNone  = dest{kind: destNone}
+	dstValue = dest{kind: destValue}
+)
+
+func dstReg(r machine.Reg) dest { return dest{kind: destReg, reg: r} }
 
 // call compiles a primitive call. dst is dstNone, dstValue or a register
-// that receives the result. In dstValue mode it returns the result.
-func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
+// that receives the result. For dstValue it returns the result.
+func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
 	name := c.Fun.Name
 	pr := prims[name]
 	if pr == nil {
@@ -859,17 +872,17 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 	in := machine.Instr{Addr: addr, Val: val, Exp: exp}
 	// withDst sets the destination of in according to dst and emits it.
 	withDst := func() *machine.Expr {
-		switch dst {
-		case dstNone:
+		switch dst.kind {
+		case destNone:
 			tc.emit(in)
 			return nil
-		case dstValue:
+		case destValue:
 			t := tc.temp()
 			in.HasDst, in.Dst = true, t
 			tc.emit(in)
 			return machine.RegExpr(t)
 		}
-		in.HasDst, in.Dst = true, machine.Reg(dst)
+		in.HasDst, in.Dst = true, dst.reg
 		tc.emit(in)
 		return nil
 	}
@@ -981,7 +994,7 @@ func (tc *threadCompiler) call(c *CallExpr, dst int) *machine.Expr {
 		if dst == dstValue {
 			return res
 		}
-		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: machine.Reg(dst), Val: res})
+		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: res})
 	}
 	return nil
 }
@@ -1014,7 +1027,7 @@ func identName(id *Ident, ok bool) string {
 // result is whether it succeeded. e is "&r" for a register r, or a
 // pointer to a location (read and written with plain accesses). A weak
 // exchange never fails spuriously here.
-func (tc *threadCompiler) compareExchange(in machine.Instr, e Expr, dst int) *machine.Expr {
+func (tc *threadCompiler) compareExchange(in machine.Instr, e Expr, dst dest) *machine.Expr {
 	old := tc.temp()
 	in.HasDst, in.Dst = true, old
 	var expected *machine.Expr
@@ -1046,14 +1059,14 @@ func (tc *threadCompiler) compareExchange(in machine.Instr, e Expr, dst int) *ma
 	tc.emit(in)
 	ok := machine.Bin(machine.EEq, machine.RegExpr(old), expected)
 	var res *machine.Expr
-	switch dst {
-	case dstNone:
-	case dstValue:
+	switch dst.kind {
+	case destNone:
+	case destValue:
 		t := tc.temp()
 		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: t, Val: ok})
 		res = machine.RegExpr(t)
-	default:
-		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: machine.Reg(dst), Val: ok})
+	case destReg:
+		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: ok})
 	}
 	update()
 	return res

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // explore runs the explorer on a compiled scenario in
@@ -22,7 +23,7 @@ func explore(t *testing.T, c *Compiled, mode machine.Mode) Verdict {
 	}
 	r := machine.Explore(m, machine.Options{Timeout: time.Minute})
 	if !r.Complete {
-		t.Fatalf("exploration incomplete: %s", r.Summary())
+		t.Fatalf("exploration incomplete: %s", words.Summary(r))
 	}
 	v := c.ResultVerdict(r)
 	if v2 := c.Verdict(resultOutcomes(r)); v2 != v {
@@ -227,9 +228,9 @@ func checkConformance(t *testing.T, row conformanceRow, c *Compiled, mode machin
 	got := string(v.Observation)
 	if !r.Complete {
 		if row.lkmm == "timeout" {
-			t.Logf("%s: %s (herd7 timed out too); found so far: %d positive, %d negative", name, r.Summary(), v.Positive, v.Negative)
+			t.Logf("%s: %s (herd7 timed out too); found so far: %d positive, %d negative", name, words.Summary(r), v.Positive, v.Negative)
 		} else {
-			t.Errorf("%s: %s", name, r.Summary())
+			t.Errorf("%s: %s", name, words.Summary(r))
 		}
 	}
 	pending := pendingMachineFixes[row.file].reason(mode)

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 func TestParseEdit(t *testing.T) {
@@ -82,7 +83,7 @@ func verdictIn(t testing.TB, sp *Spec, mode machine.Mode) Observation {
 	}
 	res := machine.Explore(m, machine.Options{})
 	if !res.Complete {
-		t.Fatalf("%s: exploration incomplete: %s", sp.Name, res.StopReason)
+		t.Fatalf("%s: exploration incomplete: %s", sp.Name, words.Stop(res.Stop))
 	}
 	return sp.Verdict(res).Observation
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // Execution is one run of a scenario in a mode: the steps taken from the
@@ -57,7 +58,7 @@ type NoWitnessError struct {
 
 func (e *NoWitnessError) Error() string {
 	if !e.Result.Complete {
-		return fmt.Sprintf("%s: no witness found in %s mode before the search %s, so whether %s is reachable is unknown", e.Spec.Name, e.Mode.Title(), e.Result.Summary(), e.Spec.AskedWords())
+		return fmt.Sprintf("%s: no witness found in %s mode before the search %s, so whether %s is reachable is unknown", e.Spec.Name, e.Mode.Title(), words.Summary(e.Result), e.Spec.AskedWords())
 	}
 	return fmt.Sprintf("%s: %s is unreachable in %s mode (explored %d states)", e.Spec.Name, e.Spec.AskedWords(), e.Mode.Title(), e.Result.States)
 }

@@ -202,13 +202,16 @@ func (s *Spec) fixSites() ([]fixSite, []string, error) {
 		for i := range code {
 			in := &code[i]
 			at := i + 1
-			// Said by its source line, which no edit renumbers (the
-			// flags number instructions as --edit applies them, one
-			// after another); an edited source's lines are no file's.
+			// Said by its address in the program as shown (the CPU
+			// columns' numbers: one numbering everywhere, issue 19);
+			// the flags number instructions as --edit applies them,
+			// one after another, so a later flag may say another. A
+			// test found in a mail also says the mail's line, for the
+			// reply that quotes it.
 			text := strings.TrimSuffix(strings.TrimSpace(in.Text), ";")
 			where := fmt.Sprintf("%s:%d", th.Name, at)
-			if line := s.sourceLine(t, i); line > 0 {
-				where = fmt.Sprintf("%s line %d", th.Name, line)
+			if line := s.sourceLine(t, i); line > 0 && s.From != "" {
+				where += fmt.Sprintf(", line %d of the mail", line)
 			}
 			tg, err := target(sc, c, th.Name, at)
 			if err != nil {

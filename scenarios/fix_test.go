@@ -351,7 +351,7 @@ func TestFixNamesMailLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := r.Modes[0].Fixes
-	if len(f) != 1 || f[0].Changes[0].What != "smp_mb() after WRITE_ONCE(*x, 1) (P0 line 13)" {
+	if len(f) != 1 || f[0].Changes[0].What != "smp_mb() after WRITE_ONCE(*x, 1) (P0:1, line 13 of the mail)" {
 		t.Errorf("fixes %+v", f)
 	}
 }

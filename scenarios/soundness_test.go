@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // explored is one scenario's exhaustive result in one mode.
@@ -24,7 +25,7 @@ func exploreFull(t *testing.T, cs *Compiled, mode machine.Mode, opts machine.Opt
 	}
 	res := machine.Explore(m, opts)
 	if !res.Complete {
-		t.Fatalf("%s/%s: %s", cs.Scenario.Name, mode, res.Summary())
+		t.Fatalf("%s/%s: %s", cs.Scenario.Name, mode, words.Summary(res))
 	}
 	return exploredResult{res, cs.ResultVerdict(res)}
 }

@@ -8,11 +8,15 @@ import (
 // suggestions returns the candidates closest to a mistyped name (at most
 // three, closest first, then in the order given): those within a small
 // edit distance (a typo or two, a swapped pair of letters) that is also
-// less than half the name, so that short names do not match everything.
-// Case is ignored.
+// less than half the name, so that short names do not match everything;
+// then those that are that close once the separators (-, _, +) are left
+// out of both ("ext4-lastgroup" is ext4-last-group); then, for a name of
+// three letters or more, those that start with it at a separator ("ext4"
+// is the start of ext4-last-group+once). Case is ignored.
 func suggestions(name string, candidates []string) []string {
 	name = strings.ToLower(strings.TrimSuffix(name, ".litmus"))
 	limit := min(2, (len([]rune(name))-1)/2)
+	bare := unseparated(name)
 	type near struct {
 		s    string
 		d, i int
@@ -24,16 +28,62 @@ func suggestions(name string, candidates []string) []string {
 			continue
 		}
 		seen[c] = true
-		if d := editDistance(name, strings.ToLower(c)); d <= limit {
-			found = append(found, near{c, d, i})
+		lc := strings.ToLower(c)
+		switch d := editDistance(name, lc); {
+		case d <= limit:
+			found = append(found, near{c, 2 * d, i})
+		case editDistance(bare, unseparated(lc)) <= limit:
+			found = append(found, near{c, 2*editDistance(bare, unseparated(lc)) + 1, i})
+		case len([]rune(name)) >= 3 && startsAtSeparator(lc, name):
+			found = append(found, near{c, 10, i})
 		}
 	}
 	sort.SliceStable(found, func(a, b int) bool { return found[a].d < found[b].d })
+	// A looser kind of nearness counts only when no closer kind found
+	// anything: mp-once is mp+once, not also sb+once.
+	for i, f := range found {
+		if i > 0 && nearness(f.d) != nearness(found[0].d) {
+			found = found[:i]
+			break
+		}
+	}
 	var out []string
 	for _, f := range found[:min(len(found), 3)] {
 		out = append(out, f.s)
 	}
 	return out
+}
+
+// nearness is the kind of nearness a rank of suggestions stands for:
+// edit distance (0), edit distance without separators (1), a start (2).
+func nearness(d int) int {
+	switch {
+	case d >= 10:
+		return 2
+	case d%2 == 1:
+		return 1
+	}
+	return 0
+}
+
+// unseparated is a name without its separators.
+func unseparated(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '+' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// startsAtSeparator reports whether name is c's start, ending where one
+// of c's parts ends (at a separator, or c's end).
+func startsAtSeparator(c, name string) bool {
+	if !strings.HasPrefix(c, name) {
+		return false
+	}
+	rest := c[len(name):]
+	return rest == "" || strings.ContainsRune("-_+", rune(rest[0]))
 }
 
 // didYouMean words suggestions for an error message: "; did you mean
@@ -63,7 +113,23 @@ func nameHint(name string, entries []*Entry) string {
 	if len(fam) > 0 {
 		return "; " + name + " is a family, of " + strings.Join(fam, ", ")
 	}
-	return didYouMean(name, names)
+	// The families are candidates too: a family suggested lists its
+	// scenarios, since a scenario is wanted.
+	var fams []string
+	members := map[string][]string{}
+	for _, e := range entries {
+		if e.Family != "" {
+			if len(members[e.Family]) == 0 {
+				fams = append(fams, e.Family)
+			}
+			members[e.Family] = append(members[e.Family], e.Name)
+		}
+	}
+	s := suggestions(name, append(fams, names...))
+	if len(s) == 1 && len(members[s[0]]) > 0 {
+		return "; did you mean the family " + s[0] + ", of " + strings.Join(members[s[0]], ", ") + "?"
+	}
+	return didYouMean(name, append(fams, names...))
 }
 
 // editDistance is the optimal-string-alignment distance between a and b:

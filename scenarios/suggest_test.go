@@ -32,6 +32,10 @@ func TestSuggestions(t *testing.T) {
 		{"xyz", ""},
 		{"ab", ""}, // too short to guess from
 		{"ext4-last-grop+once", "ext4-last-group+once"},
+		{"mp-once", "mp+once"},                          // a separator mistyped: the closer kind only
+		{"ext4-lastgroup+once", "ext4-last-group+once"}, // near once the separators are left out
+		{"ext4", "ext4-last-group+once"},                // the start of a name, at a separator
+		{"ext", ""},                                     // not at a separator
 	} {
 		if got := strings.Join(suggestions(c.in, names), " "); got != c.want {
 			t.Errorf("suggestions(%q) = %q, want %q", c.in, got, c.want)
@@ -57,6 +61,13 @@ func TestResolveSuggests(t *testing.T) {
 	}
 	if _, err := FindFamily("sb-freze"); err == nil || !strings.Contains(err.Error(), "did you mean sb-freeze?") {
 		t.Errorf("FindFamily: %v", err)
+	}
+	// Issue 19: check ext4-lastgroup and compare ext4 suggest.
+	if _, err := Resolve("ext4-lastgroup", nil); err == nil || !strings.Contains(err.Error(), "did you mean the family ext4-last-group, of ext4-last-group+acq-flag, ") {
+		t.Errorf("Resolve(ext4-lastgroup): %v", err)
+	}
+	if _, err := FindFamily("ext4"); err == nil || !strings.Contains(err.Error(), "did you mean ext4-last-group?") {
+		t.Errorf("FindFamily(ext4): %v", err)
 	}
 	if _, err := Resolve("qqqqqqqq", nil); err == nil || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("Resolve of nothing like a name: %v", err)

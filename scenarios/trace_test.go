@@ -168,7 +168,7 @@ func TestTraceNotEnabled(t *testing.T) {
 		"bad.trace:12:1: step 6 \"P0 commit #0\" is not enabled",
 		"steps enabled there:",
 		"\tP1 exec   # P1: execute r1 = READ_ONCE(*x)",
-		"\tP1 inv y  # P1: apply the queued invalidation of y",
+		"\tP1 inv y  # P1: drop stale y=0 (apply its queued invalidation of y)",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("missing %q in\n%s", want, msg)

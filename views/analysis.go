@@ -242,6 +242,12 @@ func compareNotes(t scenarios.CompareTable) []string {
 	if t.Deadlock() {
 		notes = append(notes, "*: the search also reached deadlocked states.")
 	}
+	if t.Fault() {
+		notes = append(notes, "!: some executions faulted (an instruction the machine cannot perform); they are no outcomes.")
+	}
+	if t.NoEnd() {
+		notes = append(notes, "no final state: no execution reached the end, so the verdict holds of none.")
+	}
 	if t.Incomplete() {
 		notes = append(notes, "?: a limit stopped the search, so the verdict is unknown; the counts are what it found so far.")
 	}
@@ -460,7 +466,7 @@ func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table)
 	for i, a := range r.Annotations {
 		doc = append(doc, block{head: a.Weakening.String(), text: r.Verdict(i)})
 		how := "with " + a.To
-		if a.To == "nothing" {
+		if a.Edit.Op == scenarios.RemoveBarrier {
 			how = "without it"
 		}
 		for j, mode := range r.Modes {

@@ -77,13 +77,49 @@ func CheckText(r scenarios.Run) string {
 	fmt.Fprintf(&b, "Mode %s %s\n", name, r.Mode)
 	fmt.Fprintf(&b, "Explored %s %d states\n", name, r.Result.States)
 	if n := r.Result.DeadlockStates; n > 0 {
-		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(words.Deadlock(r.Spec.Program, &r.Result.Deadlocks[0]), "; "))
+		d := &r.Result.Deadlocks[0]
+		fmt.Fprintf(&b, "Deadlocks %s %d (%s)\n", name, n, strings.Join(words.Deadlock(r.Spec.Program, d), "; "))
+		if len(d.Witness) > 0 {
+			fmt.Fprintf(&b, "DeadlockPath %s %s\n", name, strings.Join(stepIDs(r, d.Witness), "; "))
+		}
+	}
+	if n := r.Result.FaultStates; n > 0 {
+		f := &r.Result.Faults[0]
+		fmt.Fprintf(&b, "Faults %s %d (%s)\n", name, n, words.Fault(r.Spec.Program, &f.Fault))
+		if len(f.Witness) > 0 {
+			fmt.Fprintf(&b, "FaultPath %s %s\n", name, strings.Join(stepIDs(r, f.Witness), "; "))
+		}
+	}
+	if r.NoEnd() {
+		fmt.Fprintf(&b, "NoFinalState %s %s\n", name, r.EndsWords())
 	}
 	if exp := r.Spec.Expected; exp != "" {
 		fmt.Fprintf(&b, "Expected %s %s (LKMM)\n", name, exp)
 	}
 	fmt.Fprintf(&b, "Time %s %.4f\n\n", name, r.Elapsed.Seconds())
 	return b.String()
+}
+
+// stepIDs names a run's steps as trace files do ("P0 exec", "P1:3 commit").
+func stepIDs(r scenarios.Run, steps []machine.Step) []string {
+	m, err := r.Spec.Machine(r.Mode)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(steps))
+	for i, st := range steps {
+		out[i] = words.StepID(m, st)
+	}
+	return out
+}
+
+// jsonStuck is an example of an execution that did not reach the end:
+// its steps, and what each unfinished CPU waits for (a deadlock) or why
+// it stopped (a fault).
+type jsonStuck struct {
+	Steps  []string `json:"steps"`
+	Waits  []string `json:"waits,omitempty"`
+	Reason string   `json:"reason,omitempty"`
 }
 
 type jsonOutcome struct {
@@ -101,9 +137,19 @@ type jsonCheck struct {
 	Negative int           `json:"negative"`
 	States   int           `json:"states"`
 	Outcomes []jsonOutcome `json:"outcomes"`
-	Expected string        `json:"expected"`
-	Seconds  float64       `json:"seconds"`
-	Error    string        `json:"error"`
+	// FinalStates counts the distinct final states reached (before the
+	// filter); Deadlocked and Faulted the stuck and faulted states, each
+	// with an example (Deadlock, Fault). NoFinalState says that no
+	// execution reached the end: the verdict holds of none.
+	FinalStates  int        `json:"final_states"`
+	Deadlocked   int        `json:"deadlocked"`
+	Faulted      int        `json:"faulted"`
+	Deadlock     *jsonStuck `json:"deadlock,omitempty"`
+	Fault        *jsonStuck `json:"fault,omitempty"`
+	NoFinalState bool       `json:"no_final_state"`
+	Expected     string     `json:"expected"`
+	Seconds      float64    `json:"seconds"`
+	Error        string     `json:"error"`
 	// Edits are the --edit flags the scenario was checked with.
 	Edits []string `json:"edits,omitempty"`
 	// From is where in a mail the test was found ("<stdin>:12").
@@ -141,6 +187,16 @@ func CheckJSON(arg string, r scenarios.Run) ([]byte, error) {
 		}
 		j.Positive, j.Negative = v.Positive, v.Negative
 		j.Outcomes = jsonOutcomes(r.Spec, r.Result)
+		j.FinalStates, j.Deadlocked, j.Faulted = r.Ends()
+		j.NoFinalState = r.NoEnd()
+		if len(r.Result.Deadlocks) > 0 {
+			d := &r.Result.Deadlocks[0]
+			j.Deadlock = &jsonStuck{Steps: stepIDs(r, d.Witness), Waits: words.Deadlock(r.Spec.Program, d)}
+		}
+		if len(r.Result.Faults) > 0 {
+			f := &r.Result.Faults[0]
+			j.Fault = &jsonStuck{Steps: stepIDs(r, f.Witness), Reason: words.Fault(r.Spec.Program, &f.Fault)}
+		}
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)

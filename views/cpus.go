@@ -352,6 +352,8 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel"))
 		case machine.EntryExclusive:
 			sb = append(sb, st.ExclusiveEntry.Render(name+"="+val+" excl"))
+		case machine.EntryReleaseExclusive:
+			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel excl"))
 		default:
 			sb = append(sb, st.StoreBufferEntry.Render(name+"="+val))
 		}
@@ -401,8 +403,12 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 		nameW = max(nameW, ansi.StringWidth(name))
 	}
 	var cache [][]string
+	domains := srcuOnly(p)
 	for l := range p.Locs {
 		loc := machine.Loc(l)
+		if domains[l] {
+			continue // an srcu_struct: no access reads or writes its line
+		}
 		line := s.Cache(c, loc)
 		name := p.LocName(loc)
 		val := p.FormatValue(line.Val)
@@ -599,4 +605,34 @@ func wrapCode(text string, w int) []string {
 		lines = append(lines, cur)
 	}
 	return lines
+}
+
+// srcuOnly marks the locations that are only SRCU domains (srcu_struct):
+// named by srcu_read_lock, srcu_read_unlock or synchronize_srcu, and
+// accessed by no other instruction (none whose address is not a constant
+// either, which could be any location). Their cache lines never change:
+// the CPU columns leave them out.
+func srcuOnly(p *machine.Program) []bool {
+	out := make([]bool, len(p.Locs))
+	used := make([]bool, len(p.Locs))
+	for _, t := range p.Threads {
+		for _, in := range t.Code {
+			switch in.Op {
+			case machine.OpSRCULock, machine.OpSRCUUnlock, machine.OpSyncSRCU:
+				if l, ok := in.Addr.Val.AsLoc(); in.Addr.Op == machine.EConst && ok && int(l) < len(out) {
+					out[l] = true
+				}
+			case machine.OpLoad, machine.OpStore, machine.OpRMW, machine.OpLock, machine.OpTryLock, machine.OpUnlock:
+				l, ok := in.Addr.Val.AsLoc()
+				if in.Addr.Op != machine.EConst || !ok || int(l) >= len(used) {
+					return make([]bool, len(p.Locs)) // a pointer may name any of them
+				}
+				used[l] = true
+			}
+		}
+	}
+	for l := range out {
+		out[l] = out[l] && !used[l]
+	}
+	return out
 }

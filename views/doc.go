@@ -20,6 +20,10 @@
 // HerdReport and CheckJSON (smpscope check), ListReport, ListJSON and
 // MailList (smpscope list).
 //
+// Pictures of an execution (a timeline, an event graph) are drawn by the
+// subpackage picture; picture.go here puts them on the UI's picture page
+// (pictureLines) and in trace --picture (RenderPicture).
+//
 // Text has one word-wrapper (wrapWords, wrapItems, paragraph) and one
 // table renderer (table), shared by screens and reports.
 package views

@@ -69,6 +69,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 			f.page = necessityLines(in, st, w-2)
 		case PageDiff:
 			f.page = diffPageLines(in, st, w-2)
+		case PageSource:
+			f.page = sourceLines(in, st, w-2)
 		case PagePicture:
 			f.page, f.pageAt = pictureLines(in, st, w-2, f.Regions.Page.H-2)
 		case PageFix:
@@ -83,6 +85,8 @@ func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 		f.lines[PaneCPUs], f.cpuRight = f.cpus.lines(in, st, f.CPUOff)
 		f.lines[PaneMemory] = memoryLines(in, st, f.Present.Memory.Inner().W)
 		f.story = presentStoryLines(in, st, f.Present.Story.Inner().W)
+		ev := f.Present.Event.Inner()
+		f.eventTitle, f.lines[PaneEvent] = presentEventLines(in, st, ev.W, ev.H)
 		return f
 	}
 	// Every part says how much it holds at the widths the terminal
@@ -150,6 +154,8 @@ func (f Frame) Visible(p Pane) int {
 			r = f.Present.CPUs
 		case PaneMemory:
 			r = f.Present.Memory
+		case PaneEvent:
+			r = f.Present.Event
 		default:
 			return 0
 		}
@@ -203,6 +209,7 @@ func (f Frame) Draw(off Offsets) string {
 			PageNecessity: "which annotations are needed? · n or esc to close",
 			PageDiff:      "what if · d or esc to close",
 			PagePicture:   "picture · ←/→ step · p or esc to close",
+			PageSource:    "source · each line's instructions at its left (P0:2) · i or esc to close",
 			PageFix:       "which fix? · f or esc to close",
 		}[in.Page]
 		b := boxSpec{title: title, focused: true, lines: f.page, offset: off.Page}
@@ -279,12 +286,17 @@ func (f Frame) drawPresent(off Offsets) string {
 		indStyle = st.Notice
 	}
 	bar := " " + indStyle.Render(ind) + "  " + strings.TrimLeft(in.HelpBar, " ")
+	if in.Notice != "" {
+		// A notice takes the keys' place until the next key, whole: the
+		// explanation's title has little room beside its step.
+		bar = " " + indStyle.Render(ind) + "  " + st.Notice.Render("» "+in.Notice)
+	}
 	items := []placed{
 		{r.Header, renderHeader(in, st, w)},
 		{r.Bar, fit(bar, w)},
 		{r.CPUs, renderBox(boxSpec{title: "CPUs", right: f.cpuRight, lines: f.lines[PaneCPUs], offset: off.Panes[PaneCPUs]}, st, r.CPUs.W, r.CPUs.H)},
 		{r.Memory, renderMemory(panes, st, r.Memory, f.lines[PaneMemory], off.Panes[PaneMemory])},
-		{r.Event, renderPresentEvent(in, st, r.Event)},
+		{r.Event, renderPresentEvent(in, st, r.Event, f.eventTitle, f.lines[PaneEvent], off.Panes[PaneEvent])},
 		{r.Story, renderBox(boxSpec{title: "story · ↑/↓", lines: f.story, offset: off.Story}, st, r.Story.W, r.Story.H)},
 	}
 	return place(w, h, items)

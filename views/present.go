@@ -79,7 +79,7 @@ func presentLayout(in ScenarioInput, st Styles, w, h int) (PresentRegions, cpuBl
 	r.CPUs = Rect{0, bodyY, cpuW, topH}
 	r.Memory = Rect{cpuW, bodyY, memW, topH}
 	y, bh := bodyY+topH, bodyH-topH
-	evW := w * 11 / 20
+	evW := w * 3 / 5 // the explanation is what the class reads
 	r.Event = Rect{0, y, evW, bh}
 	r.Story = Rect{evW, y, w - evW, bh}
 	return r, cpus, true
@@ -122,12 +122,13 @@ func formatPace(d time.Duration) string {
 	return strings.TrimSuffix(s, ".0") + "s"
 }
 
-// renderPresentEvent is the last event in large: what happened, in bold,
-// with the read classification, the outcome when final, and the step
-// coming next.
-func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
-	inner := r.Inner()
-	tw := inner.W - 2
+// presentEventLines is the last event in large, for a box of inner
+// size (w, h): what happened, in bold, with the read classification, the
+// outcome when final, and the step coming next; below it, when there is
+// room, the run around the step shown. The box scrolls (pgup/pgdn, the
+// wheel): nothing of it is cut.
+func presentEventLines(in ScenarioInput, st Styles, w, h int) (string, []string) {
+	tw := w - 2
 	var lines []string
 	title := "initial state"
 	if in.Cursor == 0 || in.Cursor > len(in.Events) {
@@ -175,7 +176,7 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 		lines = append(lines, wrapIndented(" "+st.Dim.Render("next → "), st.Dim.Render(words.Step(in.Mach, in.State, next)), tw)...)
 	}
 	// The whole run below, when there is room: where we are in it.
-	if room := inner.H - len(lines) - 2; room >= 4 {
+	if room := h - len(lines) - 2; room >= 4 {
 		hist := historyLines(in, st, tw)
 		n := min(room, len(hist))
 		first := clamp(in.Cursor-n/2, 0, len(hist)-n)
@@ -184,9 +185,14 @@ func renderPresentEvent(in ScenarioInput, st Styles, r Rect) string {
 			lines = append(lines, " "+l)
 		}
 	}
-	b := boxSpec{title: title, focused: true, lines: lines}
-	if in.Notice != "" {
-		b.right, b.notice = "» "+in.Notice, true
+	return title, lines
+}
+
+// renderPresentEvent draws presentation mode's explanation box.
+func renderPresentEvent(in ScenarioInput, st Styles, r Rect, title string, lines []string, off int) string {
+	b := boxSpec{title: title, focused: true, lines: lines, offset: off} // notices go on the bottom line
+	if len(lines) > r.H-2 {
+		b.bottom = "pgdn" // how to read on
 	}
 	return renderBox(b, st, r.W, r.H)
 }

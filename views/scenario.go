@@ -70,6 +70,7 @@ const (
 	PageNecessity             // which ordering annotations are needed (n)
 	PageDiff                  // the what-if: edits, verdicts, source diff (d)
 	PagePicture               // the picture of the history: a timeline (p)
+	PageSource                // the litmus source, each line with its instructions (i)
 	PageFix                   // the minimal fixes (f)
 )
 
@@ -89,15 +90,17 @@ type OutcomesInput struct {
 	Loaded int
 }
 
-// Rows returns the number of selectable rows: outcomes, then deadlocks.
+// Rows returns the number of selectable rows: outcomes, then deadlocks,
+// then faults.
 func (o OutcomesInput) Rows() int {
 	if o.Result == nil {
 		return 0
 	}
-	return len(o.Result.Outcomes) + len(o.Result.Deadlocks)
+	return len(o.Result.Outcomes) + len(o.Result.Deadlocks) + len(o.Result.Faults)
 }
 
-// Witness returns the witness of row i (an outcome or a deadlock).
+// Witness returns the witness of row i (an outcome, a deadlock or a
+// fault).
 func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	if o.Result == nil || i < 0 {
 		return nil, false
@@ -109,7 +112,28 @@ func (o OutcomesInput) Witness(i int) ([]machine.Step, bool) {
 	if i < len(o.Result.Deadlocks) {
 		return o.Result.Deadlocks[i].Witness, true
 	}
+	i -= len(o.Result.Deadlocks)
+	if i < len(o.Result.Faults) {
+		return o.Result.Faults[i].Witness, true
+	}
 	return nil, false
+}
+
+// noEnd words, for a complete search no execution of which reached the
+// end, how they ended ("no execution reached the end: 2 deadlocked"), or
+// is "" (the filter pruning executions is not their end).
+func noEnd(r *machine.Result) string {
+	if r == nil || !r.Complete || len(r.Outcomes) > 0 || r.Pruned > 0 || r.DeadlockStates+r.FaultStates == 0 {
+		return ""
+	}
+	var parts []string
+	if r.DeadlockStates > 0 {
+		parts = append(parts, fmt.Sprintf("%d deadlocked", r.DeadlockStates))
+	}
+	if r.FaultStates > 0 {
+		parts = append(parts, fmt.Sprintf("%d faulted", r.FaultStates))
+	}
+	return "no execution reached the end: " + strings.Join(parts, ", ")
 }
 
 // OutcomeLine renders an outcome on one line, the litmus way without the
@@ -402,7 +426,7 @@ func renderEvent(in ScenarioInput, st Styles, r Rect, title string, lines []stri
 		b.right, b.notice = "» "+in.Notice, true
 	}
 	if in.Focus != PaneEvent && len(lines) > r.H-2 {
-		b.bottom = "shift+tab, ↓ to read on" // how to scroll it
+		b.bottom = "· shift+tab, ↓" // how to reach it and scroll
 	}
 	return renderBox(b, st, r.W, r.H)
 }
@@ -511,11 +535,12 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 	if cond == "" {
 		cond = "no condition"
 	}
+	var condLines []string
 	for _, l := range wrapWords(cond, w, w-2, false) {
-		if len(out.head) > 0 {
+		if len(condLines) > 0 {
 			l = "  " + l
 		}
-		out.head = append(out.head, st.Condition.Render(l))
+		condLines = append(condLines, st.Condition.Render(l))
 	}
 	switch {
 	case in.WhatIf != nil && o.Err == "":
@@ -556,7 +581,13 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			}
 			out.head = append(out.head, l)
 		}
+		if ne := noEnd(o.Result); ne != "" {
+			out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
+		}
 	}
+	// The verdict first, then the condition it is about: a long
+	// condition in a short pane leaves the verdict in view.
+	out.head = append(out.head, condLines...)
 	if o.Result != nil {
 		// Each row: a selection mark and an outcome mark, then its text,
 		// wrapping under itself.
@@ -613,6 +644,14 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(words.Deadlock(in.Mach.Prog, &d), "; ")), st.Deadlock.Render)
 			row++
 		}
+		for _, f := range o.Result.Faults {
+			mk := "✗ "
+			if row == o.Loaded {
+				mk = "▶ "
+			}
+			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("fault: "+words.Fault(in.Mach.Prog, &f.Fault)), st.Deadlock.Render)
+			row++
+		}
 		// Outcomes an edit made vanish follow the rows; they are no rows.
 		out.rowLines = len(out.lines)
 		out.lines = append(out.lines, vanishedLines(in, st)...)
@@ -620,9 +659,9 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 			out.bottom = fmt.Sprintf("%d states", o.Result.States)
 		} else {
 			// Where the search stopped, as much as the border holds.
-			out.bottom = o.Result.Summary()
+			out.bottom = words.Summary(o.Result)
 			if ansi.StringWidth(out.bottom)+3 > w {
-				out.bottom = "stopped: " + o.Result.StopReason
+				out.bottom = "stopped: " + words.Stop(o.Result.Stop)
 			}
 		}
 	}
@@ -759,7 +798,14 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	lines = append(lines, "")
 	story := sp.Story
 	if strings.TrimSpace(story) == "" {
-		story = "This scenario has no story."
+		// A file without a Story: line: its comment and its source say
+		// what it is about.
+		lines = append(lines, wrap(st.Dim.Render("This test has no Story: line; here are its comment and its source, each line with the instructions compiled from it (i shows the source alone)."), tw)...)
+		lines = append(lines, "")
+		for i := range lines {
+			lines[i] = " " + lines[i]
+		}
+		return append(lines, sourceLines(in, st, w)...)
 	}
 	for _, para := range strings.Split(strings.TrimSpace(story), "\n\n") {
 		para = strings.Join(strings.Fields(para), " ")
@@ -768,6 +814,44 @@ func storyPageLines(in ScenarioInput, st Styles, w int) []string {
 	}
 	for i := range lines {
 		lines[i] = " " + lines[i]
+	}
+	return lines
+}
+
+// sourceLines is the source page: the scenario's litmus source (the
+// edited one, for a what-if) as Format writes it, each line with the
+// instructions compiled from it in a gutter, by the numbers the CPU
+// columns, the edits and the step IDs use ("P0:2"); its leading comment
+// only when it has no story (the story page shows that). A program
+// built without litmus source lists its instructions.
+func sourceLines(in ScenarioInput, st Styles, w int) []string {
+	listing := in.Spec.Listing()
+	if listing == nil {
+		for c, th := range in.Mach.Prog.Threads {
+			listing = append(listing, scenarios.ListingLine{Text: th.Name + ":"})
+			for i, ins := range th.Code {
+				listing = append(listing, scenarios.ListingLine{Text: "\t" + strings.TrimSpace(ins.Text), Instrs: []string{words.Instr(in.Mach.Prog, c, i)}})
+			}
+		}
+	}
+	gw := 0
+	for _, l := range listing {
+		gw = max(gw, ansi.StringWidth(strings.Join(l.Instrs, ",")))
+	}
+	var lines []string
+	for _, l := range listing {
+		if l.Header && strings.TrimSpace(in.Spec.Story) != "" {
+			continue // the story page has it; the code comes first here
+		}
+		gutter := st.InstrNumber.Render(fit(strings.Join(l.Instrs, ","), gw))
+		text := scenarios.Printable(expandTabs(l.Text))
+		for j, part := range wrapCode(text, max(w-gw-4, 10)) {
+			if j > 0 {
+				gutter = strings.Repeat(" ", gw)
+				part = "  " + part
+			}
+			lines = append(lines, strings.TrimRight(" "+gutter+"  "+part, " "))
+		}
 	}
 	return lines
 }

@@ -424,6 +424,8 @@ func storeBufferText(p *machine.Program, sb []machine.SBEntry) string {
 			parts = append(parts, p.LocName(e.Loc)+"="+p.FormatValue(e.Val)+" (release)")
 		case machine.EntryExclusive:
 			parts = append(parts, p.LocName(e.Loc)+"="+p.FormatValue(e.Val)+" (exclusive)")
+		case machine.EntryReleaseExclusive:
+			parts = append(parts, p.LocName(e.Loc)+"="+p.FormatValue(e.Val)+" (release, exclusive)")
 		default:
 			parts = append(parts, p.LocName(e.Loc)+"="+p.FormatValue(e.Val))
 		}

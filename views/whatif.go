@@ -308,6 +308,27 @@ func (f Frame) InstrAt(x, y int, off Offsets) (cpu, instr int, ok bool) {
 // starts (the model scrolls it into view).
 func (f Frame) CodeRow(c, i int) int { return f.cpus.codeRow(c, i) }
 
+// CodeLines returns instruction i of CPU c as its column draws it, one
+// string per line it takes (wrapped, never cut), without styling; nil
+// when there is no such instruction. Tests check that no primitive's
+// name is cut.
+func (f Frame) CodeLines(c, i int) []string {
+	b := f.cpus
+	if c < 0 || c >= len(b.code) || i < 0 || i >= len(b.code[c].starts) {
+		return nil
+	}
+	code := b.secs[c][secCode]
+	end := len(code)
+	if i+1 < len(b.code[c].starts) {
+		end = b.code[c].starts[i+1]
+	}
+	var out []string
+	for _, l := range code[b.code[c].starts[i]:end] {
+		out = append(out, ansi.Strip(fit(l, b.colW)))
+	}
+	return out
+}
+
 // CPUsShown is how many CPU columns fit side by side.
 func (f Frame) CPUsShown() int { return max(f.cpus.k, 1) }
 

@@ -14,6 +14,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 	"smpscope/views"
 )
 
@@ -50,10 +51,19 @@ line herd7 users know. --edit checks a what-if: each scenario with the
 edits applied (P1:2=acquire makes P1's second instruction an acquire;
 P0:1+mb inserts smp_mb() after P0's first; P0:2-wmb removes a barrier).
 
+Deadlocked and faulted executions are no outcomes: each mode's report
+counts them, with an example path of each, and says so on stderr too
+when no execution reached the end (its verdict then holds of none).
+
 Exit status: 0 when everything parsed and explored; 1 when a mode reaches an
 outcome the file's "Result: Never" forbids (a soundness failure, which takes
 precedence, also when a limit stopped the search after that outcome was
-found); 2 for usage, parse, limit or write errors; 130 when interrupted.
+found); 2 for usage, parse, limit or write errors, and when no execution
+of a mode reached the end and some faulted (the machine could not perform
+an instruction herd7 gives a meaning to: there is no verdict); 130 when
+interrupted. Every execution deadlocking is a verdict (herd7 and LKMM
+find no execution either, e.g. synchronize_rcu inside its own reader):
+status 0, with the note on stderr.
 A search a limit stops has no verdict: it is reported on stderr with what
 it found so far. Each scenario is printed as soon as it and those before
 it are done; Ctrl-C stops the searches, prints what finished, and reports
@@ -158,6 +168,7 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	flush()
 	eo := opts.limits
 	eo.NoWitnesses = true
+	eo.StuckWitnesses = true // an example path for a deadlock and a fault
 	eo.Context = ctx
 	runs := scenarios.ExploreAll(jobs, eo, func(k int, r scenarios.Run) {
 		done++
@@ -209,6 +220,20 @@ func reportCheck(c checked, asJSON bool, stdout, stderr io.Writer, code *int) er
 		}
 		if *code == 0 {
 			*code = 2
+		}
+	}
+	if r.Failure() == nil {
+		switch _, _, faulted := r.Ends(); {
+		case r.NoEnd():
+			// No execution reached the end: the verdict ("Never 0 0")
+			// holds of none. Said on stderr too, so that it cannot be
+			// missed; with a fault it is no verdict at all (status 2).
+			message(stderr, "smpscope check: %s (%s mode): %s", c.arg, r.Mode, r.EndsWords())
+			if faulted > 0 && *code == 0 {
+				*code = 2
+			}
+		case faulted > 0:
+			message(stderr, "smpscope check: %s (%s mode): %d faulted states are not in the verdict (%s)", c.arg, r.Mode, faulted, words.Fault(r.Spec.Program, &r.Result.Faults[0].Fault))
 		}
 	}
 	if r.Unsound() {

@@ -238,3 +238,63 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("--version: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestCheckReportsStuckExecutions: deadlocked and faulted executions are
+// counted, each with an example path, in text and JSON; when none
+// reached the end, stderr says so, and with a fault the status is 2 (no
+// verdict), while every execution deadlocking is a verdict (herd7 finds
+// no execution either): status 0 (issue 21).
+func TestCheckReportsStuckExecutions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	allFault := write("allfault.litmus", "C allfault\n{}\nP0(int *x) {\n int r0; int *r2; int r1;\n r0 = 8;\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nexists (0:r1=0)\n")
+	someFault := write("somefault.litmus", "C somefault\n{}\nP0(int *x, int *y) {\n int r0; int *r2; int r1;\n r0 = READ_ONCE(*y);\n r2 = x + r0;\n r1 = READ_ONCE(*r2);\n}\nP1(int *y) { WRITE_ONCE(*y, 8); }\nexists (0:r1=0)\n")
+	selfDeadlock := write("selfdl.litmus", "C selfdl\n{}\nP0(int *x) {\n rcu_read_lock();\n synchronize_rcu();\n rcu_read_unlock();\n}\nexists (x=0)\n")
+
+	out, errs, code := runCmd(t, "check", "--mode", "arm", allFault)
+	if code != 2 {
+		t.Errorf("all faulted: exit %d, want 2", code)
+	}
+	for _, want := range []string{"Observation allfault Never 0 0", "Faults allfault 1 (P0:3, r1 = READ_ONCE(*r2): the address", "FaultPath allfault P0 exec", "NoFinalState allfault no execution reached the end: 1 faulted"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("all faulted: no %q in\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "no execution reached the end: 1 faulted") {
+		t.Errorf("all faulted: stderr %q", errs)
+	}
+	out, _, _ = runCmd(t, "check", "--mode", "arm", "--json", allFault)
+	var j map[string]any
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j["no_final_state"] != true || j["faulted"] != 1.0 || j["final_states"] != 0.0 || j["fault"] == nil {
+		t.Errorf("all faulted, JSON: %s", out)
+	} else if f := j["fault"].(map[string]any); len(f["steps"].([]any)) != 1 || !strings.Contains(f["reason"].(string), "is not a location") {
+		t.Errorf("all faulted, JSON example: %v", f)
+	}
+
+	out, errs, code = runCmd(t, "check", "--mode", "tso", someFault)
+	if code != 0 || !strings.Contains(out, "Faults somefault 1 (") || strings.Contains(out, "NoFinalState") || !strings.Contains(errs, "1 faulted states are not in the verdict") {
+		t.Errorf("some faulted: exit %d, stderr %q\n%s", code, errs, out)
+	}
+
+	out, errs, code = runCmd(t, "check", "--mode", "tso", selfDeadlock)
+	if code != 0 || !strings.Contains(out, "Deadlocks selfdl 1 (P0: synchronize_rcu waits") || !strings.Contains(out, "DeadlockPath selfdl P0 exec") ||
+		!strings.Contains(out, "NoFinalState selfdl no execution reached the end: 1 deadlocked") || !strings.Contains(errs, "no execution reached the end: 1 deadlocked") {
+		t.Errorf("all deadlocked: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	out, _, _ = runCmd(t, "check", "--mode", "tso", "--json", selfDeadlock)
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j["no_final_state"] != true || j["deadlocked"] != 1.0 || j["deadlock"] == nil {
+		t.Errorf("all deadlocked, JSON: %s", out)
+	}
+}

@@ -21,12 +21,16 @@ type recordOptions struct {
 	noColor bool
 	tape    string
 	force   bool
+	// picture records the picture page (p) instead of the panes.
+	picture bool
+	// present records presentation mode, with captions.
+	present bool
 }
 
 func newRecordCmd(stdin io.Reader, stderr io.Writer) *cobra.Command {
 	var o recordOptions
 	cmd := &cobra.Command{
-		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--tape demo.tape] [--force]",
+		Use:   "record SCENARIO (--witness | --replay FILE | --random SEED) --out demo.cast [--delay 1.5s] [--size 100x30] [--picture | --present] [--tape demo.tape] [--force]",
 		Short: "Record the UI stepping through an execution (asciicast v2)",
 		Long: `record renders the real UI frames of an execution, one per step,
 deterministically and without a terminal, into an asciicast v2 file that
@@ -36,6 +40,15 @@ The execution is the shortest witness of the outcome the final clause asks
 about (--witness, the default), a saved trace file (--replay FILE; SCENARIO
 may then be left out) or random steps (--random SEED). Frames are --delay
 apart; the last one stays for one more delay.
+
+--picture records the picture page (the UI's p) instead of the panes:
+the timeline of the history growing one row a frame.
+
+--present records presentation mode (the UI's --present, at the pace of
+--delay) with a caption line under each frame: the step and what it did,
+in words (cut to the width; the whole of it is the frame's marker, which
+players show on their timeline). The UI gets every row of --size but the
+caption's.
 
 --tape FILE also writes a VHS tape (https://github.com/charmbracelet/vhs)
 with the keystrokes that produce the same run in the real UI: it types the
@@ -65,6 +78,8 @@ parse, replay, limit or write errors.`,
 	f.BoolVar(&o.noColor, "no-color", false, "record without colours")
 	f.StringVar(&o.tape, "tape", "", "also write a VHS tape `FILE` with the keystrokes of the same run")
 	f.BoolVar(&o.force, "force", false, forceHelp("the --out and --tape files"))
+	f.BoolVar(&o.picture, "picture", false, "record the picture page (the UI's p: the timeline of the history) instead of the panes")
+	f.BoolVar(&o.present, "present", false, "record presentation mode, each frame captioned with what its step did")
 	return cmd
 }
 
@@ -112,16 +127,29 @@ func runRecord(cmd *cobra.Command, args []string, o recordOptions, stdin io.Read
 		return err
 	}
 	noteAttempt(stderr, "record", ex)
-	frames := model.Frames(ex, w, h, !o.noColor)
+	if o.picture && o.present {
+		return usageErr("record: --picture and --present: one view at a time")
+	}
+	view := model.ViewPanes
+	if o.picture {
+		view = model.ViewPicture
+	}
+	var frames, captions []string
+	if o.present {
+		// The caption takes the last row.
+		frames, captions = model.PresentFrames(ex, w, h-1, !o.noColor, o.delay), model.Captions(ex)
+	} else {
+		frames = model.Frames(ex, w, h, !o.noColor, view)
+	}
 	var cast bytes.Buffer
 	title := fmt.Sprintf("smpscope %s (%s mode)", ex.Spec.Name, ex.Mach.Mode.Title())
-	if err := model.WriteCast(&cast, w, h, title, frames, o.delay); err != nil {
+	if err := model.WriteCaptionedCast(&cast, w, h, title, frames, captions, o.delay); err != nil {
 		return usageErr("record: %v", err)
 	}
 	files := outputs{who: "record", force: o.force}
 	files.add(o.out, cast.Bytes())
 	if o.tape != "" {
-		files.add(o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay)))
+		files.add(o.tape, []byte(model.Tape(ex, arg, o.tape, w, h, o.delay, view)))
 	}
 	if err := files.write(); err != nil {
 		return err

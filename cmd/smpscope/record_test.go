@@ -19,8 +19,15 @@ import (
 )
 
 // readCast parses an asciicast v2 file: its header and the raw time
-// strings and data of its events.
+// strings and data of its output events (markers: readCastMarkers).
 func readCast(t *testing.T, path string) (map[string]any, []string, []string) {
+	t.Helper()
+	h, times, data, _ := readCastMarkers(t, path)
+	return h, times, data
+}
+
+// readCastMarkers is readCast with the labels of the marker events.
+func readCastMarkers(t *testing.T, path string) (map[string]any, []string, []string, []string) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -34,23 +41,27 @@ func readCast(t *testing.T, path string) (map[string]any, []string, []string) {
 	if !strings.HasPrefix(lines[0], `{"version":2,`) {
 		t.Errorf("header does not start with the version: %q", lines[0])
 	}
-	var times, data []string
+	var times, data, markers []string
 	for i, l := range lines[1:] {
 		var ev []json.RawMessage
 		if err := json.Unmarshal([]byte(l), &ev); err != nil || len(ev) != 3 {
 			t.Fatalf("event %d %q: %v", i+1, l, err)
 		}
 		var code, d string
-		if err := json.Unmarshal(ev[1], &code); err != nil || code != "o" {
+		if err := json.Unmarshal(ev[1], &code); err != nil || code != "o" && code != "m" {
 			t.Fatalf("event %d: code %s", i+1, ev[1])
 		}
 		if err := json.Unmarshal(ev[2], &d); err != nil {
 			t.Fatalf("event %d: data %s", i+1, ev[2])
 		}
+		if code == "m" {
+			markers = append(markers, d)
+			continue
+		}
 		times = append(times, string(ev[0]))
 		data = append(data, d)
 	}
-	return header, times, data
+	return header, times, data, markers
 }
 
 func TestRecordCast(t *testing.T) {
@@ -64,9 +75,10 @@ func TestRecordCast(t *testing.T) {
 	if header["version"] != float64(2) || header["width"] != float64(100) || header["height"] != float64(30) {
 		t.Fatalf("header %v", header)
 	}
-	// The witness has 7 steps: 8 frames and a closing event.
-	if len(data) != 9 || data[8] != "" {
-		t.Fatalf("%d events, last %q", len(data), data[len(data)-1])
+	// The witness has 7 steps: 8 frames and a closing event, which
+	// shows the cursor the first frame hid.
+	if len(data) != 9 || data[8] != "\x1b[?25h" || !strings.HasPrefix(data[0], "\x1b[?25l") {
+		t.Fatalf("%d events, first %q…, last %q", len(data), data[0][:min(len(data[0]), 8)], data[len(data)-1])
 	}
 	prev := -1
 	for i, ts := range times {
@@ -287,5 +299,77 @@ func TestRecordTape(t *testing.T) {
 				t.Fatalf("the keys reached step %d of %d, or another state", len(got.History()), len(ex.Steps))
 			}
 		})
+	}
+}
+
+// TestRecordPicture: record --picture records the picture page, its
+// timeline one row longer each frame; the tape opens it with p.
+func TestRecordPicture(t *testing.T) {
+	dir := t.TempDir()
+	cast, tape := filepath.Join(dir, "pic.cast"), filepath.Join(dir, "pic.tape")
+	_, errs, code := runCmd(t, "record", "mp+once", "--picture", "--out", cast, "--tape", tape, "--size", "80x24", "--no-color")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	_, _, data := readCast(t, cast)
+	if len(data) != 9 {
+		t.Fatalf("%d events", len(data))
+	}
+	for i, d := range data[:8] {
+		f := ansi.Strip(d)
+		if !strings.Contains(f, "picture · ←/→ step") {
+			t.Fatalf("frame %d is not the picture page:\n%s", i, f)
+		}
+		if i > 0 && !regexp.MustCompile(`(?m)^┃ +`+strconv.Itoa(i)+` `).MatchString(f) {
+			t.Errorf("frame %d lacks the row of step %d:\n%s", i, i, f)
+		}
+	}
+	if last := ansi.Strip(data[7]); !strings.Contains(last, "cycle: a:W x=1") {
+		t.Errorf("the last frame lacks the cycle:\n%s", last)
+	}
+	raw, err := os.ReadFile(tape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "Enter\nSleep 2000ms\nType \"p\"\n") {
+		t.Errorf("the tape does not open the picture:\n%s", raw)
+	}
+}
+
+// TestRecordPresent: record --present records presentation mode at the
+// pace of --delay, with a caption line under each frame saying what its
+// step did, and a marker per frame with the whole caption.
+func TestRecordPresent(t *testing.T) {
+	dir := t.TempDir()
+	cast := filepath.Join(dir, "present.cast")
+	_, errs, code := runCmd(t, "record", "mp+once", "--present", "--out", cast, "--size", "80x24", "--delay", "2s", "--no-color")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	header, _, data, markers := readCastMarkers(t, cast)
+	if header["height"] != float64(24) || len(data) != 9 || len(markers) != 8 {
+		t.Fatalf("header %v, %d frames, %d markers", header, len(data), len(markers))
+	}
+	for i, d := range data[:8] {
+		lines := strings.Split(ansi.Strip(strings.TrimPrefix(strings.TrimPrefix(d, "\x1b[?25l"), "\x1b[H\x1b[2J")), "\r\n")
+		if len(lines) != 24 {
+			t.Fatalf("frame %d: %d lines, want 24 (23 of the UI and the caption)", i, len(lines))
+		}
+		caption := strings.TrimRight(lines[23], " ")
+		if !strings.HasPrefix(markers[i], strings.TrimSuffix(caption, "…")) {
+			t.Errorf("frame %d: caption %q is not the start of its marker %q", i, caption, markers[i])
+		}
+		if i > 0 && !strings.HasPrefix(caption, "step "+strconv.Itoa(i)+" · ") {
+			t.Errorf("frame %d: caption %q", i, caption)
+		}
+		if want := "presenting · step " + strconv.Itoa(i) + "/7 · every 2s"; i < 7 && !strings.Contains(lines[22], want) {
+			t.Errorf("frame %d: bottom line %q lacks %q", i, lines[22], want)
+		}
+	}
+	if !strings.Contains(markers[3], "It overtakes the older x=1") {
+		t.Errorf("the commit's marker does not say what it overtook: %q", markers[3])
+	}
+	if _, errs, code := runCmd(t, "record", "mp+once", "--present", "--picture", "--out", filepath.Join(dir, "x.cast")); code != 2 || !strings.Contains(errs, "one view at a time") {
+		t.Errorf("--present --picture: exit %d, %q", code, errs)
 	}
 }

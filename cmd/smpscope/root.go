@@ -54,7 +54,7 @@ which the UI can undo (u); check and trace take the same flags.`,
 	// run reports them like every other failed write (issue 22, item 6).
 	root.SetOut(&checkedWriter{w: stdout})
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdin, stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr))
+	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdin, stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr), newPictureCmd(stdin, stdout, stderr))
 	return root
 }
 

@@ -55,7 +55,9 @@ missed; where CPUs waited), the cycle of its event graph, each store's
 journey and a legend (see README, "The picture").
 
 The text fits 72 columns (--width) and carries no escape codes unless it
-goes to a terminal; --ascii keeps it to ASCII. --save FILE also writes the
+goes to a terminal; --ascii keeps it to ASCII. It ends with a short block,
+the trace with the scenario's litmus source, so that the text itself, in
+a mail and quoted in a reply or not, replays with smpscope --replay FILE. --save FILE also writes the
 execution as a replayable trace file (see README, "Trace files"). An
 existing --out or --save file is never overwritten without --force.
 

@@ -107,8 +107,9 @@ func runUI(args []string, o uiOptions, stdin io.Reader, stdout, stderr io.Writer
 	// One memory budget for every exploration of the session, and the
 	// runtime told to keep the heap under it: the UI process stays within
 	// 768 MiB however many searches it runs.
-	opts.Explore = model.DefaultExploreOptions
-	opts.Explore.Budget, opts.Explore.MaxMemory = processBudget(opts.Explore.MaxMemory), 0
+	explore := model.DefaultExploreOptions
+	explore.Budget, explore.MaxMemory = processBudget(explore.MaxMemory), 0
+	opts.Explore = &explore
 	tty := model.Terminal{In: stdin, Out: stdout, Mouse: !o.noMouse}
 	// Standard input held the scenario or the trace: keys come from the
 	// terminal itself.

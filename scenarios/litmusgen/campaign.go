@@ -44,16 +44,16 @@ type Stats struct {
 	MachineSkip int
 	// Failed: programs with a failing finding in some mode.
 	Failed int
-	Modes  map[string]*ModeStats
+	Modes  map[machine.Mode]*ModeStats
 	// Signatures counts failing programs by Report.Signatures entry;
 	// FirstSeed has the first seed of each.
-	Signatures map[string]int
-	FirstSeed  map[string]uint64
+	Signatures map[Signature]int
+	FirstSeed  map[Signature]uint64
 	// Rejections holds herd7's first complaints, by message, for fixing
 	// the generator.
 	Rejections map[string]int
 	// Found holds the minimised failing programs, by signature.
-	Found map[string][]*Found
+	Found map[Signature][]*Found
 	// HWNotLKMM counts programs where a hardware model allows an outcome
 	// LKMM forbids (no data race), by model: such outcomes are left out
 	// of the mode's target.
@@ -76,14 +76,14 @@ type ModeStats struct {
 // Found is a minimised failing program.
 type Found struct {
 	Seed      uint64
-	Signature string
+	Signature Signature
 	Program   *Program
 	Report    *Report
 }
 
 func newStats() *Stats {
-	st := &Stats{Modes: map[string]*ModeStats{}, Signatures: map[string]int{}, FirstSeed: map[string]uint64{}, Rejections: map[string]int{}, Found: map[string][]*Found{}, HWNotLKMM: map[string]int{}}
-	for _, m := range []string{"tso", "arm"} {
+	st := &Stats{Modes: map[machine.Mode]*ModeStats{}, Signatures: map[Signature]int{}, FirstSeed: map[Signature]uint64{}, Rejections: map[string]int{}, Found: map[Signature][]*Found{}, HWNotLKMM: map[string]int{}}
+	for _, m := range bothModes {
 		st.Modes[m] = &ModeStats{UnsoundByClass: map[string]int{}, Gaps: map[string]int{}}
 	}
 	return st
@@ -91,13 +91,13 @@ func newStats() *Stats {
 
 func (st *Stats) add(seed uint64, r *Report) {
 	st.Generated++
-	if r.Skip != "" {
-		switch {
-		case strings.Contains(r.Skip, "timed out"):
+	if r.Skipped() {
+		switch r.Skip.Kind {
+		case HerdTimedOut:
 			st.HerdTimeout++
-		case strings.HasPrefix(r.Skip, "herd7"):
+		case HerdRejected:
 			st.HerdRejected++
-			msg := r.Skip
+			msg := r.Skip.Why
 			if len(msg) > 160 {
 				msg = msg[:160]
 			}
@@ -114,7 +114,7 @@ func (st *Stats) add(seed uint64, r *Report) {
 		st.Failed++
 	}
 	for _, m := range r.Modes {
-		ms := st.Modes[m.Mode.String()]
+		ms := st.Modes[m.Mode]
 		if m.Exact() {
 			ms.Exact++
 		}
@@ -162,7 +162,7 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 	jobs := make(chan uint64)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	claimed := map[string]int{} // minimisations started, by signature
+	claimed := map[Signature]int{} // minimisations started, by signature
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -171,13 +171,13 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 				p := Generate(seed, c.Config)
 				r := c.Oracle.Check(ctx, p)
 				var found *Found
-				sig := r.Signature()
-				if sig == "" && c.MinimizeGaps {
+				sig, failed := r.Signature()
+				if !failed && c.MinimizeGaps {
 					if k := r.Kinds(); len(k) > 0 {
-						sig = k[0]
+						sig, failed = k[0], true
 					}
 				}
-				if sig != "" && c.Minimize > 0 {
+				if failed && c.Minimize > 0 {
 					mu.Lock()
 					want := claimed[sig] < c.Minimize
 					claimed[sig]++
@@ -216,10 +216,10 @@ func (c *Campaign) Run(ctx context.Context) *Stats {
 // MinimizeReport shrinks p while its check keeps failing with signature
 // sig, then makes the exists clause name the disagreeing outcome and
 // checks the result once more.
-func (o *Oracle) MinimizeReport(ctx context.Context, p *Program, sig string) *Found {
+func (o *Oracle) MinimizeReport(ctx context.Context, p *Program, sig Signature) *Found {
 	keep := func(q *Program) bool {
 		r := o.Check(ctx, q)
-		return r.Skip == "" && slices.Contains(r.Kinds(), sig)
+		return !r.Skipped() && slices.Contains(r.Kinds(), sig)
 	}
 	small := Minimize(p, keep, 0)
 	r := o.Check(ctx, small)
@@ -231,17 +231,18 @@ func (o *Oracle) MinimizeReport(ctx context.Context, p *Program, sig string) *Fo
 }
 
 // failingState returns the first outcome behind signature sig.
-func failingState(r *Report, sig string) string {
-	for _, m := range r.Modes {
-		for _, f := range m.Unsound {
-			if m.Mode.String()+":unsound-"+f.Class == sig {
-				return f.State
-			}
-		}
-		for _, f := range m.Missing {
-			if m.Mode.String()+":missing-"+f.Class == sig {
-				return f.State
-			}
+func failingState(r *Report, sig Signature) string {
+	m := r.Mode(sig.Mode)
+	if m == nil {
+		return ""
+	}
+	fs := m.Missing
+	if sig.Unsound {
+		fs = m.Unsound
+	}
+	for _, f := range fs {
+		if f.Class == sig.Class {
+			return f.State
 		}
 	}
 	return ""
@@ -250,17 +251,17 @@ func failingState(r *Report, sig string) string {
 // WriteRegression writes a found program as dir/NAME.litmus, NAME made
 // from its signature and seed, and returns the path.
 func WriteRegression(dir string, f *Found, origin string) (string, error) {
-	name := strings.NewReplacer(":", "-").Replace(f.Signature) + fmt.Sprintf("-%d", f.Seed)
+	sig := f.Signature
+	name := fmt.Sprintf("%s-%s-%d", sig.Mode, sig.Kind(), f.Seed)
 	p := f.Program.Clone()
 	p.Name = name
-	mode, kind, _ := strings.Cut(f.Signature, ":")
-	title := fmt.Sprintf("%s mode disagrees with herd7 (%s)", modeTitle(mode), kind)
-	state := failingState(f.Report, f.Signature)
+	title := fmt.Sprintf("%s mode disagrees with herd7 (%s)", sig.Mode.Title(), sig.Kind())
+	state := failingState(f.Report, sig)
 	var story []string
-	if strings.HasPrefix(kind, "unsound-") {
-		story = append(story, fmt.Sprintf("%s mode reaches %s, which herd7's %s model forbids.", modeTitle(mode), state, strings.TrimPrefix(kind, "unsound-")))
+	if sig.Unsound {
+		story = append(story, fmt.Sprintf("%s mode reaches %s, which herd7's %s model forbids.", sig.Mode.Title(), state, sig.Class))
 	} else {
-		story = append(story, fmt.Sprintf("%s mode misses %s, which herd7's %s model allows.", modeTitle(mode), state, mode))
+		story = append(story, fmt.Sprintf("%s mode misses %s, which herd7's %s model allows.", sig.Mode.Title(), state, sig.Mode))
 	}
 	story = append(story, fmt.Sprintf("Found by litmusgen (%s, seed %d) and minimised.", origin, f.Seed))
 	src := RegressionSource(p, f.Report, Requirements(f.Report), title, story)
@@ -271,31 +272,23 @@ func WriteRegression(dir string, f *Found, origin string) (string, error) {
 	return path, os.WriteFile(path, []byte(src), 0o644)
 }
 
-func modeTitle(mode string) string {
-	if mode == "arm" {
-		return machine.ARM.Title()
-	}
-	return machine.TSO.Title()
-}
-
 // String renders the counts as a table.
 func (st *Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generated %d, accepted by herd7 %d (rejected %d, timed out %d), compared %d (machine skipped %d), failing %d\n",
 		st.Generated, st.Accepted, st.HerdRejected, st.HerdTimeout, st.Compared, st.MachineSkip, st.Failed)
-	for _, m := range []string{"tso", "arm"} {
+	for _, m := range bothModes {
 		ms := st.Modes[m]
 		fmt.Fprintf(&b, "  %-3s mode: exact %d, unsound %d %v, incomplete %d %v\n", m, ms.Exact, ms.Unsound, sortedCounts(ms.UnsoundByClass), ms.Incomplete, sortedCounts(ms.Gaps))
 	}
 	if len(st.HWNotLKMM) > 0 {
 		fmt.Fprintf(&b, "  hardware model allows what LKMM forbids: %v programs\n", sortedCounts(st.HWNotLKMM))
 	}
-	var sigs []string
+	var sigs []Signature
 	for s := range st.Signatures {
 		sigs = append(sigs, s)
 	}
-	sort.Strings(sigs)
-	for _, s := range sigs {
+	for _, s := range sortSignatures(sigs) {
 		fmt.Fprintf(&b, "  failing %-28s %5d programs (first seed %d)\n", s, st.Signatures[s], st.FirstSeed[s])
 	}
 	for msg, n := range st.Rejections {

@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/words"
 )
 
 // MachineResult is the machine's outcome set for a test in one mode.
@@ -40,7 +41,7 @@ func ExploreStates(c *scenarios.Compiled, mode machine.Mode, opts machine.Option
 	}
 	opts.NoWitnesses = true
 	r := machine.Explore(m, opts)
-	res := &MachineResult{Mode: mode, Complete: r.Complete, Summary: r.Summary(), Deadlocks: r.DeadlockStates}
+	res := &MachineResult{Mode: mode, Complete: r.Complete, Summary: words.Summary(r), Deadlocks: r.DeadlockStates}
 	shown := c.Shown()
 	for _, o := range r.Outcomes {
 		if !c.Filtered(o.Outcome) {
@@ -52,6 +53,9 @@ func ExploreStates(c *scenarios.Compiled, mode machine.Mode, opts machine.Option
 	res.States = slices.Compact(res.States)
 	return res, nil
 }
+
+// bothModes are the modes a test is compared in, in order.
+var bothModes = []machine.Mode{machine.TSO, machine.ARM}
 
 // Finding is one outcome on which a mode and herd7 disagree.
 type Finding struct {
@@ -79,21 +83,16 @@ const (
 	// (verified: the outcome goes away when the rest of the thread is
 	// copied into both branches).
 	GapCtrlJoin = "ctrl-join"
-	// GapRMWEarlyRead: a relaxed/acquire RMW (or lock) after a load; its
-	// read may be satisfied before the earlier load on ARMv8.
-	GapRMWEarlyRead = "rmw-read-early"
-	// GapNoRetRmb: a no-return atomic before smp_rmb, which ARMv8 does
-	// not order.
-	GapNoRetRmb = "noret-rmb"
+	// (rmw-read-early, noret-rmb and rmw-store, the relaxed-RMW, acquire
+	// and smp_rmb gaps, were closed in issue 21: such misses are failures
+	// now.)
+	//
 	// GapPPOCA: a store inside an if forwarded to a later
 	// address-dependent load.
 	GapPPOCA = "ppoca"
 	// GapWmbRMW: an RMW after smp_wmb-ordered stores reads before they
 	// have committed.
 	GapWmbRMW = "wmb-rmw"
-	// GapRMWStore: a plain store made visible before an earlier relaxed
-	// RMW of its CPU.
-	GapRMWStore = "rmw-store"
 )
 
 // ModeReport compares one mode with its hardware model and LKMM.
@@ -134,10 +133,10 @@ type Report struct {
 	Name string
 	Src  string
 	Herd map[string]*HerdResult
-	// Skip, when not empty, says why the test was not compared (herd7
-	// rejected it or timed out, smpscope rejected it, the machine hit a
-	// limit).
-	Skip string
+	// Skip, when its Kind is not NotSkipped, says why the test was not
+	// compared (herd7 rejected it or timed out, smpscope rejected it,
+	// the machine hit a limit).
+	Skip Skip
 	// RCU is true when the test has RCU read-side sections or grace
 	// periods; Racy when LKMM flags a data race (LKMM then constrains
 	// nothing).
@@ -162,53 +161,95 @@ func (r *Report) Failures() map[string][]Finding {
 // Failed reports whether any mode has a failing finding.
 func (r *Report) Failed() bool { return len(r.Failures()) > 0 }
 
-// Signature names the kind of failure for grouping and minimising, e.g.
-// "arm:unsound-hw" or "tso:missing-tso"; "" when nothing fails. The
-// first failing finding of the first failing mode decides.
-func (r *Report) Signature() string {
-	for _, m := range r.Modes {
-		for _, f := range m.Failures() {
-			kind := "missing-"
-			if slices.Contains(m.Unsound, f) {
-				kind = "unsound-"
-			}
-			return m.Mode.String() + ":" + kind + f.Class
-		}
-	}
-	return ""
+// Skipped reports whether the test was not compared (Skip says why).
+func (r *Report) Skipped() bool { return r.Skip.Kind != NotSkipped }
+
+// SkipKind is why a test was not compared.
+type SkipKind uint8
+
+// Skip kinds.
+const (
+	NotSkipped   SkipKind = iota // compared
+	HerdTimedOut                 // herd7 ran out of time
+	HerdRejected                 // herd7 rejected the test, or flagged an unmatched unlock
+	// MachineSkipped: smpscope rejected the test, the machine hit a
+	// limit, or no herd7 result was stored for it.
+	MachineSkipped
+)
+
+// Skip is why a test was not compared: its kind, and the words.
+type Skip struct {
+	Kind SkipKind
+	Why  string // "herd7 lkmm timed out", "machine arm mode: stopped after …"
 }
 
-// Signatures returns every failing kind ("mode:unsound-class",
-// "mode:missing-class"), sorted.
-func (r *Report) Signatures() []string {
-	var out []string
+func (s Skip) String() string { return s.Why }
+
+// Signature names a kind of failure, for grouping and minimising: a
+// mode, whether it reaches an outcome herd7 forbids (Unsound) or misses
+// one it allows, and the finding's class. Its String is the name in
+// counts and file names, "arm:unsound-hw" or "tso:missing-tso".
+type Signature struct {
+	Mode    machine.Mode
+	Unsound bool
+	Class   string
+}
+
+func (s Signature) String() string { return s.Mode.String() + ":" + s.Kind() }
+
+// Kind is the signature without its mode: "unsound-hw".
+func (s Signature) Kind() string {
+	if s.Unsound {
+		return "unsound-" + s.Class
+	}
+	return "missing-" + s.Class
+}
+
+// sortSignatures sorts signatures by name and drops repeats.
+func sortSignatures(s []Signature) []Signature {
+	slices.SortFunc(s, func(a, b Signature) int { return strings.Compare(a.String(), b.String()) })
+	return slices.Compact(s)
+}
+
+// Signature is the kind of failure of the first failing finding of the
+// first failing mode; ok is false when nothing fails.
+func (r *Report) Signature() (sig Signature, ok bool) {
+	for _, m := range r.Modes {
+		for _, f := range m.Failures() {
+			return Signature{Mode: m.Mode, Unsound: slices.Contains(m.Unsound, f), Class: f.Class}, true
+		}
+	}
+	return Signature{}, false
+}
+
+// Signatures returns every failing kind, sorted by name.
+func (r *Report) Signatures() []Signature {
+	var out []Signature
 	for _, m := range r.Modes {
 		for _, f := range m.Unsound {
-			out = append(out, m.Mode.String()+":unsound-"+f.Class)
+			out = append(out, Signature{m.Mode, true, f.Class})
 		}
 		for _, f := range m.Missing {
 			if failing(f.Class) {
-				out = append(out, m.Mode.String()+":missing-"+f.Class)
+				out = append(out, Signature{m.Mode, false, f.Class})
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return sortSignatures(out)
 }
 
-// Kinds is Signatures plus the tolerated missing classes
-// ("mode:missing-gap"), for studying the gaps.
-func (r *Report) Kinds() []string {
+// Kinds is Signatures plus the tolerated missing classes, for studying
+// the gaps.
+func (r *Report) Kinds() []Signature {
 	out := r.Signatures()
 	for _, m := range r.Modes {
 		for _, f := range m.Missing {
 			if !failing(f.Class) {
-				out = append(out, m.Mode.String()+":missing-"+f.Class)
+				out = append(out, Signature{m.Mode, false, f.Class})
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return sortSignatures(out)
 }
 
 // Oracle checks tests against herd7.
@@ -233,7 +274,7 @@ func (o *Oracle) exploreOpts() machine.Options {
 // ARM-like mode's missing outcomes.
 func (o *Oracle) Check(ctx context.Context, p *Program) *Report {
 	r := o.CheckSource(ctx, p.Name, p.Source())
-	if r.Skip == "" {
+	if !r.Skipped() {
 		o.classify(ctx, p, r)
 	}
 	return r
@@ -246,7 +287,7 @@ func (o *Oracle) CheckSource(ctx context.Context, name, src string) *Report {
 	r := &Report{Name: name, Src: src, Herd: map[string]*HerdResult{}}
 	c, err := Compile(name, src)
 	if err != nil {
-		r.Skip = "smpscope rejects it: " + err.Error()
+		r.Skip = Skip{MachineSkipped, "smpscope rejects it: " + err.Error()}
 		return r
 	}
 	for _, m := range Models {
@@ -254,9 +295,9 @@ func (o *Oracle) CheckSource(ctx context.Context, name, src string) *Report {
 		r.Herd[m] = h
 		if !h.Accepted {
 			if h.TimedOut {
-				r.Skip = "herd7 " + m + " timed out"
+				r.Skip = Skip{HerdTimedOut, "herd7 " + m + " timed out"}
 			} else {
-				r.Skip = "herd7 " + m + " rejects it: " + h.Error
+				r.Skip = Skip{HerdRejected, "herd7 " + m + " rejects it: " + h.Error}
 			}
 			return r
 		}
@@ -277,25 +318,25 @@ func (o *Oracle) CompareStored(name, src string, c *scenarios.Compiled, herd map
 func (o *Oracle) compareWith(r *Report, c *scenarios.Compiled) {
 	for _, m := range Models {
 		if r.Herd[m] == nil || !r.Herd[m].Accepted {
-			r.Skip = "no herd7 " + m + " result"
+			r.Skip = Skip{MachineSkipped, "no herd7 " + m + " result"}
 			return
 		}
 		if r.Herd[m].HasFlag("unmatched-unlock") {
-			r.Skip = "herd7 flags unmatched-unlock"
+			r.Skip = Skip{HerdRejected, "herd7 flags unmatched-unlock"}
 			return
 		}
 	}
 	r.RCU = usesRCU(c)
 	r.Racy = r.Herd["lkmm"].HasFlag("data-race")
 	r.HWNotLKMM = map[string][]string{}
-	for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+	for _, mode := range bothModes {
 		mr, err := ExploreStates(c, mode, o.exploreOpts())
 		if err != nil {
-			r.Skip = "machine: " + err.Error()
+			r.Skip = Skip{MachineSkipped, "machine: " + err.Error()}
 			return
 		}
 		if !mr.Complete {
-			r.Skip = fmt.Sprintf("machine %s mode: %s", mode, mr.Summary)
+			r.Skip = Skip{MachineSkipped, fmt.Sprintf("machine %s mode: %s", mode, mr.Summary)}
 			return
 		}
 		mrep := r.compare(mr)
@@ -376,7 +417,7 @@ func (r *Report) Mode(m machine.Mode) *ModeReport {
 func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:", r.Name)
-	if r.Skip != "" {
+	if r.Skipped() {
 		fmt.Fprintf(&b, " skipped: %s\n", r.Skip)
 		return b.String()
 	}

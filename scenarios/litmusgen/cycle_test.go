@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/words"
 )
 
 // cycleMixes returns link strings for n CPUs: every link alone, the
@@ -214,7 +215,7 @@ func TestCycleRCUVerdicts(t *testing.T) {
 				m := machine.MustNew(c.Program, mode)
 				res := machine.Explore(m, machine.Options{NoWitnesses: true})
 				if !res.Complete {
-					t.Errorf("%s %s: %s", p.Name, mode, res.Summary())
+					t.Errorf("%s %s: %s", p.Name, mode, words.Summary(res))
 					continue
 				}
 				v := c.ResultVerdict(res)
@@ -286,7 +287,7 @@ func TestCycleOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := o.Check(ctx, p)
-			if r.Skip != "" {
+			if r.Skipped() {
 				t.Errorf("%s: %s", p.Name, r.Skip)
 				continue
 			}

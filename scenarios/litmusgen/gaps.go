@@ -21,7 +21,7 @@ import (
 //     is run on a copy of the program in which the rest of each thread
 //     after an if is copied into both branches, which gives every later
 //     store the control dependency the machine already respects; if the
-//     outcome is gone there, the join is why. The RMW-related gaps and
+//     outcome is gone there, the join is why. The smp_wmb-RMW gap and
 //     PPOCA are matched on the program's shape (the pattern the gap needs
 //     is present on some CPU), which is weaker evidence: a minimised
 //     example shows whether it really is that gap.
@@ -57,7 +57,7 @@ func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 		if arm.Missing[i].Class != GapUnexplained {
 			continue
 		}
-		for _, g := range []string{GapNoRetRmb, GapWmbRMW, GapRMWStore, GapRMWEarlyRead, GapPPOCA} {
+		for _, g := range []string{GapWmbRMW, GapPPOCA} {
 			if pats[g] {
 				arm.Missing[i].Class = g
 				break
@@ -204,10 +204,6 @@ func orders(s *Stmt) bool {
 	return s.Op == OpSync || s.Op == OpRMWFull
 }
 
-func isAcquire(o Op) bool {
-	return o == OpAcquire || o == OpRMWAcquire || o == OpLock || o == OpTrylock
-}
-
 func writes(o Op) bool {
 	return o == OpStore || o == OpRelease || o.rmw() || o == OpUnlock
 }
@@ -224,14 +220,6 @@ func patterns(p *Program) map[string]bool {
 				for _, m := range items[i+1 : j] {
 					ordered = ordered || orders(m.s)
 				}
-				// A no-return atomic before smp_rmb, with an access after.
-				if a.s.Op == OpRMWNoRet && fenceName(b.s) == "smp_rmb" {
-					for _, c := range items[j+1:] {
-						if c.s.Op.reads() || writes(c.s.Op) {
-							out[GapNoRetRmb] = true
-						}
-					}
-				}
 				// A store, smp_wmb, then an RMW.
 				if writes(a.s.Op) && fenceName(b.s) == "smp_wmb" {
 					for _, c := range items[j+1:] {
@@ -239,14 +227,6 @@ func patterns(p *Program) map[string]bool {
 							out[GapWmbRMW] = true
 						}
 					}
-				}
-				// A relaxed RMW, then a plain store.
-				if (a.s.Op == OpRMWRelaxed || a.s.Op == OpRMWNoRet) && b.s.Op == OpStore && !ordered {
-					out[GapRMWStore] = true
-				}
-				// A read, then an exclusive RMW whose read may pass it.
-				if a.s.Op.reads() && !isAcquire(a.s.Op) && b.s.Op.exclusive() && !ordered {
-					out[GapRMWEarlyRead] = true
 				}
 				// A store inside an if, then an address-dependent load.
 				if a.inIf && writes(a.s.Op) && b.s.Deref && b.s.Op.reads() {

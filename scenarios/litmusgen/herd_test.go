@@ -123,10 +123,10 @@ func TestHerdRandom(t *testing.T) {
 	start := time.Now()
 	c.Progress = func(st *Stats, r *Report) {
 		seed := seedOf(r.Name)
-		if r.Skip != "" {
-			skipped[seed] = r.Skip
+		if r.Skipped() {
+			skipped[seed] = r.Skip.Why
 		}
-		if sigs := r.Signatures(); len(sigs) > 0 {
+		if sigs := signatureNames(r.Signatures()); len(sigs) > 0 {
 			failing[seed] = sigs
 			if long {
 				t.Logf("seed %d fails: %s", seed, strings.Join(sigs, ", "))
@@ -228,7 +228,7 @@ func TestImportRegression(t *testing.T) {
 		}
 		name := strings.TrimSuffix(filepath.Base(path), ".litmus")
 		r := o.CheckSource(context.Background(), name, string(src))
-		if r.Skip != "" {
+		if r.Skipped() {
 			t.Errorf("%s: %s", path, r.Skip)
 			continue
 		}

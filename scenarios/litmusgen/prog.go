@@ -110,17 +110,6 @@ func (o Op) reads() bool {
 	return false
 }
 
-// exclusive reports whether ARM-like mode runs the op as an exclusive
-// (load-exclusive/store-exclusive) RMW: relaxed, acquire and no-return
-// atomics and lock acquisitions.
-func (o Op) exclusive() bool {
-	switch o {
-	case OpRMWRelaxed, OpRMWAcquire, OpRMWNoRet, OpLock, OpTrylock:
-		return true
-	}
-	return false
-}
-
 func (o Op) rmw() bool { return o >= OpRMWFull && o <= OpRMWNoRet }
 
 func (s *Stmt) isIf() bool    { return s.Cond != "" }

@@ -29,10 +29,24 @@ import (
 
 // Requirement is one "require" line.
 type Requirement struct {
-	Mode  string // "tso" or "arm"
-	Kind  string // "exact", "sound" or "reach"
-	State string // for "reach"
+	Mode  machine.Mode
+	Kind  ReqKind
+	State string // for Reach
 }
+
+// ReqKind is what a requirement asks of a mode.
+type ReqKind uint8
+
+// Requirement kinds; String is the word in the file.
+const (
+	Exact ReqKind = iota // the target set exactly
+	Sound                // no outcome outside the target
+	Reach                // the outcome State
+)
+
+var reqKindNames = [...]string{Exact: "exact", Sound: "sound", Reach: "reach"}
+
+func (k ReqKind) String() string { return reqKindNames[k] }
 
 // Regression is a parsed regression file.
 type Regression struct {
@@ -95,8 +109,8 @@ func regressionHeader(r *Report, req []Requirement, title string, story []string
 	}
 	h = append(h, "")
 	for _, rq := range req {
-		line := "require " + rq.Mode + ": " + rq.Kind
-		if rq.Kind == "reach" {
+		line := "require " + rq.Mode.String() + ": " + rq.Kind.String()
+		if rq.Kind == Reach {
 			line += " " + rq.State
 		}
 		h = append(h, line)
@@ -141,19 +155,20 @@ func ParseRegression(name, src string) (*Regression, error) {
 			rg.Herd[model] = h
 			cur, want = h, n
 		case strings.HasPrefix(l, "require "):
-			mode, rest, ok := strings.Cut(strings.TrimPrefix(l, "require "), ": ")
-			if !ok || (mode != "tso" && mode != "arm") {
+			word, rest, ok := strings.Cut(strings.TrimPrefix(l, "require "), ": ")
+			mode := slices.IndexFunc(bothModes, func(m machine.Mode) bool { return m.String() == word })
+			if !ok || mode < 0 {
 				return nil, fmt.Errorf("%s: bad require line %q", name, l)
 			}
-			kind, state, _ := strings.Cut(rest, " ")
-			switch kind {
-			case "exact", "sound":
-			case "reach":
+			kw, state, _ := strings.Cut(rest, " ")
+			kind := ReqKind(slices.Index(reqKindNames[:], kw))
+			switch {
+			case kind == Reach:
 				state = CanonState(state)
-			default:
+			case kind > Reach: // not a word of reqKindNames
 				return nil, fmt.Errorf("%s: bad require line %q", name, l)
 			}
-			rg.Require = append(rg.Require, Requirement{mode, kind, state})
+			rg.Require = append(rg.Require, Requirement{bothModes[mode], kind, state})
 		}
 	}
 	if want > 0 {
@@ -183,7 +198,7 @@ func (rg *Regression) Verify(o *Oracle) ([]string, *Report, error) {
 
 func (rg *Regression) verify(o *Oracle, c *scenarios.Compiled) ([]string, *Report, error) {
 	r := o.CompareStored(rg.Name, rg.Src, c, rg.Herd)
-	if r.Skip != "" {
+	if r.Skipped() {
 		return nil, r, fmt.Errorf("%s: %s", rg.Name, r.Skip)
 	}
 	var bad []string
@@ -193,17 +208,13 @@ func (rg *Regression) verify(o *Oracle, c *scenarios.Compiled) ([]string, *Repor
 		}
 	}
 	for _, rq := range rg.Require {
-		mode := machine.TSO
-		if rq.Mode == "arm" {
-			mode = machine.ARM
-		}
-		m := r.Mode(mode)
+		m := r.Mode(rq.Mode)
 		switch rq.Kind {
-		case "exact":
+		case Exact:
 			for _, f := range m.Missing {
 				bad = append(bad, fmt.Sprintf("%s mode misses %s, which %s allows", m.Mode.Title(), f.State, m.Model))
 			}
-		case "reach":
+		case Reach:
 			if !slices.Contains(m.Got, rq.State) {
 				bad = append(bad, fmt.Sprintf("%s mode misses %s, which %s allows", m.Mode.Title(), rq.State, m.Model))
 			}
@@ -219,7 +230,6 @@ func (rg *Regression) verify(o *Oracle, c *scenarios.Compiled) ([]string, *Repor
 func Requirements(r *Report) []Requirement {
 	var out []Requirement
 	for _, m := range r.Modes {
-		name := m.Mode.String()
 		var reach []string
 		tolerated := false
 		for _, f := range m.Missing {
@@ -230,12 +240,12 @@ func Requirements(r *Report) []Requirement {
 			}
 		}
 		if !tolerated {
-			out = append(out, Requirement{Mode: name, Kind: "exact"})
+			out = append(out, Requirement{Mode: m.Mode, Kind: Exact})
 			continue
 		}
-		out = append(out, Requirement{Mode: name, Kind: "sound"})
+		out = append(out, Requirement{Mode: m.Mode, Kind: Sound})
 		for _, s := range reach {
-			out = append(out, Requirement{Mode: name, Kind: "reach", State: s})
+			out = append(out, Requirement{Mode: m.Mode, Kind: Reach, State: s})
 		}
 	}
 	return out

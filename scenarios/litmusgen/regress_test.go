@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"smpscope/machine"
 )
 
 const regressDir = "testdata/regress"
@@ -15,9 +17,7 @@ const regressDir = "testdata/regress"
 // fail, each with the reason. The test fails when a listed file passes
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
-var knownOpen = map[string]string{
-	"arm-missing-release-rmw-store-100328.litmus": "machine.md makes a _release RMW write at once, so a later plain store never becomes visible before it (ARMv8's STLXR allows it: the counterpart, for release RMWs, of the relaxed-RMW gap machine.md lists)",
-}
+var knownOpen = map[string]string{}
 
 // TestRegressions checks every regression file against the herd7 states
 // recorded in its header (and, with -herd.full when herd7 is present, the
@@ -87,6 +87,26 @@ func TestRegressions(t *testing.T) {
 	for f := range knownOpen {
 		if !seen[f] {
 			t.Errorf("knownOpen lists %s, which is not in %s", f, regressDir)
+		}
+	}
+}
+
+// A require line names a mode by its name and a kind by its word; any
+// other word is an error, not a requirement of some default kind.
+func TestParseRegressionRequireLines(t *testing.T) {
+	head := "C t\n(*\n * herd7 lkmm: Never, 0 states\n * herd7 tso: Never, 0 states\n * herd7 arm: Never, 0 states\n"
+	ok := head + " * require tso: exact\n * require arm: sound\n * require arm: reach 0:r0=1; x=1;\n *)\n"
+	rg, err := ParseRegression("t", ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Requirement{{machine.TSO, Exact, ""}, {machine.ARM, Sound, ""}, {machine.ARM, Reach, CanonState("0:r0=1; x=1;")}}
+	if !slices.Equal(rg.Require, want) {
+		t.Errorf("requirements %v, want %v", rg.Require, want)
+	}
+	for _, bad := range []string{"require x86: exact", "require arm: fuzzy", "require arm exact"} {
+		if _, err := ParseRegression("t", head+" * "+bad+"\n *)\n"); err == nil {
+			t.Errorf("%q: no error", bad)
 		}
 	}
 }

@@ -13,6 +13,8 @@
 //     names the entries, invalidations, CPUs and sections; Brief leaves
 //     them out, for narrow panes.
 //   - Fault and Deadlock: why an execution ended without an outcome.
+//   - Stop and Summary: why a search stopped early ([machine.Stop]),
+//     and a search in one line.
 //
 // It sits below package scenarios, not in views, because scenarios words
 // machine facts too (the comments of a trace file, the steps an error

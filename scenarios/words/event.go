@@ -125,7 +125,7 @@ func (x *explainer) exec() []string {
 		// Why it may go ahead follows the sentence that says it did.
 		out = slices.Insert(out, 1, x.earlyWhy(in)...)
 	}
-	if len(ev.AcqWait) > 0 {
+	if len(ev.AcqWait) > 0 && ev.Instr+1 < len(x.code(c)) { // the last instruction has no next one to wait
 		out = append(out, fmt.Sprintf("Its invalidation queue still holds %s: as after every acquire, %s may not execute its next instruction until it has applied %s.", x.locs(ev.AcqWait), cpu, pronoun(len(ev.AcqWait))))
 	}
 	// Folded instructions: a compiler-internal part of a statement already
@@ -152,25 +152,48 @@ func (x *explainer) exec() []string {
 // passed, and what would have kept it in order: the reordering of LB, S
 // and of loads with loads, said at the step that performs it.
 func (x *explainer) earlyWhy(in *machine.Instr) []string {
-	var loads, stores bool
+	var loads, stores, rmws bool
+	first := x.ev.Instr
 	for _, i := range x.ev.Skipped {
+		first = min(first, i)
 		switch x.code(x.c)[i].Op {
-		case machine.OpStore, machine.OpRMW:
+		case machine.OpStore:
 			stores = true
+		case machine.OpRMW:
+			rmws = true
 		default:
 			loads = true
 		}
 	}
+	rmb := false
+	for i := first; i < x.ev.Instr; i++ {
+		if f := &x.code(x.c)[i]; f.Op == machine.OpFence && f.Fence == machine.FenceRmb {
+			rmb = true
+		}
+	}
 	var out []string
-	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock
+	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock || in.Op == machine.OpLock
+	acquire := in.Op == machine.OpLock || in.Op == machine.OpTryLock || in.Op == machine.OpLoad && in.Access == machine.Acquire ||
+		in.Op == machine.OpRMW && in.Order == machine.OrderAcquire
 	switch {
-	case !loads:
+	case !loads && !rmws:
 	case in.Op == machine.OpFence:
 		out = append(out, "ARM-like mode lets smp_wmb() go ahead of earlier loads: it orders stores only.")
+	case acquire:
+		out = append(out, "An acquire orders what follows it, not what precedes it: ARM-like mode lets it be satisfied before earlier loads it does not depend on. An smp_rmb() or smp_mb() before it, or an acquire on the earlier load, would have kept it in order.")
+	case in.Op == machine.OpRMW && !x.ev.Failed:
+		out = append(out, "ARM-like mode lets a relaxed RMW be performed before earlier loads it does not depend on: an smp_mb() between them, an acquire on the earlier load, or a fully ordered or _release RMW would have kept it in order.")
+	case !loads: // only relaxed RMWs: said below
 	case isLoad:
 		out = append(out, "ARM-like mode lets a load be performed before earlier loads it does not depend on (load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
 	default:
 		out = append(out, "ARM-like mode lets a store go ahead of earlier loads it does not depend on (load→store reordering): an smp_mb() between them, a release store (smp_store_release), an acquire on the earlier load, or a dependency on the value it loads would have kept it in order.")
+	}
+	if rmws {
+		out = append(out, "It passes an earlier relaxed RMW of another location: a load and an exclusive store, which ARMv8 orders before nothing later of other locations.")
+	}
+	if rmb {
+		out = append(out, "It passes smp_rmb(), which orders earlier loads only, and a no-return atomic's read (atomic_inc(), atomic_add(), ...) is not one: its queue is empty, so the barrier's condition holds.")
 	}
 	if stores {
 		out = append(out, "It also passes an earlier store to another location that cannot go ahead itself: an smp_wmb() between them would have kept it behind.")
@@ -387,7 +410,9 @@ func (x *explainer) load() []string {
 			who = fmt.Sprintf("%s at step %d", x.cpu(ld.Newer.CPU), ld.NewerStep)
 		}
 		out = append(out, fmt.Sprintf("It reads %s=%s from its cache: STALE. %s=%s was committed by %s; its invalidation is still queued at %s, so the old copy is still readable.", name, val, name, x.val(ld.NewerVal), who, x.cpu(x.c)))
-		out = append(out, "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
+		if ld.ArrivedAfterBarrier == nil { // else the late invalidation's sentence says it
+			out = append(out, "ARM-like mode lets a CPU read a copy whose invalidation it has not applied yet: an smp_rmb() or smp_mb() performed after the invalidation arrived and before this load, or an acquire load between them, would have applied it first.")
+		}
 	case machine.NewerPending:
 		out = append(out, fmt.Sprintf("It reads %s=%s %s: up to date, but a newer value is pending: %s=%s sits in %s's store buffer, not yet visible.", name, val, sourceText(ld.Source), name, x.val(ld.NewerVal), x.cpu(ld.Newer.CPU)))
 	default:
@@ -409,7 +434,7 @@ func (x *explainer) load() []string {
 		}
 	}
 	if late := ld.ArrivedAfterBarrier; late != nil {
-		out = append(out, fmt.Sprintf("The invalidation of %s arrived at step %d, after %s's %s had passed: a barrier waits only for invalidations already queued, so it could not prevent this stale read.", name, late.Arrived, x.cpu(x.c), x.instr(x.c, late.Barrier)))
+		out = append(out, fmt.Sprintf("The invalidation of %s arrived at step %d, after %s's %s had passed: a barrier waits only for invalidations already queued, so it could not prevent this stale read (an smp_rmb() or smp_mb() after step %d, before this load, would have).", name, late.Arrived, x.cpu(x.c), x.instr(x.c, late.Barrier), late.Arrived))
 	}
 	return out
 }
@@ -436,7 +461,7 @@ func (x *explainer) store(in *machine.Instr) []string {
 		return out
 	}
 	behind := x.ev.Behind
-	if e.Kind == machine.EntryRelease {
+	if e.Kind.IsRelease() {
 		if len(behind) == 0 {
 			return append(out, "It is a release: it may commit only as the oldest entry, which it is.")
 		}
@@ -455,7 +480,11 @@ func (x *explainer) exclusive() string {
 		return ""
 	}
 	name := x.loc(e.Loc)
-	return fmt.Sprintf("%s goes into its store buffer as an exclusive entry: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), name, name)
+	what := "an exclusive entry"
+	if e.Kind == machine.EntryReleaseExclusive {
+		what = "an exclusive release entry"
+	}
+	return fmt.Sprintf("%s goes into its store buffer as %s: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), what, name, name)
 }
 
 func (x *explainer) lock(in *machine.Instr) []string {
@@ -507,7 +536,7 @@ func (x *explainer) rmwStep(in *machine.Instr) []string {
 	case in.Order == machine.OrderFull:
 		out = append(out, "Its store buffer and invalidation queue are empty, so this fully ordered RMW is a full barrier before and after.")
 	case in.Order == machine.OrderRelease:
-		out = append(out, "Its store buffer is empty, so this release RMW writes at once, after every earlier access.")
+		out = append(out, "Its store buffer is empty, so this release RMW reads and then writes after every earlier access: its write is a release, as the oldest entry of its store buffer (later stores may still commit before it).")
 	}
 	out = append(out, x.applied(asLoad)...)
 	out = append(out, x.load()...)
@@ -604,6 +633,13 @@ func (x *explainer) commitStep() []string {
 		// the mode allows it.
 		older := x.entries(ce.Overtook)
 		out = append(out, fmt.Sprintf("It overtakes the older %s, still buffered: ARM-like store buffers commit stores to different locations in any order. An smp_wmb() between them, or making %s=%s a release (smp_store_release), would have kept it behind %s.", older, x.loc(ce.Loc), x.val(ce.Val), older))
+		for _, e := range ce.Overtook {
+			if e.Kind == machine.EntryRelease {
+				// The ext4 lesson: the release was on the wrong store.
+				out = append(out, fmt.Sprintf("The release %s orders only the accesses before it, not the stores after it.", x.entry(e)))
+				break
+			}
+		}
 	}
 	out = append(out, x.commit(ce, false))
 	switch ce.Kind {
@@ -611,6 +647,9 @@ func (x *explainer) commitStep() []string {
 		out = append(out, x.marked()...)
 	case machine.EntryExclusive:
 		out = append(out, fmt.Sprintf("The exclusive write is done: %s is no longer reserved.", x.loc(ce.Loc)))
+	case machine.EntryReleaseExclusive:
+		out = append(out, fmt.Sprintf("The exclusive write is done: %s is no longer reserved.", x.loc(ce.Loc)))
+		out = append(out, x.marked()...)
 	}
 	if n := len(ev.Freed); n > 0 {
 		may := "it may now commit"

@@ -92,6 +92,8 @@ func entryKind(k machine.EntryKind) string {
 		return "release "
 	case machine.EntryExclusive:
 		return "exclusive "
+	case machine.EntryReleaseExclusive:
+		return "exclusive release "
 	}
 	return ""
 }

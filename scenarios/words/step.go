@@ -45,7 +45,7 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 		}
 		return fmt.Sprintf("%s: execute %s", cpu, n.instr(c, pc))
 	case machine.StepEarly:
-		return fmt.Sprintf("%s: issue %s early, before the loads ahead of it", cpu, n.instr(c, int(st.Arg)))
+		return fmt.Sprintf("%s: issue %s early, ahead of earlier loads", cpu, n.instr(c, int(st.Arg)))
 	case machine.StepCommit:
 		for _, e := range s.StoreBuffer(c) {
 			if e.Instr == st.Arg && e.Kind != machine.EntryWmb {
@@ -54,7 +54,8 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 		}
 	case machine.StepInvalidate:
 		l := machine.Loc(st.Arg)
-		return fmt.Sprintf("%s: apply the queued invalidation of %s (drop its stale copy %s=%s)", cpu, n.loc(l), n.loc(l), n.val(s.Cache(c, l).Val))
+		// What changes first (a narrow steps pane cuts the end).
+		return fmt.Sprintf("%s: drop stale %s=%s (apply its queued invalidation of %s)", cpu, n.loc(l), n.val(s.Cache(c, l).Val), n.loc(l))
 	case machine.StepReportQS:
 		return fmt.Sprintf("%s: report a quiescent state to the grace period", cpu)
 	}

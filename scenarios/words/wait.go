@@ -185,17 +185,13 @@ func Status(m *machine.Machine, s *machine.State, c int, d Detail) string {
 	return Wait(m.Prog, &w, d)
 }
 
-// Fault says where and why an execution faulted: "P0 line 3, r0 =
-// READ_ONCE(*p): the address x+8 is not a location (only a pointer plus 0
-// is)".
+// Fault says where and why an execution faulted, the instruction by its
+// address as the CPU columns number it: "P0:3, r0 = READ_ONCE(*p): the
+// address x+8 is not a location (only a pointer plus 0 is)".
 func Fault(p *machine.Program, f *machine.Fault) string { return newNamer(p).fault(f) }
 
 func (n namer) fault(f *machine.Fault) string {
-	in := &n.code(f.CPU)[f.Instr]
-	where := fmt.Sprintf("%s line %d, %s", n.cpu(f.CPU), in.Line, n.instr(f.CPU, f.Instr))
-	if in.Line == 0 {
-		where = fmt.Sprintf("%s, %s", n.cpu(f.CPU), n.instr(f.CPU, f.Instr))
-	}
+	where := fmt.Sprintf("%s, %s", Instr(n.p, f.CPU, f.Instr), n.instr(f.CPU, f.Instr))
 	return fmt.Sprintf("%s: the address %s is not a location (only a pointer plus 0 is)", where, n.val(f.Addr))
 }
 

@@ -577,10 +577,13 @@ exists (0:r1=0)`)
 	x.do("P1 exec")
 	x.do("P1 commit #0")
 	ev := x.do("P0 exec")
+	has(t, text(x.m, ev), "this release RMW reads and then writes after every earlier access", "x=1 goes into its store buffer as an exclusive release entry")
+	// Its write is a release entry: its commit marks the queue.
+	ev = x.do("P0 commit #0")
 	if locs(x.m, ev.Marked) != "y" {
 		t.Fatalf("release RMW marked %v", ev.Marked)
 	}
-	has(t, text(x.m, ev), "this release RMW writes at once", "As a release, it marks the invalidation queued at P0 (y)")
+	has(t, text(x.m, ev), "The exclusive write is done: x is no longer reserved.", "As a release, it marks the invalidation queued at P0 (y)")
 }
 
 func TestExplainFailedCmpxchg(t *testing.T) {
@@ -812,6 +815,15 @@ exists (1:r0=1 /\ 1:r1=0)`
 	x.do("P0 exec")
 	ev := x.do("P0 commit #1")
 	has(t, text(x.m, ev), "It overtakes the older x=1, still buffered", "commit stores to different locations in any order", "An smp_wmb() between them, or making y=1 a release (smp_store_release), would have kept it behind x=1.")
+	// A release overtaken: it orders only what comes before it.
+	xr := explainRun(t, machine.ARM, `C ext4
+{}
+P0(int *goal, int *flag) { smp_store_release(goal, 8); WRITE_ONCE(*flag, 1); }
+P1(int *goal, int *flag) { int r0; r0 = READ_ONCE(*flag); }
+exists (1:r0=1)`)
+	xr.do("P0 exec")
+	xr.do("P0 exec")
+	has(t, text(xr.m, xr.do("P0 commit #1")), "It overtakes the older goal=8", "The release goal=8 orders only the accesses before it, not the stores after it.")
 	// P1 reads x ahead of y.
 	ev = x.do("P1 early #1")
 	has(t, text(x.m, ev), "ahead of r0 = READ_ONCE(*y), which it does not depend on.", "(load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
@@ -844,4 +856,25 @@ exists (0:r0=1 /\ 1:r1=1)`)
 		}
 		has(t, text(x.m, ev), "Both modes allow it, since a load does not wait for the store buffer", want)
 	}
+}
+
+// Early issues of the kinds issue 21 added: an acquire and a relaxed RMW
+// ahead of an earlier load, and a load past smp_rmb and a no-return
+// atomic; each says why ARM-like mode allows it.
+func TestExplainEarlyAcquireAndRMW(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C early
+{}
+P0(int *x, int *y, int *z) { int r0; int r1; int r2; r0 = READ_ONCE(*x); r1 = smp_load_acquire(y); r2 = xchg_relaxed(z, 1); }
+exists (0:r0=0)`)
+	ev := x.do("P0 early #1")
+	has(t, text(x.m, ev), "P0 issues r1 = smp_load_acquire(y) early, ahead of r0 = READ_ONCE(*x)", "An acquire orders what follows it, not what precedes it")
+	ev = x.do("P0 early #2")
+	has(t, text(x.m, ev), "P0 issues r2 = xchg_relaxed(z, 1) early", "lets a relaxed RMW be performed before earlier loads", "goes into its store buffer as an exclusive entry")
+
+	x = explainRun(t, machine.ARM, `C early-rmb
+{}
+P0(int *x, int *y) { int r1; atomic_inc(x); smp_rmb(); r1 = READ_ONCE(*y); }
+exists (0:r1=0)`)
+	ev = x.do("P0 early #2")
+	has(t, text(x.m, ev), "ahead of atomic_inc(x)", "It passes an earlier relaxed RMW of another location", "It passes smp_rmb(), which orders earlier loads only")
 }

@@ -68,6 +68,7 @@ type GEvent struct {
 	acquire bool
 	release bool
 	rmw     bool // the write half of an RMW, or the read half (with a write after it)
+	full    bool // of a fully ordered RMW that wrote: a full barrier on either side
 }
 
 // EdgeKind is a relation of the graph.
@@ -196,7 +197,7 @@ func (b *graphBuilder) events() {
 			id := machine.StoreID{CPU: c, Instr: i}
 			if ld := ev.Load; ld != nil {
 				e := GEvent{CPU: c, Instr: i, Kind: EvRead, Loc: ld.Loc, Val: ld.Val, Step: stepOf[ev], From: ld.From, Co: -1,
-					acquire: isAcquire(in), rmw: ev.Commit != nil || ev.Stored != nil}
+					acquire: isAcquire(in), rmw: ev.Commit != nil || ev.Stored != nil, full: isFull(in, ev)}
 				for _, r := range b.pic.Reads {
 					if r.Step == e.Step {
 						e.Reg = r.Reg
@@ -219,7 +220,7 @@ func (b *graphBuilder) events() {
 					co = -1
 				}
 				e := GEvent{CPU: c, Instr: i, Kind: EvWrite, Loc: wl, Val: wv, Step: commitStep[id], Store: id, Co: co,
-					release: isRelease(in), rmw: ev.Load != nil}
+					release: isRelease(in), rmw: ev.Load != nil, full: isFull(in, ev)}
 				b.writes[id] = b.add(c, e)
 			}
 		}
@@ -236,6 +237,12 @@ func isAcquire(in *machine.Instr) bool {
 		return true
 	}
 	return false
+}
+
+// isFull reports a fully ordered RMW that wrote (one that failed is a
+// plain load, with no barrier).
+func isFull(in *machine.Instr, ev *machine.Event) bool {
+	return in.Op == machine.OpRMW && in.Order == machine.OrderFull && !ev.Failed
 }
 
 func isRelease(in *machine.Instr) bool {

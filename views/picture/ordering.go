@@ -8,9 +8,9 @@ import (
 // ordering says what orders two accesses of one CPU, in LKMM's terms:
 // the fences performed between them that order that kind of pair
 // (smp_mb and its kin every pair, smp_rmb two reads, smp_wmb two
-// writes), an acquire read first, a release write last, and address,
-// data and control dependencies on the first (a read) through the
-// registers.
+// writes; a fully ordered RMW on either side counts as smp_mb), an
+// acquire read first, a release write last, and address, data and
+// control dependencies on the first (a read) through the registers.
 type ordering struct {
 	prog *machine.Program
 	// fences lists, per CPU, the fences performed (instruction indices).
@@ -111,6 +111,9 @@ func (o *ordering) between(g *Graph, x, y int) []string {
 			seen[name] = true
 			out = append(out, name)
 		}
+	}
+	if (ex.full || ey.full) && ex.Instr != ey.Instr && !seen["mb"] {
+		out = append(out, "mb") // a fully ordered RMW is smp_mb on either side
 	}
 	if ex.Kind == EvRead && ex.acquire {
 		out = append(out, "acq")

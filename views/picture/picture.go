@@ -32,6 +32,9 @@ type Picture struct {
 	// End says how the execution ends: its outcome and verdict, or why
 	// it is not final.
 	End []string
+	// Final: the execution ends in a final state (it has an outcome);
+	// Attempt: it is a closest attempt.
+	Final, Attempt bool
 	// Graph is the execution's event graph (po, rf, co, fr).
 	Graph *Graph
 }
@@ -432,6 +435,8 @@ func kindSuffix(k machine.EntryKind) string {
 		return " rel"
 	case machine.EntryExclusive:
 		return " excl"
+	case machine.EntryReleaseExclusive:
+		return " rel excl"
 	}
 	return ""
 }
@@ -686,6 +691,7 @@ func (b *builder) end() {
 	m, sp, s := ex.Mach, ex.Spec, ex.Last()
 	switch {
 	case m.Final(s):
+		b.pic.Final = true
 		o := m.Outcome(s)
 		line := "outcome: " + sp.OutcomeText(o)
 		if sp.Final != nil {
@@ -702,6 +708,7 @@ func (b *builder) end() {
 		b.pic.End = append(b.pic.End, "not a final state yet")
 	}
 	if a := ex.Attempt; a != nil {
+		b.pic.Attempt = true
 		b.pic.End = append(b.pic.End, "closest attempt: the outcome asked for is unreachable in "+a.Mode.Title()+" mode")
 		if r := a.Reached(); r != "" {
 			b.pic.End = append(b.pic.End, r)

@@ -360,6 +360,11 @@ func (t *textPic) body() []string {
 		out = append(out, t.folded(k, j))
 		k = j
 	}
+	if len(t.pic.Rows) == 0 {
+		l := t.blank(0)
+		t.put(l, t.x[0]+2, "no steps yet", ClassDim)
+		out = append(out, t.render(l))
+	}
 	if n := t.opts.Ahead; n > 0 {
 		l := t.blank(t.rows)
 		s := "⋮ " + itoa(n) + " more step"
@@ -367,11 +372,6 @@ func (t *textPic) body() []string {
 			s += "s"
 		}
 		t.put(l, 1, s+" ahead (→ replays)", ClassDim)
-		out = append(out, t.render(l))
-	}
-	if len(t.pic.Rows) == 0 {
-		l := t.blank(0)
-		t.put(l, t.x[0]+2, "no steps yet", ClassDim)
 		out = append(out, t.render(l))
 	}
 	return out
@@ -746,21 +746,12 @@ func (t *textPic) footerLines() []string {
 	for _, e := range t.pic.End {
 		out = append(out, t.para("", t.sym(e), ClassPlain)...)
 	}
-	if g := t.pic.Graph; g != nil {
-		for _, s := range g.Summary(t.attempt()) {
+	if g := t.pic.Graph; g != nil && t.pic.Final {
+		for _, s := range g.Summary(t.pic.Attempt) {
 			out = append(out, t.para("", t.sym(s), ClassPlain)...)
 		}
 	}
 	return out
-}
-
-func (t *textPic) attempt() bool {
-	for _, e := range t.pic.End {
-		if strings.HasPrefix(e, "closest attempt") {
-			return true
-		}
-	}
-	return false
 }
 
 // footer is the end, the graph's summary, the journeys and the legend.
@@ -774,9 +765,9 @@ func (t *textPic) footer() []string {
 			out = append(out, js...)
 		}
 	}
-	if !t.opts.NoLegend {
+	if lg := t.legend(); !t.opts.NoLegend && len(lg) > 0 {
 		out = append(out, rule)
-		out = append(out, t.legend()...)
+		out = append(out, lg...)
 	}
 	if len(out) == 1 {
 		return nil
@@ -827,11 +818,14 @@ func (t *textPic) journeys() []string {
 	return out
 }
 
-// legend explains the symbols the picture uses.
-func (t *textPic) legend() []string {
+// used says which of the picture's symbols its rows use: markers, margin
+// marks, lines ("━" a miss, "▷" a queued invalidation, "▶" a dropped
+// copy, "✗" a missed store, "◌" a newer store still buffered, "┃" a wait,
+// "sb" a store in a store buffer).
+func (p *Picture) used() map[string]bool {
 	used := map[string]bool{}
-	for k := 0; k < t.rows; k++ {
-		r := &t.pic.Rows[k]
+	for k := range p.Rows {
+		r := &p.Rows[k]
 		used[string(marker(r))] = true
 		if m, _ := mark(r); m != "" {
 			used[m] = true
@@ -854,12 +848,21 @@ func (t *textPic) legend() []string {
 				used["◌"] = true
 			}
 		}
+		if r.Kind == RowStore || r.Kind == RowRMW && r.Commit == nil {
+			used["sb"] = true
+		}
 	}
-	for _, w := range t.pic.Waits {
-		if w.From < t.rows && w.Wait.Kind != machine.WaitFault {
+	for _, w := range p.Waits {
+		if w.Wait.Kind != machine.WaitFault {
 			used["┃"] = true
 		}
 	}
+	return used
+}
+
+// legend explains the symbols the picture uses.
+func (t *textPic) legend() []string {
+	used := t.pic.used()
 	entries := []struct{ sym, text string }{
 		{"●", "exec"}, {"◆", "commit (visible)"}, {"◇", "inv applied"}, {"○", "grace period"},
 		{"━", "value fetched on a miss"}, {"▷", "inv queued"}, {"▶", "copy dropped"},
