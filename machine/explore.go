@@ -755,6 +755,7 @@ type worker struct {
 	cur          []setFoot // per CPU footprints of its moves (persistentSet)
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
+	cmpSc        scratch   // and changedOnly's
 	final        []finalState
 	transitions  int
 }
@@ -1205,7 +1206,6 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 // the early store together with the in-order load (redEarlyPair): the
 // store issued early matters only where it commits, or lets later
 // instructions go, before the loads it passed.
-
 
 // Postponed read-side sections. While a grace period is running or may
 // still start, the moment a CPU executes rcu_read_lock() matters (a grace

@@ -1,5 +1,7 @@
 package machine
 
+import "slices"
+
 // CPU-set persistent sets (issue 24). persistentCPU takes the moves of one
 // CPU alone when nothing any other CPU may still do interferes with them;
 // in a cycle every CPU's first move interferes with its neighbour's future,
@@ -108,6 +110,56 @@ package machine
 // Faults: a faulting move ends the execution and touches nothing else; its
 // own state is the end (a fault, like any other), and a fault at the end
 // of a P-free path is handled above.
+
+// earlyQueueSensitive reports whether, for a move of mvs that issues an
+// instruction early (after the postponed rcu_read_lock or store it takes
+// first, if any), CPU c's early candidates there change when its queue,
+// empty, gains an entry. (A non-empty queue only ever removes candidates:
+// smp_rmb is passed only while it is empty, nothing after an acquire
+// while it is not.)
+func (e *explorer) earlyQueueSensitive(s *State, c int, mvs []macro, w *worker) bool {
+	m := e.m
+	for _, mv := range mvs {
+		early := mv.step.Kind == StepEarly || mv.store > 1
+		if !early {
+			continue
+		}
+		t := w.fpSc.load(s)
+		if mv.lock {
+			m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		}
+		if mv.store > 1 && e.queueChangesEarly(t, c, w) {
+			return true
+		}
+		switch {
+		case mv.store == 1:
+			m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		case mv.store > 1:
+			m.apply(t, Step{Kind: StepEarly, CPU: uint8(c), Arg: mv.store - 2}, nil)
+		}
+		if mv.step.Kind == StepEarly && e.queueChangesEarly(t, c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// queueChangesEarly reports whether CPU c's early candidates in t change
+// when its queue gains an entry (or its queue is not empty: then an
+// arrival is observed anyway). It leaves t as it found it.
+func (e *explorer) queueChangesEarly(t *State, c int, w *worker) bool {
+	m := e.m
+	cs := &t.cpus[c]
+	if len(cs.iq) > 0 {
+		return true
+	}
+	w.steps = m.appendEarly(w.steps[:0], t, c)
+	iq := cs.iq
+	cs.iq = append(cs.iq, IQEntry{})
+	w.steps2 = m.appendEarly(w.steps2[:0], t, c)
+	cs.iq = iq
+	return !slices.Equal(w.steps, w.steps2)
+}
 
 // setFoot is what the moves of a CPU touch from a state (see above).
 type setFoot struct {
@@ -310,6 +362,11 @@ func (e *explorer) frozen(s *State, p uint32, d int) bool {
 	if !ds.syncWait || ds.gpDomain != 0 || ds.gpWait&stuckIn(s, p) == 0 || len(ds.sb) > 0 {
 		return false
 	}
+	// Without lazy invalidations its queued entries are steps of its
+	// own, and without eager reports so may its report be.
+	if !e.on(redLazy) && len(ds.iq) > 0 || !e.on(redEagerQS) {
+		return false
+	}
 	return e.m.cpuWait(s, d).kind == WaitQuiescent
 }
 
@@ -330,7 +387,9 @@ func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) fu
 		// writes the line anyway).
 		f.rel = (m.fut.futureRereads[d][pc] | f.writes) & queued
 		f.locW |= iqLocs(ds.iq) | f.rel
-		f.observe = !m.finished(s, d) || gpPossible
+		// A finished CPU still commits, and a release commit marks its
+		// queue.
+		f.observe = !m.finished(s, d) || gpPossible || len(ds.sb) > 0
 	}
 	if m.hasSync {
 		next := pc
@@ -380,6 +439,12 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 			}
 		}
 	}
+	if arm && !f.observe {
+		// Which instructions may be issued early depends on the queue
+		// (smp_rmb is passed only while it is empty): an arrival that
+		// changes them changes the moves.
+		f.observe = e.earlyQueueSensitive(s, c, mvs, w)
+	}
 	before := releasable(m, s, c)
 	quiet := quiescent(m, s, c)
 	for _, mv := range mvs {
@@ -405,7 +470,7 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 		}
 		// What it changed elsewhere: only lines of its footprint, and
 		// queue entries for lines it writes.
-		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW) {
+		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW, w) {
 			f.global = true
 			break
 		}
@@ -505,14 +570,23 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 		return
 	case StepEarly:
 		in := &m.code(c)[st.Arg]
-		l, isLoad := m.earlyLoc(t, c, int(st.Arg))
+		l, kind := m.earlyLoc(t, c, int(st.Arg))
 		switch {
-		case isLoad:
+		case kind == earlyLoad:
 			fp.locR |= 1 << l
 			if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
 				fp.observe = true
 			}
-		case in.Op == OpStore, in.Op == OpFence:
+		case kind == earlyRMW || kind == earlyAcquire:
+			// As in order: an acquire observes the queue (its marked
+			// entries, the wait after it); an RMW or lock also writes
+			// (reserves) its line and applies its own entry of it.
+			fp.locR |= 1 << l
+			fp.observe = true
+			if in.Op != OpLoad {
+				fp.locW |= 1 << l
+			}
+		case kind == earlyStore, kind == earlyWmb:
 		default:
 			fp.global = true
 			return
@@ -556,53 +630,42 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 // changedOnly reports whether t, reached from s by moves of CPU c, differs
 // from s outside c's own state only in the lines lines (every cache's copy,
 // memory) and in queue entries for lines in queued that other CPUs gained.
-func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64) bool {
-	if s.srcuOpen != t.srcuOpen {
-		return false
-	}
-	for l := range s.mem {
-		if lines&(1<<l) == 0 && s.mem[l] != t.mem[l] {
-			return false
-		}
-	}
-	for x := range s.cpus {
-		a, b := &s.cpus[x], &t.cpus[x]
-		for l := range a.cache {
-			if lines&(1<<l) == 0 && a.cache[l] != b.cache[l] {
-				return false
+// It patches a copy of t back to s in exactly those places and compares
+// the two with State.Equal, which compares every field a rule reads
+// (fields_test.go ties each field to Equal): a field added later that a
+// move of c changes elsewhere makes the move unknown, not overlooked.
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, w *worker) bool {
+	u := w.cmpSc.load(t)
+	u.steps, u.coh, u.memCo = s.steps, s.coh, s.memCo
+	u.cpus[c] = s.cpus[c] // shallow: u is only compared (load rebuilds it)
+	for l := range u.mem {
+		if lines&(1<<l) != 0 {
+			u.mem[l] = s.mem[l]
+			if u.memSecs != nil && s.memSecs != nil {
+				u.memSecs[l] = s.memSecs[l]
 			}
 		}
+	}
+	for x := range u.cpus {
 		if x == c {
 			continue
 		}
-		if a.pc != b.pc || a.early != b.early || a.acqWait != b.acqWait || a.syncWait != b.syncWait || a.fault != b.fault ||
-			a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
-			len(a.sb) != len(b.sb) || len(b.iq) < len(a.iq) {
-			return false
-		}
-		for r := range a.regs {
-			if a.regs[r] != b.regs[r] {
-				return false
+		a, b := &s.cpus[x], &u.cpus[x]
+		for l := range b.cache {
+			if lines&(1<<l) != 0 {
+				b.cache[l] = a.cache[l]
 			}
 		}
-		for i := range a.sb {
-			if a.sb[i] != b.sb[i] {
-				return false
-			}
-		}
+		kept := b.iq[:0]
 		for _, q := range b.iq {
-			i := s.iqIndex(x, q.Loc)
-			if i < 0 && queued&(1<<q.Loc) == 0 || i >= 0 && (a.iq[i].Marked != q.Marked || a.iq[i].Before != q.Before) {
-				return false
+			if queued&(1<<q.Loc) != 0 && s.iqIndex(x, q.Loc) < 0 {
+				continue // gained by the move
 			}
+			kept = append(kept, q)
 		}
-		for _, q := range a.iq {
-			if t.iqIndex(x, q.Loc) < 0 {
-				return false
-			}
-		}
+		b.iq = kept
 	}
-	return true
+	return s.Equal(u)
 }
 
 // releasable returns the lines whose pending or future writes, or future
