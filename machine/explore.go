@@ -281,10 +281,12 @@ type outcomeAcc struct {
 //     influence is taken alone (privateStep; without grace periods that
 //     includes a plain store issued early, earlyStore), as are all the
 //     moves of a CPU that nothing another CPU may still do interferes with
-//     (persistentCPU);
+//     (persistentCPU), and else the moves of the smallest set of CPUs
+//     closed under interference (persistentSet, persistentset.go);
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
-//     (postponedStoreMoves);
+//     (postponedStoreMoves; an early one not with the in-order load
+//     before it, which does not need it);
 //   - postponed read-side sections: while a grace period may wait,
 //     rcu_read_lock is taken only together with its CPU's next step
 //     (postponedLockMoves);

@@ -28,9 +28,15 @@ import "slices"
 // form a P-free path, so a is a move at s (stability), and it can be
 // swapped to the front one move at a time (commutation at the states of
 // that P-free path), reaching the same state by the same moves otherwise.
-// If w has none, it is P-free; a move a of T stays a move along it, so its
-// end is not final or stuck (a is still enabled there): it is a fault, and
-// a·w reaches a fault too (every move of w is still a move after a). By
+// If w has none, it is P-free; a move a of T stays a move along it
+// (stability) and commutes with each of its moves, so a·w is a path too
+// and ends in (end of w)·a. The end of w is not stuck (a is still enabled
+// there). If it is a fault, so is (end of w)·a: a touches nothing of the
+// faulted CPU. If it is final (every CPU finished, every store buffer
+// drained), a can only be a queued invalidation applied or a report (a
+// step of its own when those reductions are off), which change no
+// register and no latest value: (end of w)·a is final with the same
+// outcome. By
 // induction on the longest path from s (the graph has no cycles), the
 // reduced search reaches a state of every kind the full one does. The
 // proof needs nothing of how the other states' moves were chosen, so it
@@ -99,13 +105,36 @@ import "slices"
 //     stores buffered) in P; when P has none, one such CPU joins, or every
 //     CPU the grace period still waits for when none is such.
 //
+// Which instructions a CPU may issue early depends on its queue too
+// (smp_rmb is passed only while it is empty): a CPU of P with an empty
+// queue whose early moves would change if an entry arrived counts as
+// observing it (earlyQueueSensitive).
+//
+// A CPU d outside P that waits in a grace period for a CPU of P that
+// cannot report without moving is frozen: no P-free path moves it, so it
+// conflicts with nothing (frozen; only with lazy invalidations and eager
+// reports, without which its queue and its report are moves of its own).
+//
 // A move whose footprint is unknown — a grace period's start or end, SRCU,
-// a report taken as a move, an instruction the footprint does not know —
-// keeps its CPU's set from being taken; programs with SRCU are left to the
-// other reductions. As a guard against rules added later, each move
-// performed on a copy of s is checked to change nothing outside its CPU's
-// own state but the lines of its footprint and the queue entries it
-// arrives with; a move that does is treated as unknown.
+// a report taken as a move, an instruction the footprint does not know,
+// a step kind added later — keeps its CPU's set from being taken;
+// programs with SRCU are left to the other reductions. As a guard against
+// rules added later, each move performed on a copy of s is checked to
+// change nothing outside its CPU's own state but the lines of its
+// footprint and the queue entries it arrives with (changedOnly, by
+// State.Equal, which compares every field a rule reads); a move that does
+// is treated as unknown.
+//
+// What needs the full search and what does not. Outcomes (registers and
+// latest values), deadlocks and faults are ends, kept as argued above;
+// their witnesses are still sequences of ordinary steps (perform), which
+// replay with Enabled and Apply, shortest within the explored graph. The
+// closest attempt (scenarios) needs only the outcomes, their witnesses
+// and the first deadlock, the necessity and what-if analyses only
+// verdicts; the counts of states (OutcomeResult.States among them) were
+// never the full graph's. The filter's pruning (Options.Prune) drops
+// only states from which no end matters, wherever the reordered path
+// meets them.
 //
 // Faults: a faulting move ends the execution and touches nothing else; its
 // own state is the end (a fault, like any other), and a fault at the end

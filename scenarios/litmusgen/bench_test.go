@@ -40,6 +40,17 @@ func benchFamilies() []struct{ name, src string } {
 		src, err := LockCycle(4, "WR", v)
 		add("lock-WR-"+v+"/4", src, err)
 	}
+	// Issue 24: perfbook's 6-CPU lock cycles (explored here without the
+	// filter's pruning, as the UI does) and the relaxed load-buffering
+	// ring, whose CPUs each touch only their neighbours' lines.
+	for _, v := range []string{"C", "X"} {
+		src, err := LockCycle(6, "WR", v)
+		add("lock-WR-"+v+"/6", src, err)
+	}
+	for n := 6; n <= 8; n++ {
+		src, err := Cycle(strings.TrimSuffix(strings.Repeat("O+", n), "+"), "RW")
+		add(fmt.Sprintf("LB-ring/%d", n), src, err)
+	}
 	return out
 }
 
