@@ -758,6 +758,8 @@ type worker struct {
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
 	cmpSc        scratch   // and changedOnly's
+	part         setFoot   // persistentSet's footprint of a single commit
+	partFut      futFoot   // and of the rest of its CPU's future
 	final        []finalState
 	transitions  int
 }
@@ -979,10 +981,13 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
 		return append([]macro(nil), w.cpuMvs[c]...)
 	}
-	if p, ok := e.persistentSet(s, w); ok {
+	if p, part, mv, ok := e.persistentSet(s, w); ok {
 		var out []macro
 		for c := range s.cpus {
-			if p&(1<<c) != 0 {
+			switch {
+			case c == part:
+				out = append(out, mv)
+			case p&(1<<c) != 0:
 				out = append(out, w.cpuMvs[c]...)
 			}
 		}

@@ -215,11 +215,14 @@ type futFoot struct {
 
 // persistentSet returns a set of CPUs whose moves (w.cpuMvs) form a
 // persistent set of s smaller than all the moves, if it finds one: of the
-// closures of every CPU with moves, the one with the fewest moves.
-func (e *explorer) persistentSet(s *State, w *worker) (uint32, bool) {
+// closures of every CPU with moves, and of every single commit seed
+// (partialSeed), the one with the fewest moves. When part is not -1, the
+// set holds of CPU part only its move mv (the seed), of the others in p
+// all their moves.
+func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv macro, ok bool) {
 	m := e.m
 	if !e.on(redPersistentSet) || len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock {
-		return 0, false
+		return 0, -1, macro{}, false
 	}
 	n := len(s.cpus)
 	w.cur = grow(w.cur, n)
@@ -247,60 +250,182 @@ func (e *explorer) persistentSet(s *State, w *worker) (uint32, bool) {
 		}
 	}
 	needGP := gpPossible && m.hasSync
-	best, bestMoves := uint32(0), total
+	best, bestPart, bestMoves := uint32(0), -1, total
+	var bestMv macro
+	count := func(p uint32, part int) int {
+		moves := 0
+		for c := range s.cpus {
+			switch {
+			case c == part:
+				moves++
+			case p&(1<<c) != 0:
+				moves += len(w.cpuMvs[c])
+			}
+		}
+		return moves
+	}
 	for seed := range s.cpus {
 		if len(w.cpuMvs[seed]) == 0 || w.cur[seed].global {
 			continue
 		}
-		p, ok := e.closure(s, uint32(1)<<seed, needGP, gpCPUs, live, rereads[:n], w)
+		part := -1
+		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], w)
 		if !ok {
 			continue
 		}
-		moves := 0
-		for c := range s.cpus {
-			if p&(1<<c) != 0 {
-				moves += len(w.cpuMvs[c])
-			}
-		}
-		if moves < bestMoves {
-			best, bestMoves = p, moves
+		if moves := count(p, -1); moves < bestMoves {
+			best, bestPart, bestMoves = p, -1, moves
 		}
 	}
-	return best, best != 0
+	for c := range s.cpus {
+		if len(w.cpuMvs[c]) < 2 || bestMoves <= 1 {
+			continue
+		}
+		for _, mv := range w.cpuMvs[c] {
+			l, ok := e.partialSeed(s, c, mv)
+			if !ok {
+				continue
+			}
+			w.part = setFoot{locR: 1 << l} // whether another CPU reserves the line
+			e.movesFoot(s, c, []macro{mv}, &w.part, live, rereads[:n], w)
+			if w.part.global {
+				continue
+			}
+			w.partFut = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
+			w.partFut.without(m, s, c, l)
+			part := c
+			p, ok := e.closure(s, uint32(1)<<c, &part, needGP, gpCPUs, live, rereads[:n], w)
+			if !ok {
+				continue
+			}
+			if moves := count(p, part); moves < bestMoves {
+				best, bestPart, bestMoves, bestMv = p, part, moves, mv
+			}
+		}
+	}
+	return best, bestPart, bestMv, best != 0
+}
+
+// Single commits (partial seeds). The moves of a CPU c with stores
+// buffered include commits of entries to different lines, and its
+// program may still touch every line, so a set that holds all its moves
+// holds every CPU that touches a line c may: a CPU storing every location
+// pulls in every reader. A set may hold instead one commit a of c, of a
+// plain entry of line l whose invalidation c does not hold queued, with
+// c's other moves left outside it. The argument above then needs, besides
+// the conflicts between the other CPUs of the set and c's remaining
+// future (checked as for any CPU outside the set, with futFootOf less
+// line l: partFut), that a is stable under c's other moves and commutes
+// with them. It is: while a's entry is pending, c's own moves cannot
+// commit another entry of l (an older one would have to commit first; a
+// younger one waits for it), nor perform an RMW or lock on l (the
+// own-store wait), nor release l (its entry keeps the line releasable),
+// nor insert a wmb marker before it (a marker goes after the stores);
+// its loads of l forward from its buffer, before a or (reading its own
+// line in M) after it, the same value without touching another cache; a
+// barrier, a grace period or a report waits for the buffer to drain, and
+// a release entry for being the oldest. What a's commit changes besides
+// c's own buffer and cache is line l and the queues of its other holders,
+// which c's other moves do not touch. And while a's entry is pending, c
+// cannot become quiescent along a path that leaves the set out: it is
+// stuck, as a CPU of the set with stores buffered (stuckIn). Moves of c
+// outside the set may move it past its grace periods, so c never serves
+// as the CPU that keeps a grace period possible (gpCPUs), and its waits
+// for a grace period do not concern a.
+
+// partialSeed reports whether mv, a move of CPU c, may be a set's only
+// move of c (see above), and the line it commits.
+func (e *explorer) partialSeed(s *State, c int, mv macro) (Loc, bool) {
+	if mv.store != 0 || mv.lock || mv.pre != preNone || mv.step.Kind != StepCommit || s.cpus[c].fault {
+		return 0, false
+	}
+	for _, en := range s.cpus[c].sb {
+		if en.Instr == mv.step.Arg && en.Kind != EntryWmb {
+			return en.Loc, en.Kind == EntryPlain && s.iqIndex(c, en.Loc) < 0
+		}
+	}
+	return 0, false
+}
+
+// without takes out of f, the future of CPU c, what it does with line l
+// only through the pending commit of its entry of l, when that entry is
+// its only one of l and its program writes l no more: it neither reads
+// nor writes nor releases the line while the entry is pending.
+func (f *futFoot) without(m *Machine, s *State, c int, l Loc) {
+	bit := uint64(1) << l
+	n := 0
+	for _, en := range s.cpus[c].sb {
+		if en.Kind != EntryWmb && en.Loc == l {
+			n++
+		}
+	}
+	if n == 1 && m.writesLeft(s, c)&bit == 0 {
+		f.writes &^= bit
+	}
+	// Its loads of l forward from the entry, and the entry keeps the line
+	// releasable, while it is pending.
+	f.locR &^= bit
+	f.rel &^= bit
+	f.locW = f.writes | iqLocs(s.cpus[c].iq) | f.rel
+}
+
+// foot returns the footprint of CPU c's moves in the set: of the seed
+// alone when c is the set's partial CPU.
+func (w *worker) foot(c, part int) *setFoot {
+	if c == part {
+		return &w.part
+	}
+	return &w.cur[c]
 }
 
 // closure grows p until no CPU outside it conflicts with it (see above),
 // and reports false when a CPU in it has a move the footprint does not
-// know.
-func (e *explorer) closure(s *State, p uint32, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
+// know. *part is the CPU of p of which the set holds only its seed, or
+// -1; when the others' moves conflict with its remaining future, all its
+// moves join (*part becomes -1).
+func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
 	for changed := true; changed; {
 		changed = false
 		for c := range s.cpus {
 			if p&(1<<c) == 0 {
 				continue
 			}
-			if w.cur[c].global {
+			cf := w.foot(c, *part)
+			if cf.global {
 				return 0, false
 			}
 			for d := range s.cpus {
-				if p&(1<<d) == 0 && e.conflicts(s, p, c, d, live, rereads, w) {
+				if p&(1<<d) == 0 && e.conflicts(s, p, c, d, cf, &w.fut[d], live, rereads) {
 					p |= 1 << d
 					changed = true
 				}
 			}
+			if x := *part; x >= 0 && c != x && e.conflicts(s, p, c, x, cf, &w.partFut, live, rereads) {
+				*part = -1
+				changed = true
+			}
 		}
 		dep := false
 		for c := range s.cpus {
-			dep = dep || p&(1<<c) != 0 && w.cur[c].gpDep
+			dep = dep || p&(1<<c) != 0 && w.foot(c, *part).gpDep
 		}
-		if needGP && dep && p&gpCPUs == 0 {
+		whole := p
+		if *part >= 0 {
+			whole &^= 1 << *part
+		}
+		if needGP && dep && whole&gpCPUs == 0 {
 			// Keep a grace period possible along every path P leaves to
-			// the others: a CPU inside or before one joins.
-			p |= gpCPUs & -gpCPUs
+			// the others: a CPU inside or before one joins (all of its
+			// moves).
+			x := gpCPUs & -gpCPUs
+			if x&(1<<max(*part, 0)) != 0 && *part >= 0 {
+				*part = -1
+			}
+			p |= x
 			changed = true
 		}
 		for c := range s.cpus {
-			if p&(1<<c) == 0 || !w.cur[c].waitsGP {
+			if p&(1<<c) == 0 || !w.foot(c, *part).waitsGP {
 				continue
 			}
 			owe := s.cpus[c].gpWait
@@ -325,11 +450,11 @@ func (e *explorer) closure(s *State, p uint32, needGP bool, gpCPUs uint32, live 
 	return p, true
 }
 
-// conflicts reports whether what CPU d (outside P) may still do conflicts
-// with the moves of CPU c (in P).
-func (e *explorer) conflicts(s *State, p uint32, c, d int, live uint64, rereads []uint64, w *worker) bool {
+// conflicts reports whether what CPU d (outside P, or the remaining
+// future of P's partial CPU) may still do, df, conflicts with the moves
+// of CPU c (in P), cf.
+func (e *explorer) conflicts(s *State, p uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
 	m := e.m
-	cf, df := &w.cur[c], &w.fut[d]
 	if e.frozen(s, p, d) {
 		return false // it cannot move along any path that leaves P out
 	}
@@ -474,6 +599,14 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 		// changes them changes the moves.
 		f.observe = e.earlyQueueSensitive(s, c, mvs, w)
 	}
+	e.movesFoot(s, c, mvs, &f, live, rereads, w)
+	return f
+}
+
+// movesFoot adds to f what the moves mvs of CPU c touch from s, each
+// performed on a copy of s.
+func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint64, rereads []uint64, w *worker) {
+	m := e.m
 	before := releasable(m, s, c)
 	quiet := quiescent(m, s, c)
 	for _, mv := range mvs {
@@ -538,7 +671,6 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 			f.delays = true
 		}
 	}
-	return f
 }
 
 // stepFoot adds to fp what the ordinary step st of CPU c touches when
