@@ -757,7 +757,6 @@ type worker struct {
 	cur          []setFoot // per CPU footprints of its moves (persistentSet)
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
-	cmpSc        scratch   // and changedOnly's
 	part         setFoot   // persistentSet's footprint of a single commit
 	partFut      futFoot   // and of the rest of its CPU's future
 	final        []finalState

@@ -224,6 +224,15 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	if !e.on(redPersistentSet) || len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock {
 		return 0, -1, macro{}, false
 	}
+	movers := 0
+	for c := range s.cpus {
+		if len(w.cpuMvs[c]) > 0 {
+			movers++
+		}
+	}
+	if movers < 2 {
+		return 0, -1, macro{}, false // all the moves are one CPU's already
+	}
 	n := len(s.cpus)
 	w.cur = grow(w.cur, n)
 	w.fut = grow(w.fut, n)
@@ -630,12 +639,6 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 		if f.global {
 			break
 		}
-		// What it changed elsewhere: only lines of its footprint, and
-		// queue entries for lines it writes.
-		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW, w) {
-			f.global = true
-			break
-		}
 		for x := range s.cpus {
 			if x == c {
 				continue
@@ -669,6 +672,12 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 		}
 		if quiet && !quiescent(m, t, c) {
 			f.delays = true
+		}
+		// What it changed elsewhere: only lines of its footprint, and
+		// queue entries for lines it writes. (Last: it patches t.)
+		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW) {
+			f.global = true
+			break
 		}
 	}
 }
@@ -791,14 +800,15 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 // changedOnly reports whether t, reached from s by moves of CPU c, differs
 // from s outside c's own state only in the lines lines (every cache's copy,
 // memory) and in queue entries for lines in queued that other CPUs gained.
-// It patches a copy of t back to s in exactly those places and compares
-// the two with State.Equal, which compares every field a rule reads
-// (fields_test.go ties each field to Equal): a field added later that a
-// move of c changes elsewhere makes the move unknown, not overlooked.
-func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, w *worker) bool {
-	u := w.cmpSc.load(t)
+// It patches t (a scratch state, left unusable) back to s in exactly
+// those places and compares the two with State.Equal, which compares
+// every field a rule reads (fields_test.go ties each field to Equal): a
+// field added later that a move of c changes elsewhere makes the move
+// unknown, not overlooked.
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64) bool {
+	u := t
 	u.steps, u.coh, u.memCo = s.steps, s.coh, s.memCo
-	u.cpus[c] = s.cpus[c] // shallow: u is only compared (load rebuilds it)
+	u.cpus[c] = s.cpus[c] // shallow: u is only compared (scratch.load rebuilds it)
 	for l := range u.mem {
 		if lines&(1<<l) != 0 {
 			u.mem[l] = s.mem[l]
