@@ -41,7 +41,7 @@ func compile(t testing.TB, name string, src []byte) *scenarios.Compiled {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	c, err := s.Compile()
+	c, err := scenarios.Compile(s)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
@@ -157,7 +157,7 @@ func TestReferenceLibrary(t *testing.T) {
 	}
 	n := 0
 	for _, e := range entries {
-		c, err := e.Scenario.Compile()
+		c, err := scenarios.Compile(e.Scenario)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Scenario.Name, err)
 		}
@@ -194,7 +194,7 @@ func TestReferenceCorpus(t *testing.T) {
 			rejected++
 			continue
 		}
-		c, err := s.Compile()
+		c, err := scenarios.Compile(s)
 		if err != nil {
 			rejected++
 			continue

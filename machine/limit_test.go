@@ -22,7 +22,7 @@ func TestEveryLimitIsCompleteOrUnknown(t *testing.T) {
 	}
 	pairs, limits := 0, 0
 	for _, e := range entries {
-		c, err := e.Scenario.Compile()
+		c, err := scenarios.Compile(e.Scenario)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Scenario.Name, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -431,7 +431,7 @@ func TestVerdictCases(t *testing.T) {
 				if !res.Complete {
 					t.Fatalf("%s: %s", mode, words.Summary(res))
 				}
-				got := c.ResultVerdict(res).Observation != scenarios.Never
+				got := c.ResultVerdict(res).Observation != syntax.Never
 				if got != want {
 					t.Errorf("%s: exists reachable = %v, want %v (rule: %s)", mode, got, want, tc.rule)
 				}

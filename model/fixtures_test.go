@@ -10,6 +10,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/views"
 )
 
@@ -38,7 +39,7 @@ func mpScenario(variant string) *scenarios.Spec {
 	if err != nil {
 		panic(err)
 	}
-	c, err := sc.Compile()
+	c, err := scenarios.Compile(sc)
 	if err != nil {
 		panic(err)
 	}
@@ -47,7 +48,7 @@ func mpScenario(variant string) *scenarios.Spec {
 	sp.Family, sp.Variant = "MP", variant
 	sp.Story = "P0 writes the data x, then the flag y. P1 reads the flag, then the data.\n\nThe question is whether P1 can see the flag set but the data still 0: on ARM-like hardware, without barriers, it can, because the invalidation of x may still sit in P1's queue."
 	sp.Source = "tools/memory-model/litmus-tests/MP+poonceonces.litmus"
-	sp.Expected = map[string]scenarios.Observation{"plain": scenarios.Sometimes, "wmb+rmb": scenarios.Never, "rel+acq": scenarios.Never}[variant]
+	sp.Expected = map[string]syntax.Observation{"plain": syntax.Sometimes, "wmb+rmb": syntax.Never, "rel+acq": syntax.Never}[variant]
 	return sp
 }
 

@@ -298,7 +298,7 @@ func specOf(t *testing.T, src string) *scenarios.Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := sc.Compile()
+	c, err := scenarios.Compile(sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 	"smpscope/views"
 )
@@ -187,7 +188,7 @@ func WriteCaptionedCast(w io.Writer, width, height int, title string, frames, ca
 			data = "\x1b[?25l" + data // hide the cursor
 		}
 		if i < len(captions) {
-			c := scenarios.Printable(strings.Join(strings.Fields(captions[i]), " "))
+			c := syntax.Printable(strings.Join(strings.Fields(captions[i]), " "))
 			data += "\r\n" + lipgloss.NewStyle().Reverse(true).Render(fitCaption(c, width))
 			if err := marker(c); err != nil {
 				return err

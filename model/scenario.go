@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 	"smpscope/views"
 )
@@ -542,7 +543,7 @@ func (s scenarioModel) loadWitness(c common) scenarioModel {
 		}
 	}
 	what := "the condition never holds"
-	if sp.Final.Kind == scenarios.Forall {
+	if sp.Final.Kind == syntax.Forall {
 		what = "the condition always holds"
 	}
 	if !res.Complete {

@@ -14,6 +14,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/views"
 )
 
@@ -304,7 +305,7 @@ func TestFixPanel(t *testing.T) {
 			t.Fatalf("after enter: page %v, edits %q", m.page(), editsOf(m))
 		}
 		after, _ := m.jobs.result(exploreKey(m.Scenario().Program, machine.ARM))
-		if res := after.explored; res == nil || m.Scenario().Verdict(res).Observation != scenarios.Never {
+		if res := after.explored; res == nil || m.Scenario().Verdict(res).Observation != syntax.Never {
 			t.Errorf("the fix applied does not fix: %v", after)
 		}
 		m = Drive(m, keys("u", "u")...)

@@ -10,6 +10,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/views"
 )
 
@@ -24,7 +25,7 @@ func libSpec(t testing.TB, name string) *scenarios.Spec {
 
 // verdicts are the verdicts before and after the edits in mode md, as far
 // as they are explored ("" when not).
-func (m Model) verdicts(md machine.Mode) (before, after scenarios.Observation) {
+func (m Model) verdicts(md machine.Mode) (before, after syntax.Observation) {
 	c := m.common()
 	wi := m.scen.whatIfInput(c)
 	if wi == nil {
@@ -49,7 +50,7 @@ func editsOf(m Model) string { return scenarios.EditsText(m.Scenario().Edits) }
 func TestWhatIfExt4Flow(t *testing.T) {
 	atSizes(t, func(t *testing.T, w, h int) {
 		m := Start(testOptions(libSpec(t, "ext4-last-group+rel-acq"), machine.ARM), w, h)
-		if v := m.Scenario().Verdict(m.explored()).Observation; v != scenarios.Sometimes {
+		if v := m.Scenario().Verdict(m.explored()).Observation; v != syntax.Sometimes {
 			t.Fatalf("as written: %s, want Sometimes", v)
 		}
 		// o first shows the edit cursor (the focus moves to the CPUs), on P0:1.
@@ -62,7 +63,7 @@ func TestWhatIfExt4Flow(t *testing.T) {
 		if got := editsOf(m); got != "P1:1=acquire" {
 			t.Fatalf("edits %q, want P1:1=acquire", got)
 		}
-		if b, a := m.verdicts(machine.ARM); b != scenarios.Sometimes || a != scenarios.Sometimes {
+		if b, a := m.verdicts(machine.ARM); b != syntax.Sometimes || a != syntax.Sometimes {
 			t.Errorf("reader's acquire alone: %s → %s, want Sometimes → Sometimes", b, a)
 		}
 		mustContain(t, m.View(), "Sometimes → Sometimes", "smp_load_acquire(flag)")
@@ -82,18 +83,18 @@ func TestWhatIfExt4Flow(t *testing.T) {
 		if got := editsOf(m); got != "P1:1=acquire P0:2=release" {
 			t.Fatalf("edits %q", got)
 		}
-		if b, a := m.verdicts(machine.ARM); b != scenarios.Sometimes || a != scenarios.Never {
+		if b, a := m.verdicts(machine.ARM); b != syntax.Sometimes || a != syntax.Never {
 			t.Errorf("release and acquire on the flag: %s → %s, want Sometimes → Never", b, a)
 		}
 		mustContain(t, m.View(), "Sometimes", "→ Never", "~2 edits", "~1 ▶ r0 = smp_load_acquire")
 		mustContain(t, strings.Join(m.scen.frame.Lines(views.PaneOutcomes), "\n"), "1:r0=1 1:r1=3 gone")
 		// u undoes the release, U redoes it.
 		m = Drive(m, keys("u")...)
-		if b, a := m.verdicts(machine.ARM); editsOf(m) != "P1:1=acquire" || a != scenarios.Sometimes || b != scenarios.Sometimes {
+		if b, a := m.verdicts(machine.ARM); editsOf(m) != "P1:1=acquire" || a != syntax.Sometimes || b != syntax.Sometimes {
 			t.Errorf("after u: edits %q, %s → %s", editsOf(m), b, a)
 		}
 		m = Drive(m, keys("U")...)
-		if _, a := m.verdicts(machine.ARM); editsOf(m) != "P1:1=acquire P0:2=release" || a != scenarios.Never {
+		if _, a := m.verdicts(machine.ARM); editsOf(m) != "P1:1=acquire P0:2=release" || a != syntax.Never {
 			t.Errorf("after U: edits %q, after %s", editsOf(m), a)
 		}
 		m = Drive(m, keys("u", "u")...)
@@ -108,8 +109,8 @@ func TestWhatIfExt4Flow(t *testing.T) {
 func TestWhatIfMPWmbRemoved(t *testing.T) {
 	for _, c := range []struct {
 		mode  machine.Mode
-		after scenarios.Observation
-	}{{machine.ARM, scenarios.Sometimes}, {machine.TSO, scenarios.Never}} {
+		after syntax.Observation
+	}{{machine.ARM, syntax.Sometimes}, {machine.TSO, syntax.Never}} {
 		t.Run(c.mode.String(), func(t *testing.T) {
 			m := Start(testOptions(libSpec(t, "mp+wmb-rmb"), c.mode), 80, 24)
 			// P0:1 is WRITE_ONCE(*x, 1); the barrier after it is the
@@ -118,7 +119,7 @@ func TestWhatIfMPWmbRemoved(t *testing.T) {
 			if got := editsOf(m); got != "P0:2-wmb" {
 				t.Fatalf("edits %q, want P0:2-wmb", got)
 			}
-			if b, a := m.verdicts(c.mode); b != scenarios.Never || a != c.after {
+			if b, a := m.verdicts(c.mode); b != syntax.Never || a != c.after {
 				t.Errorf("%s: %s → %s, want Never → %s", c.mode.Title(), b, a, c.after)
 			}
 			if _, a := m.verdicts(otherMode(c.mode)); a != "" {
@@ -128,10 +129,10 @@ func TestWhatIfMPWmbRemoved(t *testing.T) {
 			if m.scen.page != views.PageDiff {
 				t.Fatal("d did not open the diff page")
 			}
-			if b, a := m.verdicts(machine.TSO); b != scenarios.Never || a != scenarios.Never {
+			if b, a := m.verdicts(machine.TSO); b != syntax.Never || a != syntax.Never {
 				t.Errorf("TSO on the diff page: %s → %s", b, a)
 			}
-			if b, a := m.verdicts(machine.ARM); b != scenarios.Never || a != scenarios.Sometimes {
+			if b, a := m.verdicts(machine.ARM); b != syntax.Never || a != syntax.Sometimes {
 				t.Errorf("ARM-like on the diff page: %s → %s", b, a)
 			}
 			mustContain(t, m.View(), "--edit P0:2-wmb", "TSO: Never 0/3 → Never 0/3", "ARM-like: Never 0/3 → Sometimes 1/4", "− ", "smp_wmb();")
@@ -287,8 +288,8 @@ func TestWhatIfSaveAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if saved.Name != "mp+wmb-rmb+edited" || strings.Contains(scenarios.Format(saved.Litmus)[strings.Index(scenarios.Format(saved.Litmus), "P0("):], "smp_wmb") {
-		t.Errorf("saved %s:\n%s", saved.Name, scenarios.Format(saved.Litmus))
+	if saved.Name != "mp+wmb-rmb+edited" || strings.Contains(syntax.Format(saved.Litmus)[strings.Index(syntax.Format(saved.Litmus), "P0("):], "smp_wmb") {
+		t.Errorf("saved %s:\n%s", saved.Name, syntax.Format(saved.Litmus))
 	}
 	m = Drive(m, keys("right", "right", "e")...)
 	traces, _ := filepath.Glob(filepath.Join(dir, "*.trace"))
@@ -320,7 +321,7 @@ func TestWhatIfOpenedEdited(t *testing.T) {
 	if m.Scenario() != sp {
 		t.Fatal("opened another spec")
 	}
-	if b, a := m.verdicts(machine.ARM); b != scenarios.Sometimes || a != scenarios.Never {
+	if b, a := m.verdicts(machine.ARM); b != syntax.Sometimes || a != syntax.Never {
 		t.Errorf("%s → %s, want Sometimes → Never", b, a)
 	}
 	mustContain(t, m.View(), "~2 edits", "ARM-like: Sometimes → Never")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -56,7 +57,7 @@ func (r Run) Failure() error {
 // reachable even when a limit stopped it later, so a partial run can be
 // unsound too.
 func (r Run) Unsound() bool {
-	return r.Err == nil && r.Result != nil && r.Spec.Expected == Never && r.Verdict().Positive > 0
+	return r.Err == nil && r.Result != nil && r.Spec.Expected == syntax.Never && r.Verdict().Positive > 0
 }
 
 // Ends counts how executions of a complete search ended: the distinct
@@ -485,7 +486,7 @@ func CompareFamily(fam Family, modes []machine.Mode, opts machine.Options) (Comp
 		if err != nil {
 			return CompareTable{}, fmt.Errorf("%s: %w", e.Name, err)
 		}
-		c, err := s.Compile()
+		c, err := Compile(s)
 		if err != nil {
 			return CompareTable{}, fmt.Errorf("%s: %w", e.Name, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
@@ -135,7 +136,7 @@ func TestNecessityBackUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Compile()
+	c, err := Compile(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestCompareFamily(t *testing.T) {
 }
 
 func TestSpecForall(t *testing.T) {
-	q := &Spec{Final: &Final{Kind: Forall, Clause: Clause{Cond: "(x=1)", Holds: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}}}
+	q := &Spec{Final: &Final{Kind: syntax.Forall, Clause: Clause{Cond: "(x=1)", Holds: func(o machine.Outcome) bool { return o.Mem[0] == 1 }}}}
 	if q.Asked(machine.Outcome{Mem: []machine.Value{1}}) || !q.Asked(machine.Outcome{Mem: []machine.Value{0}}) {
 		t.Error("forall asks about counterexamples")
 	}
@@ -282,10 +283,10 @@ func TestCompareCellEnds(t *testing.T) {
 		c    CompareCell
 		want string
 	}{
-		{CompareCell{Complete: true, Verdict: Verdict{Observation: Sometimes, Positive: 1, Negative: 2}, Deadlock: true}, "Sometimes 1/3 *"},
-		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never, Negative: 2}, Fault: true}, "Never 0/2 !"},
-		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never}, Fault: true, NoEnd: true}, "no final state !"},
-		{CompareCell{Complete: true, Verdict: Verdict{Observation: Never}, Deadlock: true, NoEnd: true}, "no final state *"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: syntax.Sometimes, Positive: 1, Negative: 2}, Deadlock: true}, "Sometimes 1/3 *"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: syntax.Never, Negative: 2}, Fault: true}, "Never 0/2 !"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: syntax.Never}, Fault: true, NoEnd: true}, "no final state !"},
+		{CompareCell{Complete: true, Verdict: Verdict{Observation: syntax.Never}, Deadlock: true, NoEnd: true}, "no final state *"},
 	} {
 		if got := tc.c.Text(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
@@ -296,7 +297,7 @@ func TestCompareCellEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := sc.Compile()
+	c, err := Compile(sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 func attempt(t *testing.T, name string, mode machine.Mode) *Execution {
@@ -114,7 +115,7 @@ func TestLateSteps(t *testing.T) {
 	}
 	n := 0
 	for _, e := range lib {
-		if e.Result != Never {
+		if e.Result != syntax.Never {
 			continue
 		}
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
@@ -172,7 +173,7 @@ func TestAskedParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs, err := s.Compile()
+		cs, err := Compile(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // Compiled is a scenario compiled into a machine program, with its final
 // clause, filter and locations resolved against the program's names.
 type Compiled struct {
 	Program  *machine.Program
-	Scenario *Scenario
+	Scenario *syntax.Scenario
 	// UserRegs[t] is how many registers thread t declares. Registers
 	// from UserRegs[t] on are temporaries (_t0, _t1, ...) the compiler
 	// made for loads inside expressions.
@@ -35,8 +36,8 @@ type Compiled struct {
 // jump), and the primitive call that emitted it (nil for plain accesses,
 // assignments and branches).
 type origin struct {
-	stmt Stmt
-	call *CallExpr
+	stmt syntax.Stmt
+	call *syntax.CallExpr
 	els  bool // the jump over the else branch
 }
 
@@ -63,22 +64,22 @@ func (c *Compiled) IsTemp(t int, r machine.Reg) bool {
 
 // compiler holds scenario-wide state during Compile.
 type compiler struct {
-	s        *Scenario
+	s        *syntax.Scenario
 	prog     *machine.Program
 	locs     map[string]machine.Loc
-	regInits [][]*InitDecl // per thread, "0:r1=..." entries of the initial state
+	regInits [][]*syntax.InitDecl // per thread, "0:r1=..." entries of the initial state
 }
 
-func (c *compiler) fail(pos Position, format string, args ...any) {
-	panic(errorf(pos, format, args...))
+func (c *compiler) fail(pos syntax.Position, format string, args ...any) {
+	panic(syntax.Errorf(pos, format, args...))
 }
 
-// Compile turns the scenario into a machine program and resolves its
+// Compile turns a parsed test into a machine program and resolves its
 // conditions. Errors carry the position of the construct at fault.
-func (s *Scenario) Compile() (cs *Compiled, err error) {
+func Compile(s *syntax.Scenario) (cs *Compiled, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(Error)
+			e, ok := r.(syntax.Error)
 			if !ok {
 				panic(r)
 			}
@@ -113,7 +114,7 @@ func (s *Scenario) Compile() (cs *Compiled, err error) {
 				break
 			}
 		}
-		return nil, errorf(pos, "invalid program: %v", err)
+		return nil, syntax.Errorf(pos, "invalid program: %v", err)
 	}
 	return out, nil
 }
@@ -124,7 +125,7 @@ func (s *Scenario) Compile() (cs *Compiled, err error) {
 // does), and computes initial values. Register initial values are
 // collected per thread in regInits.
 func (c *compiler) locations() {
-	add := func(name string, pos Position) {
+	add := func(name string, pos syntax.Position) {
 		if _, ok := c.locs[name]; ok {
 			return
 		}
@@ -137,7 +138,7 @@ func (c *compiler) locations() {
 	}
 	seen := map[string]bool{}
 	seenReg := map[string]bool{}
-	c.regInits = make([][]*InitDecl, len(c.s.Threads))
+	c.regInits = make([][]*syntax.InitDecl, len(c.s.Threads))
 	for _, d := range c.s.Init {
 		if d.IsReg {
 			key := fmt.Sprintf("%d:%s", d.Thread, d.Name)
@@ -179,42 +180,42 @@ func (c *compiler) locations() {
 
 // initLocRef returns the location an initial value names (y in "p=y;" or
 // "p=&y;"), or nil.
-func initLocRef(e Expr) *Ident {
+func initLocRef(e syntax.Expr) *syntax.Ident {
 	switch x := e.(type) {
-	case *Ident:
+	case *syntax.Ident:
 		return x
-	case *UnaryExpr:
-		if id, ok := x.X.(*Ident); ok && x.Op == "&" {
+	case *syntax.UnaryExpr:
+		if id, ok := x.X.(*syntax.Ident); ok && x.Op == "&" {
 			return id
 		}
 	}
 	return nil
 }
 
-func (c *compiler) initValue(e Expr) machine.Value {
+func (c *compiler) initValue(e syntax.Expr) machine.Value {
 	switch x := e.(type) {
-	case *IntLit:
+	case *syntax.IntLit:
 		return machine.Value(x.Value)
-	case *CallExpr:
+	case *syntax.CallExpr:
 		if x.Fun.Name == "ATOMIC_INIT" && len(x.Args) == 1 {
 			return c.initValue(x.Args[0])
 		}
-	case *UnaryExpr:
-		if lit, ok := x.X.(*IntLit); ok && x.Op == "-" {
+	case *syntax.UnaryExpr:
+		if lit, ok := x.X.(*syntax.IntLit); ok && x.Op == "-" {
 			return machine.Value(-lit.Value)
 		}
 	}
 	if id := initLocRef(e); id != nil {
 		return machine.PtrTo(c.locs[id.Name])
 	}
-	c.fail(e.Pos(), "unsupported initial value %s", FormatExpr(e))
+	c.fail(e.Pos(), "unsupported initial value %s", syntax.FormatExpr(e))
 	return 0
 }
 
 // threadCompiler compiles one thread.
 type threadCompiler struct {
 	c        *compiler
-	t        *Thread
+	t        *syntax.Thread
 	index    int
 	th       machine.Thread
 	params   map[string]machine.Loc
@@ -223,14 +224,14 @@ type threadCompiler struct {
 	nextTemp int
 	text     string // source of the statement being compiled
 	depth    int    // if/else blocks around the statement being compiled
-	pos      Position
+	pos      syntax.Position
 	// from is the origin of the instructions being emitted; origins
 	// records it for each one.
 	from    origin
 	origins []origin
 }
 
-func newThreadCompiler(c *compiler, t *Thread, index int) *threadCompiler {
+func newThreadCompiler(c *compiler, t *syntax.Thread, index int) *threadCompiler {
 	tc := &threadCompiler{c: c, t: t, index: index, th: machine.Thread{Name: t.Name}, params: map[string]machine.Loc{}, userRegs: map[string]machine.Reg{}}
 	for _, p := range t.Params {
 		tc.params[p.Name] = c.locs[p.Name]
@@ -238,8 +239,8 @@ func newThreadCompiler(c *compiler, t *Thread, index int) *threadCompiler {
 	return tc
 }
 
-func (tc *threadCompiler) fail(pos Position, format string, args ...any) {
-	panic(errorf(pos, format, args...))
+func (tc *threadCompiler) fail(pos syntax.Position, format string, args ...any) {
+	panic(syntax.Errorf(pos, format, args...))
 }
 
 func (tc *threadCompiler) compile() {
@@ -257,8 +258,8 @@ func (tc *threadCompiler) compile() {
 // the name outside it. Temporaries come after all of them.
 func (tc *threadCompiler) collectRegs() {
 	declared := map[string]bool{}
-	walkStmts(tc.t.Body, func(st Stmt) {
-		if d, ok := st.(*DeclStmt); ok {
+	syntax.InspectList(tc.t.Body, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.DeclStmt); ok {
 			if declared[d.Name] {
 				tc.fail(d.Pos, "register %s is declared twice in %s (register names must be unique in a thread)", d.Name, tc.t.Name)
 			}
@@ -267,22 +268,23 @@ func (tc *threadCompiler) collectRegs() {
 			}
 			declared[d.Name] = true
 		}
-	}, nil)
-	use := func(name string, pos Position) {
+		return true
+	})
+	use := func(name string, pos syntax.Position) {
 		if _, ok := tc.userRegs[name]; !ok {
 			tc.userRegs[name] = tc.newReg(name, pos)
 		}
 	}
-	walkStmts(tc.t.Body, func(st Stmt) {
-		if d, ok := st.(*DeclStmt); ok {
-			use(d.Name, d.Pos)
+	syntax.InspectList(tc.t.Body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.DeclStmt:
+			use(x.Name, x.Pos)
+		case *syntax.Ident:
+			if !declared[x.Name] && tc.isRegName(x.Name) {
+				use(x.Name, x.NamePos)
+			}
 		}
-	}, func(e Expr) {
-		id, ok := e.(*Ident)
-		if !ok || declared[id.Name] || !tc.isRegName(id.Name) {
-			return
-		}
-		use(id.Name, id.NamePos)
+		return true
 	})
 	inits := tc.c.regInits[tc.index]
 	for _, d := range inits {
@@ -310,39 +312,15 @@ func (tc *threadCompiler) collectRegs() {
 
 // clauseLocs returns every register and location the final clause, the
 // filter and the locations line name, in order.
-func clauseLocs(s *Scenario) []*CondLoc {
-	var out []*CondLoc
-	var walk func(x Cond)
-	walk = func(x Cond) {
-		switch x := x.(type) {
-		case *CondAnd:
-			walk(x.X)
-			walk(x.Y)
-		case *CondOr:
-			walk(x.X)
-			walk(x.Y)
-		case *CondNot:
-			walk(x.X)
-		case *CondImplies:
-			walk(x.X)
-			walk(x.Y)
-		case *CondParen:
-			walk(x.X)
-		case *CondAtom:
-			out = append(out, x.Loc)
-			if x.Val.Ref != nil {
-				out = append(out, x.Val.Ref)
+func clauseLocs(s *syntax.Scenario) []*syntax.CondLoc {
+	var out []*syntax.CondLoc
+	for _, c := range []syntax.Node{s.Final, s.Filter, s.Locations} {
+		syntax.Inspect(c, func(n syntax.Node) bool {
+			if l, ok := n.(*syntax.CondLoc); ok {
+				out = append(out, l)
 			}
-		}
-	}
-	if s.Final != nil {
-		walk(s.Final.Cond)
-	}
-	if s.Filter != nil {
-		walk(s.Filter.Cond)
-	}
-	if s.Locations != nil {
-		out = append(out, s.Locations.Items...)
+			return true
+		})
 	}
 	return out
 }
@@ -360,7 +338,7 @@ func (tc *threadCompiler) isRegName(name string) bool {
 	return constNames[name] == nil
 }
 
-func (tc *threadCompiler) newReg(name string, pos Position) machine.Reg {
+func (tc *threadCompiler) newReg(name string, pos syntax.Position) machine.Reg {
 	if len(tc.th.Regs) >= machine.MaxRegs {
 		tc.fail(pos, "too many registers in %s: at most %d are supported, counting the temporaries that hold loads inside expressions", tc.t.Name, machine.MaxRegs)
 	}
@@ -400,38 +378,38 @@ func (tc *threadCompiler) emit(in machine.Instr) int {
 	return len(tc.th.Code) - 1
 }
 
-func (tc *threadCompiler) at(st Stmt) {
-	tc.text = StmtText(st)
+func (tc *threadCompiler) at(st syntax.Stmt) {
+	tc.text = syntax.StmtText(st)
 	tc.pos = st.Start()
 	tc.from = origin{stmt: st}
 }
 
-func (tc *threadCompiler) stmt(st Stmt) {
+func (tc *threadCompiler) stmt(st syntax.Stmt) {
 	switch s := st.(type) {
-	case *DeclStmt:
+	case *syntax.DeclStmt:
 		if s.Init != nil {
 			tc.at(st)
 			tc.assign(tc.userRegs[s.Name], s.Init)
 		}
-	case *ExprStmt:
+	case *syntax.ExprStmt:
 		tc.at(st)
-		x := unparen(s.X)
-		call, ok := x.(*CallExpr)
+		x := syntax.Unparen(s.X)
+		call, ok := x.(*syntax.CallExpr)
 		if x == nil {
 			tc.fail(tc.pos, "missing expression")
 		}
 		if !ok {
 			msg := "statement has no effect"
-			if u, ok := x.(*UnaryExpr); ok && u.Op == "*" {
+			if u, ok := x.(*syntax.UnaryExpr); ok && u.Op == "*" {
 				msg += " (a plain read whose value is unused may be removed by the compiler; use READ_ONCE)"
 			}
 			tc.fail(s.X.Pos(), "%s", msg)
 		}
 		tc.call(call, dstNone)
-	case *AssignStmt:
+	case *syntax.AssignStmt:
 		tc.at(st)
 		tc.assignStmt(s)
-	case *IncDecStmt:
+	case *syntax.IncDecStmt:
 		tc.at(st)
 		r := tc.regLvalue(s.X, s.Op)
 		op := machine.EAdd
@@ -439,7 +417,7 @@ func (tc *threadCompiler) stmt(st Stmt) {
 			op = machine.ESub
 		}
 		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: r, Val: machine.Bin(op, machine.RegExpr(r), machine.Const(1))})
-	case *IfStmt:
+	case *syntax.IfStmt:
 		tc.at(st)
 		cond := tc.value(s.Cond)
 		br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: cond})
@@ -458,11 +436,11 @@ func (tc *threadCompiler) stmt(st Stmt) {
 		} else {
 			tc.th.Code[br].Target = len(tc.th.Code)
 		}
-	case *BlockStmt:
+	case *syntax.BlockStmt:
 		for _, x := range s.List {
 			tc.stmt(x)
 		}
-	case *EmptyStmt:
+	case *syntax.EmptyStmt:
 	default:
 		tc.fail(st.Start(), "unsupported statement")
 	}
@@ -470,16 +448,16 @@ func (tc *threadCompiler) stmt(st Stmt) {
 
 // regLvalue resolves the target of an assignment or ++/-- that must be a
 // register.
-func (tc *threadCompiler) regLvalue(e Expr, op string) machine.Reg {
+func (tc *threadCompiler) regLvalue(e syntax.Expr, op string) machine.Reg {
 	for {
-		p, ok := e.(*ParenExpr)
+		p, ok := e.(*syntax.ParenExpr)
 		if !ok {
 			break
 		}
 		e = p.X
 	}
 	switch x := e.(type) {
-	case *Ident:
+	case *syntax.Ident:
 		if r, ok := tc.lookupReg(x.Name); ok {
 			return r
 		}
@@ -487,16 +465,16 @@ func (tc *threadCompiler) regLvalue(e Expr, op string) machine.Reg {
 			tc.fail(x.NamePos, "cannot assign to %s: it is the address of location %s (write *%s %s ... or WRITE_ONCE(*%s, ...))", x.Name, x.Name, x.Name, op, x.Name)
 		}
 		tc.undeclared(x)
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		if x.Op == "*" {
 			tc.fail(x.OpPos, "%s on memory is not supported; load into a register, compute, and store", op)
 		}
 	}
-	tc.fail(e.Pos(), "cannot assign to %s", FormatExpr(e))
+	tc.fail(e.Pos(), "cannot assign to %s", syntax.FormatExpr(e))
 	return 0
 }
 
-func (tc *threadCompiler) undeclared(x *Ident) {
+func (tc *threadCompiler) undeclared(x *syntax.Ident) {
 	if _, ok := tc.c.locs[x.Name]; ok {
 		tc.fail(x.NamePos, "%s is not a parameter of %s (add \"int *%s\" to its parameter list)", x.Name, tc.t.Name, x.Name)
 	}
@@ -508,16 +486,16 @@ var assignBinOps = map[string]machine.ExprOp{
 	"&=": machine.EAnd, "|=": machine.EOr, "^=": machine.EXor, "<<=": machine.EShl, ">>=": machine.EShr,
 }
 
-func (tc *threadCompiler) assignStmt(s *AssignStmt) {
+func (tc *threadCompiler) assignStmt(s *syntax.AssignStmt) {
 	lhs := s.LHS
 	for {
-		p, ok := lhs.(*ParenExpr)
+		p, ok := lhs.(*syntax.ParenExpr)
 		if !ok {
 			break
 		}
 		lhs = p.X
 	}
-	if u, ok := lhs.(*UnaryExpr); ok && u.Op == "*" {
+	if u, ok := lhs.(*syntax.UnaryExpr); ok && u.Op == "*" {
 		if s.Op != "=" {
 			tc.fail(s.OpPos, "compound assignment %s to memory is not supported; load into a register, compute, and store", s.Op)
 		}
@@ -536,18 +514,18 @@ func (tc *threadCompiler) assignStmt(s *AssignStmt) {
 }
 
 // assign compiles "r = e": loads and primitives write r directly.
-func (tc *threadCompiler) assign(r machine.Reg, e Expr) {
-	switch x := unparen(e).(type) {
-	case *CallExpr:
+func (tc *threadCompiler) assign(r machine.Reg, e syntax.Expr) {
+	switch x := syntax.Unparen(e).(type) {
+	case *syntax.CallExpr:
 		tc.call(x, dstReg(r))
 		return
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		if x.Op == "*" {
 			addr := tc.pointer(x.X, "*")
 			tc.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Plain, HasDst: true, Dst: r, Addr: addr})
 			return
 		}
-	case *TernaryExpr:
+	case *syntax.TernaryExpr:
 		tc.ternary(r, x)
 		return
 	}
@@ -557,7 +535,7 @@ func (tc *threadCompiler) assign(r machine.Reg, e Expr) {
 
 // ternary compiles "r = c ? a : b" as "if (c) r = a; else r = b;": only
 // the chosen side runs, loads included.
-func (tc *threadCompiler) ternary(r machine.Reg, x *TernaryExpr) {
+func (tc *threadCompiler) ternary(r machine.Reg, x *syntax.TernaryExpr) {
 	cond := tc.value(x.X)
 	br := tc.emit(machine.Instr{Op: machine.OpBranch, Cond: cond})
 	tc.depth++
@@ -573,7 +551,7 @@ func (tc *threadCompiler) ternary(r machine.Reg, x *TernaryExpr) {
 
 // shortCircuit compiles "a && b" or "a || b" whose right side loads or
 // calls an atomic: b runs only when a lets it, as in C.
-func (tc *threadCompiler) shortCircuit(x *BinaryExpr) *machine.Expr {
+func (tc *threadCompiler) shortCircuit(x *syntax.BinaryExpr) *machine.Expr {
 	t := tc.temp()
 	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: t, Val: machine.Bin(machine.ENe, tc.value(x.X), machine.Const(0))})
 	goOn := machine.RegExpr(t) // &&: the right side runs only if the left holds
@@ -609,14 +587,14 @@ func isAddr(e *machine.Expr) bool {
 
 // value compiles e into a register expression, emitting the loads and
 // primitives it contains (into temporaries) left to right.
-func (tc *threadCompiler) value(e Expr) *machine.Expr {
+func (tc *threadCompiler) value(e syntax.Expr) *machine.Expr {
 	if e == nil {
 		tc.fail(tc.pos, "missing expression")
 	}
 	switch x := e.(type) {
-	case *IntLit:
+	case *syntax.IntLit:
 		return machine.Const(machine.Value(x.Value))
-	case *Ident:
+	case *syntax.Ident:
 		if r, ok := tc.lookupReg(x.Name); ok {
 			return machine.RegExpr(r)
 		}
@@ -627,11 +605,11 @@ func (tc *threadCompiler) value(e Expr) *machine.Expr {
 			return machine.Const(*v)
 		}
 		tc.undeclared(x)
-	case *ParenExpr:
+	case *syntax.ParenExpr:
 		return tc.value(x.X)
-	case *CastExpr:
+	case *syntax.CastExpr:
 		return tc.value(x.X)
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		switch x.Op {
 		case "-", "!", "~":
 			v := tc.value(x.X)
@@ -650,7 +628,7 @@ func (tc *threadCompiler) value(e Expr) *machine.Expr {
 		case "&":
 			return tc.addrOf(x)
 		}
-	case *BinaryExpr:
+	case *syntax.BinaryExpr:
 		op, ok := binOps[x.Op]
 		if !ok {
 			break
@@ -674,54 +652,54 @@ func (tc *threadCompiler) value(e Expr) *machine.Expr {
 				off = l
 			}
 			if off.Op == machine.EConst && off.Val != 0 {
-				tc.fail(x.OpPos, "%s is not the address of a location (locations are single variables, not arrays)", FormatExpr(x))
+				tc.fail(x.OpPos, "%s is not the address of a location (locations are single variables, not arrays)", syntax.FormatExpr(x))
 			}
 		case isAddr(l) || isAddr(r):
 			tc.fail(x.OpPos, "operator %s on the address of a location is not supported (only a pointer plus or minus an offset)", x.Op)
 		}
 		return machine.Bin(op, l, r)
-	case *TernaryExpr:
+	case *syntax.TernaryExpr:
 		t := tc.temp()
 		tc.ternary(t, x)
 		return machine.RegExpr(t)
-	case *CallExpr:
+	case *syntax.CallExpr:
 		return tc.call(x, dstValue)
 	}
-	tc.fail(e.Pos(), "unsupported expression %s", FormatExpr(e))
+	tc.fail(e.Pos(), "unsupported expression %s", syntax.FormatExpr(e))
 	return nil
 }
 
 // hasEffects reports whether evaluating e touches memory.
-func hasEffects(e Expr) bool {
+func hasEffects(e syntax.Expr) bool {
 	switch x := e.(type) {
-	case *CallExpr:
+	case *syntax.CallExpr:
 		return true
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		return x.Op == "*" || hasEffects(x.X)
-	case *BinaryExpr:
+	case *syntax.BinaryExpr:
 		return hasEffects(x.X) || hasEffects(x.Y)
-	case *ParenExpr:
+	case *syntax.ParenExpr:
 		return hasEffects(x.X)
-	case *CastExpr:
+	case *syntax.CastExpr:
 		return hasEffects(x.X)
-	case *TernaryExpr:
+	case *syntax.TernaryExpr:
 		return hasEffects(x.X) || hasEffects(x.Then) || hasEffects(x.Else)
 	}
 	return false
 }
 
 // addrOf compiles "&e": only "&location" and "&*p" are supported.
-func (tc *threadCompiler) addrOf(u *UnaryExpr) *machine.Expr {
+func (tc *threadCompiler) addrOf(u *syntax.UnaryExpr) *machine.Expr {
 	inner := u.X
 	for {
-		p, ok := inner.(*ParenExpr)
+		p, ok := inner.(*syntax.ParenExpr)
 		if !ok {
 			break
 		}
 		inner = p.X
 	}
 	switch x := inner.(type) {
-	case *Ident:
+	case *syntax.Ident:
 		if _, ok := tc.lookupReg(x.Name); ok {
 			tc.fail(u.OpPos, "cannot take the address of register %s", x.Name)
 		}
@@ -729,7 +707,7 @@ func (tc *threadCompiler) addrOf(u *UnaryExpr) *machine.Expr {
 			return machine.Const(machine.PtrTo(l))
 		}
 		tc.undeclared(x)
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		if x.Op == "*" {
 			return tc.pointer(x.X, "&*")
 		}
@@ -739,24 +717,24 @@ func (tc *threadCompiler) addrOf(u *UnaryExpr) *machine.Expr {
 }
 
 // pointer compiles an expression that must yield an address.
-func (tc *threadCompiler) pointer(e Expr, what string) *machine.Expr {
+func (tc *threadCompiler) pointer(e syntax.Expr, what string) *machine.Expr {
 	v := tc.value(e)
 	if v.Op == machine.EConst && !isAddr(v) {
-		tc.fail(e.Pos(), "%s needs a pointer such as x or a register holding an address, not %s", what, FormatExpr(e))
+		tc.fail(e.Pos(), "%s needs a pointer such as x or a register holding an address, not %s", what, syntax.FormatExpr(e))
 	}
 	return v
 }
 
 // constInt evaluates a constant integer expression.
-func (tc *threadCompiler) constInt(e Expr) (int64, bool) {
+func (tc *threadCompiler) constInt(e syntax.Expr) (int64, bool) {
 	switch x := e.(type) {
-	case *IntLit:
+	case *syntax.IntLit:
 		return x.Value, true
-	case *ParenExpr:
+	case *syntax.ParenExpr:
 		return tc.constInt(x.X)
-	case *CastExpr:
+	case *syntax.CastExpr:
 		return tc.constInt(x.X)
-	case *UnaryExpr:
+	case *syntax.UnaryExpr:
 		if v, ok := tc.constInt(x.X); ok {
 			switch x.Op {
 			case "-":
@@ -767,7 +745,7 @@ func (tc *threadCompiler) constInt(e Expr) (int64, bool) {
 				return ^v, true
 			}
 		}
-	case *BinaryExpr:
+	case *syntax.BinaryExpr:
 		l, ok1 := tc.constInt(x.X)
 		r, ok2 := tc.constInt(x.Y)
 		if op, ok := binOps[x.Op]; ok && ok1 && ok2 {
@@ -800,7 +778,7 @@ func dstReg(r machine.Reg) dest { return dest{kind: destReg, reg: r} }
 
 // call compiles a primitive call. dst is dstNone, dstValue or a register
 // that receives the result. For dstValue it returns the result.
-func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
+func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 	name := c.Fun.Name
 	pr := prims[name]
 	if pr == nil {
@@ -812,84 +790,17 @@ func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
 	if dst != dstNone && pr.ret == retNone {
 		tc.fail(c.Fun.NamePos, "%s does not return a value", name)
 	}
-	var addr, val, exp *machine.Expr
-	var nr int64
-	var mos []machine.Value
-	var expArg Expr
-	for i, k := range pr.args {
-		a := c.Args[i]
-		switch {
-		case k == argMO:
-			id, ok := unparen(a).(*Ident)
-			mo, known := memoryOrders[identName(id, ok)]
-			if !known {
-				tc.fail(a.Pos(), "argument %d of %s must be a memory order such as memory_order_relaxed, not %s", i+1, name, FormatExpr(a))
-			}
-			mos = append(mos, mo)
-		case k == argExpPtr:
-			expArg = a
-		case k == argBit:
-			v, ok := tc.constInt(a)
-			if !ok {
-				tc.fail(a.Pos(), "the bit number of %s must be a constant", name)
-			}
-			if v < 0 || v > 62 {
-				tc.fail(a.Pos(), "bit number %d of %s is out of range (0 to 62)", v, name)
-			}
-			nr = v
-		case i == pr.addr && k == argLvalue:
-			u, ok := unparen(a).(*UnaryExpr)
-			if !ok || u.Op != "*" {
-				tc.fail(a.Pos(), "%s needs a dereference such as *x, not %s", name, FormatExpr(a))
-			}
-			addr = tc.pointer(u.X, name)
-		case i == pr.addr:
-			if lit, ok := unparen(a).(*IntLit); ok {
-				tc.fail(a.Pos(), "%s needs a pointer such as x, not %s", name, lit.Text)
-			}
-			if id, ok := unparen(a).(*Ident); ok {
-				if _, isReg := tc.lookupReg(id.Name); !isReg {
-					if _, isParam := tc.params[id.Name]; !isParam {
-						tc.undeclared(id)
-					}
-				}
-			}
-			addr = tc.pointer(a, name)
-		case i == pr.val:
-			val = tc.value(a)
-		case i == pr.exp:
-			exp = tc.value(a)
-		}
-	}
-	if len(mos) == 0 {
-		mos = append(mos, memoryOrders["memory_order_seq_cst"])
-	}
+	a := tc.callArgs(c, pr)
 	// What this call emits comes from it (its arguments' calls, compiled
 	// above, from themselves).
 	outer := tc.from.call
 	tc.from.call = c
 	defer func() { tc.from.call = outer }()
-	in := machine.Instr{Addr: addr, Val: val, Exp: exp}
-	// withDst sets the destination of in according to dst and emits it.
-	withDst := func() *machine.Expr {
-		switch dst.kind {
-		case destNone:
-			tc.emit(in)
-			return nil
-		case destValue:
-			t := tc.temp()
-			in.HasDst, in.Dst = true, t
-			tc.emit(in)
-			return machine.RegExpr(t)
-		}
-		in.HasDst, in.Dst = true, dst.reg
-		tc.emit(in)
-		return nil
-	}
+	in := machine.Instr{Addr: a.addr, Val: a.val, Exp: a.exp}
 	switch pr.class {
 	case pLoad:
 		in.Op, in.Access = machine.OpLoad, pr.access
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pStore:
 		in.Op, in.Access = machine.OpStore, pr.access
 		tc.emit(in)
@@ -907,7 +818,7 @@ func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
 		tc.emit(in)
 	case pTryLock:
 		in.Op = machine.OpTryLock
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pRCULock:
 		tc.emit(machine.Instr{Op: machine.OpRCULock})
 	case pRCUUnlock:
@@ -916,28 +827,122 @@ func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
 		tc.emit(machine.Instr{Op: machine.OpSyncRCU})
 	case pSRCULock:
 		in.Op, in.Cross = machine.OpSRCULock, pr.cross
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pSRCUUnlock:
 		in.Op, in.Cross = machine.OpSRCUUnlock, pr.cross
 		tc.emit(in)
 	case pSyncSRCU:
 		in.Op = machine.OpSyncSRCU
 		tc.emit(in)
+	case pC11Load, pC11Store, pC11Fence, pC11RMW, pC11CAS:
+		return tc.c11Call(pr, in, a, dst)
+	case pRMW:
+		return tc.rmwCall(pr, in, a.nr, dst)
+	}
+	return nil
+}
+
+// callArgs is what a call's arguments compile to.
+type callArgs struct {
+	addr, val, exp *machine.Expr
+	nr             int64           // the bit number (argBit)
+	mos            []machine.Value // the memory orders (argMO), seq_cst when none
+	expArg         syntax.Expr     // compare_exchange's "expected" (argExpPtr)
+}
+
+// callArgs compiles the arguments of call c of primitive pr.
+func (tc *threadCompiler) callArgs(c *syntax.CallExpr, pr *prim) callArgs {
+	name := c.Fun.Name
+	var out callArgs
+	for i, k := range pr.args {
+		a := c.Args[i]
+		switch {
+		case k == argMO:
+			id, ok := syntax.Unparen(a).(*syntax.Ident)
+			mo, known := memoryOrders[identName(id, ok)]
+			if !known {
+				tc.fail(a.Pos(), "argument %d of %s must be a memory order such as memory_order_relaxed, not %s", i+1, name, syntax.FormatExpr(a))
+			}
+			out.mos = append(out.mos, mo)
+		case k == argExpPtr:
+			out.expArg = a
+		case k == argBit:
+			v, ok := tc.constInt(a)
+			if !ok {
+				tc.fail(a.Pos(), "the bit number of %s must be a constant", name)
+			}
+			if v < 0 || v > 62 {
+				tc.fail(a.Pos(), "bit number %d of %s is out of range (0 to 62)", v, name)
+			}
+			out.nr = v
+		case i == pr.addr && k == argLvalue:
+			u, ok := syntax.Unparen(a).(*syntax.UnaryExpr)
+			if !ok || u.Op != "*" {
+				tc.fail(a.Pos(), "%s needs a dereference such as *x, not %s", name, syntax.FormatExpr(a))
+			}
+			out.addr = tc.pointer(u.X, name)
+		case i == pr.addr:
+			if lit, ok := syntax.Unparen(a).(*syntax.IntLit); ok {
+				tc.fail(a.Pos(), "%s needs a pointer such as x, not %s", name, lit.Text)
+			}
+			if id, ok := syntax.Unparen(a).(*syntax.Ident); ok {
+				if _, isReg := tc.lookupReg(id.Name); !isReg {
+					if _, isParam := tc.params[id.Name]; !isParam {
+						tc.undeclared(id)
+					}
+				}
+			}
+			out.addr = tc.pointer(a, name)
+		case i == pr.val:
+			out.val = tc.value(a)
+		case i == pr.exp:
+			out.exp = tc.value(a)
+		}
+	}
+	if len(out.mos) == 0 {
+		out.mos = append(out.mos, memoryOrders["memory_order_seq_cst"])
+	}
+	return out
+}
+
+// emitTo sets the destination of in according to dst and emits it; for
+// dstValue it returns the temporary that holds the result.
+func (tc *threadCompiler) emitTo(in machine.Instr, dst dest) *machine.Expr {
+	switch dst.kind {
+	case destNone:
+		tc.emit(in)
+		return nil
+	case destValue:
+		t := tc.temp()
+		in.HasDst, in.Dst = true, t
+		tc.emit(in)
+		return machine.RegExpr(t)
+	}
+	in.HasDst, in.Dst = true, dst.reg
+	tc.emit(in)
+	return nil
+}
+
+// c11Call emits a C11 primitive (in holds its address and values): its
+// memory order picks the kernel access, fence or ordering it maps to.
+func (tc *threadCompiler) c11Call(pr *prim, in machine.Instr, a callArgs, dst dest) *machine.Expr {
+	mo := a.mos[0]
+	switch pr.class {
 	case pC11Load:
 		in.Op, in.Access = machine.OpLoad, machine.Once
-		switch mos[0] {
+		switch mo {
 		case memoryOrders["memory_order_acquire"], memoryOrders["memory_order_acq_rel"]:
 			in.Access = machine.Acquire
 		case memoryOrders["memory_order_seq_cst"]:
 			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
-			r := withDst()
+			r := tc.emitTo(in, dst)
 			tc.emit(machine.Instr{Op: machine.OpFence, Fence: machine.FenceMb})
 			return r
 		}
-		return withDst()
+		return tc.emitTo(in, dst)
 	case pC11Store:
 		in.Op, in.Access = machine.OpStore, machine.Once
-		switch mos[0] {
+		switch mo {
 		case memoryOrders["memory_order_release"], memoryOrders["memory_order_acq_rel"]:
 			in.Access = machine.Release
 		case memoryOrders["memory_order_seq_cst"]:
@@ -949,53 +954,59 @@ func (tc *threadCompiler) call(c *CallExpr, dst dest) *machine.Expr {
 		tc.emit(in)
 	case pC11Fence:
 		f := machine.FenceMb
-		if mos[0] == memoryOrders["memory_order_relaxed"] {
+		if mo == memoryOrders["memory_order_relaxed"] {
 			f = machine.FenceBarrier // a relaxed fence orders nothing
 		}
 		tc.emit(machine.Instr{Op: machine.OpFence, Fence: f})
 	case pC11RMW:
-		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
-		return withDst()
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mo), pr.rmw
+		return tc.emitTo(in, dst)
 	case pC11CAS:
-		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mos[0]), pr.rmw
-		return tc.compareExchange(in, expArg, dst)
-	case pRMW:
-		in.Op, in.Order, in.RMW = machine.OpRMW, pr.order, pr.rmw
-		switch {
-		case pr.one:
-			in.Val = machine.Const(1)
-		case pr.args[pr.val] == argBit:
-			in.Val = machine.Const(machine.Value(int64(1) << nr))
-		}
-		if pr.zeroExp {
-			in.Exp = machine.Const(0)
-		}
-		if pr.ret == retNone || pr.ret == retOld || dst == dstNone {
-			return withDst()
-		}
-		// The result is computed from the old value.
-		t := tc.temp()
-		in.HasDst, in.Dst = true, t
-		tc.emit(in)
-		old := machine.RegExpr(t)
-		var res *machine.Expr
-		switch pr.ret {
-		case retNew:
-			res = machine.Bin(rmwExprOp(pr.rmw), old, in.Val)
-		case retZero:
-			res = machine.Bin(machine.EEq, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
-		case retBit:
-			res = machine.Bin(machine.EAnd, machine.Bin(machine.EShr, old, machine.Const(machine.Value(nr))), machine.Const(1))
-		case retNeg:
-			res = machine.Bin(machine.ELt, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
-		case retAdded:
-			res = machine.Bin(machine.ENe, old, in.Exp)
-		}
-		if dst == dstValue {
-			return res
-		}
-		tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: res})
+		in.Op, in.Order, in.RMW = machine.OpRMW, c11Order(mo), pr.rmw
+		return tc.compareExchange(in, a.expArg, dst)
 	}
+	return nil
+}
+
+// rmwCall emits a kernel read-modify-write (in holds its address and
+// values; nr is the bit number of a bit operation), and computes what it
+// returns from the old value when that is not the old value itself.
+func (tc *threadCompiler) rmwCall(pr *prim, in machine.Instr, nr int64, dst dest) *machine.Expr {
+	in.Op, in.Order, in.RMW = machine.OpRMW, pr.order, pr.rmw
+	switch {
+	case pr.one:
+		in.Val = machine.Const(1)
+	case pr.args[pr.val] == argBit:
+		in.Val = machine.Const(machine.Value(int64(1) << nr))
+	}
+	if pr.zeroExp {
+		in.Exp = machine.Const(0)
+	}
+	if pr.ret == retNone || pr.ret == retOld || dst == dstNone {
+		return tc.emitTo(in, dst)
+	}
+	// The result is computed from the old value.
+	t := tc.temp()
+	in.HasDst, in.Dst = true, t
+	tc.emit(in)
+	old := machine.RegExpr(t)
+	var res *machine.Expr
+	switch pr.ret {
+	case retNew:
+		res = machine.Bin(rmwExprOp(pr.rmw), old, in.Val)
+	case retZero:
+		res = machine.Bin(machine.EEq, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
+	case retBit:
+		res = machine.Bin(machine.EAnd, machine.Bin(machine.EShr, old, machine.Const(machine.Value(nr))), machine.Const(1))
+	case retNeg:
+		res = machine.Bin(machine.ELt, machine.Bin(rmwExprOp(pr.rmw), old, in.Val), machine.Const(0))
+	case retAdded:
+		res = machine.Bin(machine.ENe, old, in.Exp)
+	}
+	if dst == dstValue {
+		return res
+	}
+	tc.emit(machine.Instr{Op: machine.OpAssign, HasDst: true, Dst: dst.reg, Val: res})
 	return nil
 }
 
@@ -1015,7 +1026,7 @@ func c11Order(mo machine.Value) machine.Order {
 	return machine.OrderFull
 }
 
-func identName(id *Ident, ok bool) string {
+func identName(id *syntax.Ident, ok bool) string {
 	if !ok {
 		return ""
 	}
@@ -1027,13 +1038,13 @@ func identName(id *Ident, ok bool) string {
 // result is whether it succeeded. e is "&r" for a register r, or a
 // pointer to a location (read and written with plain accesses). A weak
 // exchange never fails spuriously here.
-func (tc *threadCompiler) compareExchange(in machine.Instr, e Expr, dst dest) *machine.Expr {
+func (tc *threadCompiler) compareExchange(in machine.Instr, e syntax.Expr, dst dest) *machine.Expr {
 	old := tc.temp()
 	in.HasDst, in.Dst = true, old
 	var expected *machine.Expr
 	var update func()
-	if u, ok := unparen(e).(*UnaryExpr); ok && u.Op == "&" {
-		if id, ok := unparen(u.X).(*Ident); ok {
+	if u, ok := syntax.Unparen(e).(*syntax.UnaryExpr); ok && u.Op == "&" {
+		if id, ok := syntax.Unparen(u.X).(*syntax.Ident); ok {
 			if r, isReg := tc.lookupReg(id.Name); isReg {
 				expected = machine.RegExpr(r)
 				update = func() { // equal or not, r ends up holding the value read

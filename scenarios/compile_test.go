@@ -291,7 +291,7 @@ func TestPrimitiveMapping(t *testing.T) {
 			t.Errorf("%s: Parse: %v", tt.stmt, err)
 			continue
 		}
-		c, err := s.Compile()
+		c, err := Compile(s)
 		if err != nil {
 			t.Errorf("%s: Compile: %v", tt.stmt, err)
 			continue
@@ -330,7 +330,7 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 		if pr.ret != retNone {
 			stmt = "r0 = " + stmt
 		}
-		c, err := mustParse(t, stmtScenario(stmt)).Compile()
+		c, err := Compile(mustParse(t, stmtScenario(stmt)))
 		if err != nil {
 			t.Errorf("%s: %v", stmt, err)
 			continue
@@ -351,7 +351,7 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 			}
 		}
 		if pr.ret == retNone {
-			if _, err := mustParse(t, stmtScenario("r0 = "+stmt)).Compile(); err == nil || !strings.Contains(err.Error(), "does not return a value") {
+			if _, err := Compile(mustParse(t, stmtScenario("r0 = "+stmt))); err == nil || !strings.Contains(err.Error(), "does not return a value") {
 				t.Errorf("r0 = %s: got %v, want a 'does not return a value' error", stmt, err)
 			}
 		}
@@ -438,7 +438,7 @@ func TestExprEval(t *testing.T) {
 		{"r1 - 1", -1},
 	}
 	for _, tt := range tests {
-		c, err := mustParse(t, stmtScenario("r0 = "+tt.expr+";")).Compile()
+		c, err := Compile(mustParse(t, stmtScenario("r0 = "+tt.expr+";")))
 		if err != nil {
 			t.Errorf("%s: %v", tt.expr, err)
 			continue
@@ -517,7 +517,7 @@ func TestTempNamesAvoidUserRegisters(t *testing.T) {
 
 func TestCompileLimits(t *testing.T) {
 	many := strings.Repeat("WRITE_ONCE(*x, 1);\n", machine.MaxInstrs+1)
-	_, err := mustParse(t, stmtScenario(many)).Compile()
+	_, err := Compile(mustParse(t, stmtScenario(many)))
 	if err == nil || !strings.Contains(err.Error(), "too many instructions") {
 		t.Errorf("too many instructions: %v", err)
 	}
@@ -525,7 +525,7 @@ func TestCompileLimits(t *testing.T) {
 	for i := 0; i < machine.MaxRegs+1; i++ {
 		decls = append(decls, fmt.Sprintf("int a%d;", i))
 	}
-	_, err = mustParse(t, stmtScenario(strings.Join(decls, " "))).Compile()
+	_, err = Compile(mustParse(t, stmtScenario(strings.Join(decls, " "))))
 	if err == nil || !strings.Contains(err.Error(), "too many registers") {
 		t.Errorf("too many registers: %v", err)
 	}
@@ -533,7 +533,7 @@ func TestCompileLimits(t *testing.T) {
 	for i := 0; i <= machine.MaxCPUs; i++ {
 		fmt.Fprintf(&threads, "P%d(int *x) { WRITE_ONCE(*x, 1); }\n", i)
 	}
-	_, err = mustParse(t, "C t\n{}\n"+threads.String()+"exists (x=1)\n").Compile()
+	_, err = Compile(mustParse(t, "C t\n{}\n"+threads.String()+"exists (x=1)\n"))
 	if err == nil || !strings.Contains(err.Error(), "too many threads") {
 		t.Errorf("too many threads: %v", err)
 	}
@@ -541,7 +541,7 @@ func TestCompileLimits(t *testing.T) {
 	for i := 0; i <= machine.MaxLocs; i++ {
 		params = append(params, fmt.Sprintf("int *v%d", i))
 	}
-	_, err = mustParse(t, "C t\n{}\nP0("+strings.Join(params, ", ")+") { WRITE_ONCE(*v0, 1); }\nexists (v0=1)\n").Compile()
+	_, err = Compile(mustParse(t, "C t\n{}\nP0("+strings.Join(params, ", ")+") { WRITE_ONCE(*v0, 1); }\nexists (v0=1)\n"))
 	if err == nil || !strings.Contains(err.Error(), "too many locations") {
 		t.Errorf("too many locations: %v", err)
 	}
@@ -553,7 +553,7 @@ func TestCompileDepthFollowsIfBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Compile()
+	c, err := Compile(s)
 	if err != nil {
 		t.Fatal(err)
 	}

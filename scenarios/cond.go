@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // condFunc evaluates a resolved condition on an outcome.
@@ -20,7 +21,7 @@ func (c *Compiled) resolveClauses() {
 	}
 	resetShown()
 	if s.Final == nil {
-		panic(errorf(s.NamePos, "missing final condition (exists, ~exists or forall)"))
+		panic(syntax.Errorf(s.NamePos, "missing final condition (exists, ~exists or forall)"))
 	}
 	if s.Filter != nil {
 		c.filter = c.resolveCond(s.Filter.Cond)
@@ -38,15 +39,15 @@ func (c *Compiled) resolveClauses() {
 
 // resolveLoc checks that l names a register or location, marks it shown,
 // and returns a function reading it from an outcome.
-func (c *Compiled) resolveLoc(l *CondLoc) func(o machine.Outcome) (machine.Value, bool) {
+func (c *Compiled) resolveLoc(l *syntax.CondLoc) func(o machine.Outcome) (machine.Value, bool) {
 	if l.Thread >= 0 {
 		if l.Thread >= len(c.Program.Threads) {
-			panic(errorf(l.NamePos, "there is no thread %d (the threads are P0 to P%d)", l.Thread, len(c.Program.Threads)-1))
+			panic(syntax.Errorf(l.NamePos, "there is no thread %d (the threads are P0 to P%d)", l.Thread, len(c.Program.Threads)-1))
 		}
 		r, ok := c.Reg(l.Thread, l.Name)
 		if !ok {
 			th := c.Program.Threads[l.Thread]
-			panic(errorf(l.NamePos, "P%d has no register %s (%s)", l.Thread, l.Name, describeRegs(th, c.UserRegs[l.Thread])))
+			panic(syntax.Errorf(l.NamePos, "P%d has no register %s (%s)", l.Thread, l.Name, describeRegs(th, c.UserRegs[l.Thread])))
 		}
 		c.shownRegs[l.Thread][r] = true
 		t := l.Thread
@@ -59,7 +60,7 @@ func (c *Compiled) resolveLoc(l *CondLoc) func(o machine.Outcome) (machine.Value
 	}
 	loc, ok := c.locs[l.Name]
 	if !ok {
-		panic(errorf(l.NamePos, "unknown location %s", l.Name))
+		panic(syntax.Errorf(l.NamePos, "unknown location %s", l.Name))
 	}
 	c.shownLocs[loc] = true
 	return func(o machine.Outcome) (machine.Value, bool) {
@@ -70,26 +71,26 @@ func (c *Compiled) resolveLoc(l *CondLoc) func(o machine.Outcome) (machine.Value
 	}
 }
 
-func (c *Compiled) resolveCond(x Cond) condFunc {
+func (c *Compiled) resolveCond(x syntax.Cond) condFunc {
 	switch x := x.(type) {
-	case *CondAnd:
+	case *syntax.CondAnd:
 		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
 		return func(o machine.Outcome) bool { return l(o) && r(o) }
-	case *CondOr:
+	case *syntax.CondOr:
 		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
 		return func(o machine.Outcome) bool { return l(o) || r(o) }
-	case *CondNot:
+	case *syntax.CondNot:
 		f := c.resolveCond(x.X)
 		return func(o machine.Outcome) bool { return !f(o) }
-	case *CondImplies:
+	case *syntax.CondImplies:
 		l, r := c.resolveCond(x.X), c.resolveCond(x.Y)
 		return func(o machine.Outcome) bool { return !l(o) || r(o) }
-	case *CondParen:
+	case *syntax.CondParen:
 		return c.resolveCond(x.X)
-	case *CondBool:
+	case *syntax.CondBool:
 		v := x.Value
 		return func(machine.Outcome) bool { return v }
-	case *CondAtom:
+	case *syntax.CondAtom:
 		get := c.resolveLoc(x.Loc)
 		eq := x.Op != "!="
 		if x.Val.Ref != nil {
@@ -106,18 +107,18 @@ func (c *Compiled) resolveCond(x Cond) condFunc {
 			return ok && (v == want) == eq
 		}
 	}
-	panic(errorf(c.Scenario.NamePos, "unsupported condition"))
+	panic(syntax.Errorf(c.Scenario.NamePos, "unsupported condition"))
 }
 
 // atomValue is the value atom x compares with: a number, or a pointer to
 // a location.
-func (c *Compiled) atomValue(x *CondAtom) machine.Value {
+func (c *Compiled) atomValue(x *syntax.CondAtom) machine.Value {
 	if x.Val.Loc == "" {
 		return machine.Value(x.Val.Int)
 	}
 	l, ok := c.locs[x.Val.Loc]
 	if !ok {
-		panic(errorf(x.Val.ValuePos, "unknown location %s", x.Val.Loc))
+		panic(syntax.Errorf(x.Val.ValuePos, "unknown location %s", x.Val.Loc))
 	}
 	return machine.PtrTo(l)
 }
@@ -132,29 +133,29 @@ func (c *Compiled) askedParts() []Clause {
 	if f == nil {
 		return nil
 	}
-	var split func(x Cond, and bool, out []Cond) []Cond
-	split = func(x Cond, and bool, out []Cond) []Cond {
+	var split func(x syntax.Cond, and bool, out []syntax.Cond) []syntax.Cond
+	split = func(x syntax.Cond, and bool, out []syntax.Cond) []syntax.Cond {
 		switch y := x.(type) {
-		case *CondParen:
+		case *syntax.CondParen:
 			return split(y.X, and, out)
-		case *CondAnd:
+		case *syntax.CondAnd:
 			if and {
 				return split(y.Y, and, split(y.X, and, out))
 			}
-		case *CondOr:
+		case *syntax.CondOr:
 			if !and {
 				return split(y.Y, and, split(y.X, and, out))
 			}
 		}
 		return append(out, x)
 	}
-	forall := f.Kind == Forall
+	forall := f.Kind == syntax.Forall
 	var parts []Clause
 	for _, x := range split(f.Cond, !forall, nil) {
 		holds := c.resolveCond(x)
-		text := FormatCond(x)
+		text := syntax.FormatCond(x)
 		if forall {
-			text = "~" + condOperand(x, 4)
+			text = syntax.FormatCond(&syntax.CondNot{X: x})
 			h := holds
 			holds = func(o machine.Outcome) bool { return !h(o) }
 		}
@@ -187,7 +188,7 @@ func (c *Compiled) Shown() func(thread int, reg machine.Reg, loc machine.Loc, is
 type Verdict struct {
 	// Observation is Always if every kept final state satisfies the
 	// condition, Never if none does, Sometimes otherwise.
-	Observation Observation
+	Observation syntax.Observation
 	// Positive and Negative count the kept final states that do and do
 	// not satisfy the condition.
 	Positive, Negative int
@@ -222,7 +223,7 @@ func resultOutcomes(r *machine.Result) []machine.Outcome {
 // outcomes (and however many of the explorer's states) it stands for.
 // So the counts are herd7's Positive and Negative, and do not depend on
 // how the explorer tells its states apart.
-func verdictOf(outcomes []machine.Outcome, k FinalKind, sat, kept func(machine.Outcome) bool, key func(machine.Outcome) string) Verdict {
+func verdictOf(outcomes []machine.Outcome, k syntax.FinalKind, sat, kept func(machine.Outcome) bool, key func(machine.Outcome) string) Verdict {
 	var v Verdict
 	seen := map[string]bool{}
 	for _, o := range outcomes {
@@ -249,18 +250,18 @@ func verdictOf(outcomes []machine.Outcome, k FinalKind, sat, kept func(machine.O
 	}
 	switch {
 	case v.Positive == 0:
-		v.Observation = Never
+		v.Observation = syntax.Never
 	case v.Negative == 0:
-		v.Observation = Always
+		v.Observation = syntax.Always
 	default:
-		v.Observation = Sometimes
+		v.Observation = syntax.Sometimes
 	}
 	switch k {
-	case Exists:
+	case syntax.Exists:
 		v.Validated = v.Positive > 0
-	case NotExists:
+	case syntax.NotExists:
 		v.Validated = v.Positive == 0
-	case Forall:
+	case syntax.Forall:
 		v.Validated = v.Negative == 0
 	}
 	return v

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // condScenario has two threads with registers r0, r1 each and locations
@@ -92,15 +93,15 @@ func TestVerdict(t *testing.T) {
 		clauses string
 		want    Verdict
 	}{
-		{"exists (0:r0=1 /\\ 0:r1=0)", Verdict{Observation: Sometimes, Positive: 1, Negative: 3, Validated: true}},
-		{"exists (0:r0=2)", Verdict{Observation: Never, Positive: 0, Negative: 2, Validated: false}},
-		{"~exists (0:r0=2)", Verdict{Observation: Never, Positive: 0, Negative: 2, Validated: true}},
-		{"~exists (0:r0=1)", Verdict{Observation: Sometimes, Positive: 1, Negative: 1, Validated: false}},
-		{"forall (x=1)", Verdict{Observation: Always, Positive: 1, Negative: 0, Validated: true}},
-		{"forall (0:r0=1)", Verdict{Observation: Sometimes, Positive: 1, Negative: 1, Validated: false}},
-		{"filter (0:r0=1)\nexists (0:r1=0)", Verdict{Observation: Sometimes, Positive: 1, Negative: 1, Filtered: 2, Validated: true}},
-		{"filter (0:r0=1)\nforall (y=1)", Verdict{Observation: Always, Positive: 1, Negative: 0, Filtered: 1, Validated: true}},
-		{"filter (x=0)\nexists (y=1)", Verdict{Observation: Never, Filtered: 1}},
+		{"exists (0:r0=1 /\\ 0:r1=0)", Verdict{Observation: syntax.Sometimes, Positive: 1, Negative: 3, Validated: true}},
+		{"exists (0:r0=2)", Verdict{Observation: syntax.Never, Positive: 0, Negative: 2, Validated: false}},
+		{"~exists (0:r0=2)", Verdict{Observation: syntax.Never, Positive: 0, Negative: 2, Validated: true}},
+		{"~exists (0:r0=1)", Verdict{Observation: syntax.Sometimes, Positive: 1, Negative: 1, Validated: false}},
+		{"forall (x=1)", Verdict{Observation: syntax.Always, Positive: 1, Negative: 0, Validated: true}},
+		{"forall (0:r0=1)", Verdict{Observation: syntax.Sometimes, Positive: 1, Negative: 1, Validated: false}},
+		{"filter (0:r0=1)\nexists (0:r1=0)", Verdict{Observation: syntax.Sometimes, Positive: 1, Negative: 1, Filtered: 2, Validated: true}},
+		{"filter (0:r0=1)\nforall (y=1)", Verdict{Observation: syntax.Always, Positive: 1, Negative: 0, Filtered: 1, Validated: true}},
+		{"filter (x=0)\nexists (y=1)", Verdict{Observation: syntax.Never, Filtered: 1}},
 	}
 	for _, tt := range tests {
 		c := mustCompile(t, condScenario(tt.clauses))
@@ -109,7 +110,7 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 	c := mustCompile(t, condScenario("exists (0:r0=1)"))
-	if v := c.Verdict(nil); v.Observation != Never || v.Validated {
+	if v := c.Verdict(nil); v.Observation != syntax.Never || v.Validated {
 		t.Errorf("no states: %+v", v)
 	}
 }

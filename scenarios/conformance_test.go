@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -146,7 +147,7 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := s.Compile()
+			c, err := Compile(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,11 +278,11 @@ func TestLibrarySoundness(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Result != Never {
+		if e.Result != syntax.Never {
 			continue
 		}
 		t.Run(e.File, func(t *testing.T) {
-			c, err := e.Scenario.Compile()
+			c, err := Compile(e.Scenario)
 			if err != nil {
 				t.Fatal(err)
 			}

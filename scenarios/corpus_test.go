@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"smpscope/scenarios/syntax"
 )
 
 // herdRejectedButAccepted lists public-corpus files that herd7 rejects
@@ -31,7 +33,7 @@ func TestCorpus(t *testing.T) {
 			s, err := Parse(path, src)
 			var c *Compiled
 			if err == nil {
-				c, err = s.Compile()
+				c, err = Compile(s)
 			}
 			if want := lkmm[rel]; want == "error" {
 				if _, ok := herdRejectedButAccepted[rel]; ok {
@@ -43,7 +45,7 @@ func TestCorpus(t *testing.T) {
 				if err == nil {
 					t.Fatalf("herd7 rejects this file (%s) and smpscope accepts it", want)
 				}
-				e, ok := err.(Error)
+				e, ok := err.(syntax.Error)
 				if !ok || e.Pos.Line < 1 || e.Pos.Col < 1 || e.Pos.File != path {
 					t.Fatalf("rejected without a file:line:col position: %v", err)
 				}

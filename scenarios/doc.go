@@ -2,11 +2,13 @@
 // and the front-ends (the command line and the UI): everything both need
 // to know about a scenario lives here once.
 //
-// The litmus format: Parse reads the Linux-kernel C litmus format that
-// herd7 and tools/memory-model use (FORMAT.md), Format prints it, and
-// Compile turns a test into a machine program with its clauses resolved.
-// The built-in library (Library, Families, Builtin) is embedded with
-// go:embed.
+// The litmus format: the language itself, its tree, parser, printer and
+// walker, is the subpackage syntax; this package says what a test means: Parse
+// reads a test of the kernel primitives smpscope supports (prims.go, the
+// one table of them, which also tells syntax.Parse what a call may be:
+// KernelFuncs), and Compile turns the tree into a machine program with
+// its clauses resolved. The built-in library (Library, Families, Builtin)
+// is embedded with go:embed.
 //
 // On top of it:
 //

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // Edit is one "what if?" change of a scenario's ordering annotations,
@@ -57,7 +58,7 @@ const editSyntax = "want CPU:N=ORDER, CPU:N+BARRIER or CPU:N-BARRIER, e.g. P1:2=
 func ParseEdit(s string) (Edit, error) {
 	s = strings.TrimSpace(s)
 	cpu, rest, ok := strings.Cut(s, ":")
-	if !ok || !isThreadName(cpu) {
+	if !ok || !syntax.IsThreadName(cpu) {
 		return Edit{}, fmt.Errorf("edit %q: %s", s, editSyntax)
 	}
 	i := 0
@@ -252,7 +253,7 @@ func familyOf(name string) []Ordering {
 // editTarget is one instruction an edit names, in a private copy of the
 // scenario compiled for the purpose.
 type editTarget struct {
-	sc     *Scenario
+	sc     *syntax.Scenario
 	c      *Compiled
 	thread int
 	at     int // 1-based; 0 before the first
@@ -262,12 +263,12 @@ type editTarget struct {
 
 // editable is the scenario parsed afresh (so that edits can change it) and
 // compiled.
-func editable(s *Scenario) (*Scenario, *Compiled, error) {
-	sc, err := Parse(s.File, []byte(Format(s)))
+func editable(s *syntax.Scenario) (*syntax.Scenario, *Compiled, error) {
+	sc, err := Parse(s.File, []byte(syntax.Format(s)))
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := sc.Compile()
+	c, err := Compile(sc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -275,8 +276,8 @@ func editable(s *Scenario) (*Scenario, *Compiled, error) {
 }
 
 // target finds the instruction e names.
-func target(sc *Scenario, c *Compiled, cpu string, at int) (editTarget, error) {
-	t := slices.IndexFunc(sc.Threads, func(th *Thread) bool { return th.Name == cpu })
+func target(sc *syntax.Scenario, c *Compiled, cpu string, at int) (editTarget, error) {
+	t := slices.IndexFunc(sc.Threads, func(th *syntax.Thread) bool { return th.Name == cpu })
 	if t < 0 {
 		return editTarget{}, fmt.Errorf("no CPU named %s (the CPUs are P0 to P%d)", cpu, len(sc.Threads)-1)
 	}
@@ -337,11 +338,11 @@ func (tg editTarget) pointerAccess() bool {
 	if p.addr < 0 || p.addr >= len(tg.from.call.Args) {
 		return false
 	}
-	a := unparen(tg.from.call.Args[p.addr])
-	if u, ok := a.(*UnaryExpr); ok && u.Op == "*" {
-		a = unparen(u.X)
+	a := syntax.Unparen(tg.from.call.Args[p.addr])
+	if u, ok := a.(*syntax.UnaryExpr); ok && u.Op == "*" {
+		a = syntax.Unparen(u.X)
 	}
-	id, ok := a.(*Ident)
+	id, ok := a.(*syntax.Ident)
 	if !ok {
 		return false
 	}
@@ -382,26 +383,26 @@ func (tg editTarget) setOrder(to string) error {
 	if from.addr >= 0 {
 		call.Args[from.addr] = convertAddr(call.Args[from.addr], from.args[from.addr], into.args[into.addr])
 	}
-	call.Fun = &Ident{NamePos: call.Fun.NamePos, Name: into.name}
+	call.Fun = &syntax.Ident{NamePos: call.Fun.NamePos, Name: into.name}
 	return nil
 }
 
 // convertAddr rewrites an address argument from one form to another:
 // "*x" (READ_ONCE) and "x" (smp_load_acquire).
-func convertAddr(a Expr, from, to argKind) Expr {
+func convertAddr(a syntax.Expr, from, to argKind) syntax.Expr {
 	switch {
 	case from == to:
 		return a
 	case from == argLvalue:
-		if u, ok := unparen(a).(*UnaryExpr); ok && u.Op == "*" {
+		if u, ok := syntax.Unparen(a).(*syntax.UnaryExpr); ok && u.Op == "*" {
 			return u.X
 		}
-		return &UnaryExpr{OpPos: a.Pos(), Op: "&", X: a}
+		return &syntax.UnaryExpr{OpPos: a.Pos(), Op: "&", X: a}
 	case to == argLvalue:
-		if u, ok := unparen(a).(*UnaryExpr); ok && u.Op == "&" {
+		if u, ok := syntax.Unparen(a).(*syntax.UnaryExpr); ok && u.Op == "&" {
 			return u.X
 		}
-		return &UnaryExpr{OpPos: a.Pos(), Op: "*", X: a}
+		return &syntax.UnaryExpr{OpPos: a.Pos(), Op: "*", X: a}
 	}
 	return a
 }
@@ -412,26 +413,26 @@ func convertAddr(a Expr, from, to argKind) Expr {
 // the jump over an else branch the start of the else branch, and after
 // any other instruction the statement right after its own. A branch that
 // is a lone statement is wrapped in a block so that it has a list.
-func (tg editTarget) slot() (*[]Stmt, int, error) {
+func (tg editTarget) slot() (*[]syntax.Stmt, int, error) {
 	body := &tg.sc.Threads[tg.thread].Body
 	if tg.at == 0 {
 		i := 0
 		for i < len(*body) {
-			if d, ok := (*body)[i].(*DeclStmt); !ok || d.Init != nil {
+			if d, ok := (*body)[i].(*syntax.DeclStmt); !ok || d.Init != nil {
 				break
 			}
 			i++
 		}
 		return body, i, nil
 	}
-	if ifs, ok := tg.from.stmt.(*IfStmt); ok {
+	if ifs, ok := tg.from.stmt.(*syntax.IfStmt); ok {
 		branch := &ifs.Then
 		if tg.from.els {
 			branch = &ifs.Else
 		}
-		blk, ok := (*branch).(*BlockStmt)
+		blk, ok := (*branch).(*syntax.BlockStmt)
 		if !ok {
-			blk = &BlockStmt{List: []Stmt{*branch}}
+			blk = &syntax.BlockStmt{List: []syntax.Stmt{*branch}}
 			*branch = blk
 		}
 		return &blk.List, 0, nil
@@ -445,60 +446,43 @@ func (tg editTarget) slot() (*[]Stmt, int, error) {
 
 // findStmt finds the list holding target and its index there, wrapping a
 // lone if or else branch that is target in a block.
-func findStmt(list *[]Stmt, target Stmt) (*[]Stmt, int, bool) {
-	for i, st := range *list {
-		if st == target {
-			return list, i, true
+func findStmt(list *[]syntax.Stmt, target syntax.Stmt) (*[]syntax.Stmt, int, bool) {
+	if i := slices.Index(*list, target); i >= 0 {
+		return list, i, true
+	}
+	var found *[]syntax.Stmt
+	at := 0
+	syntax.InspectList(*list, func(n syntax.Node) bool {
+		if found != nil {
+			return false
 		}
-		switch s := st.(type) {
-		case *BlockStmt:
-			if l, j, ok := findStmt(&s.List, target); ok {
-				return l, j, true
+		switch s := n.(type) {
+		case *syntax.BlockStmt:
+			if i := slices.Index(s.List, target); i >= 0 {
+				found, at = &s.List, i
 			}
-		case *IfStmt:
-			if l, j, ok := findInBranch(&s.Then, target); ok {
-				return l, j, true
-			}
-			if s.Else != nil {
-				if l, j, ok := findInBranch(&s.Else, target); ok {
-					return l, j, true
+		case *syntax.IfStmt:
+			for _, b := range []*syntax.Stmt{&s.Then, &s.Else} {
+				if _, blk := (*b).(*syntax.BlockStmt); *b == target && !blk {
+					w := &syntax.BlockStmt{List: []syntax.Stmt{*b}}
+					*b = w
+					found, at = &w.List, 0
+					break
 				}
 			}
 		}
-	}
-	return nil, 0, false
-}
-
-func findInBranch(b *Stmt, target Stmt) (*[]Stmt, int, bool) {
-	switch s := (*b).(type) {
-	case *BlockStmt:
-		return findStmt(&s.List, target)
-	case *IfStmt:
-		if s != target {
-			if l, j, ok := findInBranch(&s.Then, target); ok {
-				return l, j, true
-			}
-			if s.Else != nil {
-				return findInBranch(&s.Else, target)
-			}
-			return nil, 0, false
-		}
-	}
-	if *b != target {
-		return nil, 0, false
-	}
-	blk := &BlockStmt{List: []Stmt{*b}}
-	*b = blk
-	return &blk.List, 0, true
+		return found == nil
+	})
+	return found, at, found != nil
 }
 
 // fenceStmt returns the barrier primitive a statement is, or "".
-func fenceStmt(st Stmt) string {
-	es, ok := st.(*ExprStmt)
+func fenceStmt(st syntax.Stmt) string {
+	es, ok := st.(*syntax.ExprStmt)
 	if !ok {
 		return ""
 	}
-	call, ok := unparen(es.X).(*CallExpr)
+	call, ok := syntax.Unparen(es.X).(*syntax.CallExpr)
 	if !ok || prims[call.Fun.Name] == nil || prims[call.Fun.Name].class != pFence {
 		return ""
 	}
@@ -508,7 +492,7 @@ func fenceStmt(st Stmt) string {
 // barrierAfter returns the barrier statement right after the instruction
 // (where an inserted one would go), and its instruction number; nil when
 // the next statement is no barrier.
-func (tg editTarget) barrierAfter() (Stmt, int, error) {
+func (tg editTarget) barrierAfter() (syntax.Stmt, int, error) {
 	list, i, err := tg.slot()
 	if err != nil {
 		return nil, 0, err
@@ -530,8 +514,8 @@ func (tg editTarget) insertBarrier(to string) error {
 	if err != nil {
 		return err
 	}
-	st := &ExprStmt{X: &CallExpr{Fun: &Ident{Name: fencePrim(to)}}}
-	*list = slices.Insert(*list, i, Stmt(st))
+	st := &syntax.ExprStmt{X: &syntax.CallExpr{Fun: &syntax.Ident{Name: fencePrim(to)}}}
+	*list = slices.Insert(*list, i, syntax.Stmt(st))
 	return nil
 }
 
@@ -555,7 +539,7 @@ func (tg editTarget) removeBarrier(want string) error {
 }
 
 // apply makes the edit on sc, which c is the compilation of.
-func (e Edit) apply(sc *Scenario, c *Compiled) error {
+func (e Edit) apply(sc *syntax.Scenario, c *Compiled) error {
 	tg, err := target(sc, c, e.CPU, e.At)
 	if err != nil {
 		return err
@@ -588,32 +572,32 @@ func (s *Spec) Edited(edits ...Edit) (*Spec, error) {
 	}
 	// Each edit names an instruction of the program the ones before it
 	// left: the tree is printed, parsed and compiled again between them.
-	var sc *Scenario
-	src := Format(s.Litmus)
+	var sc *syntax.Scenario
+	src := syntax.Format(s.Litmus)
 	for _, e := range edits {
 		var err error
 		if sc, err = Parse(s.Litmus.File, []byte(src)); err != nil {
 			return nil, fmt.Errorf("edit %s: %v", e, err)
 		}
-		c, err := sc.Compile()
+		c, err := Compile(sc)
 		if err != nil {
 			return nil, fmt.Errorf("edit %s: %v", e, err)
 		}
 		if err := e.apply(sc, c); err != nil {
 			return nil, fmt.Errorf("edit %s: %v", e, err)
 		}
-		src = Format(sc)
+		src = syntax.Format(sc)
 	}
 	return s.editedFrom(sc, edits)
 }
 
 // editedFrom is the spec of the edited tree sc, which edits made of s's.
-func (s *Spec) editedFrom(sc *Scenario, edits []Edit) (*Spec, error) {
-	sc, err := Parse(s.Litmus.File, []byte(Format(sc)))
+func (s *Spec) editedFrom(sc *syntax.Scenario, edits []Edit) (*Spec, error) {
+	sc, err := Parse(s.Litmus.File, []byte(syntax.Format(sc)))
 	if err != nil {
 		return nil, fmt.Errorf("edit %s: the edited source does not parse: %v", edits[len(edits)-1], err)
 	}
-	c, err := sc.Compile()
+	c, err := Compile(sc)
 	if err != nil {
 		return nil, fmt.Errorf("edit %s: %v", edits[len(edits)-1], err)
 	}
@@ -740,7 +724,7 @@ func (s *Spec) EditedSourceIn(name, dir string) (string, error) {
 	if s.Litmus == nil {
 		return "", fmt.Errorf("%s: no litmus source", s.Name)
 	}
-	sc, err := Parse(s.Litmus.File, []byte(Format(s.Litmus)))
+	sc, err := Parse(s.Litmus.File, []byte(syntax.Format(s.Litmus)))
 	if err != nil {
 		return "", err
 	}
@@ -757,14 +741,14 @@ func (s *Spec) EditedSourceIn(name, dir string) (string, error) {
 	if orig.Variant != "" {
 		values["Variant"] = orig.Variant + "+edited"
 	}
-	var header []Comment
+	var header []syntax.Comment
 	done := false
 	for _, c := range orig.Litmus.Header {
-		if !done && !c.Free && !c.isLine() {
-			c = Comment{Text: rewriteMeta(c.Text, values)}
+		if !done && !c.Free && !c.IsLine() {
+			c = syntax.Comment{Text: rewriteMeta(c.Text, values)}
 			done = true
 		}
-		header = append(header, Comment{Text: c.Text, Free: c.Free})
+		header = append(header, syntax.Comment{Text: c.Text, Free: c.Free})
 	}
 	if !done {
 		var b strings.Builder
@@ -777,10 +761,10 @@ func (s *Spec) EditedSourceIn(name, dir string) (string, error) {
 			writeField(&b, k, v)
 		}
 		b.WriteString(" *)")
-		header = append([]Comment{{Text: b.String()}}, header...)
+		header = append([]syntax.Comment{{Text: b.String()}}, header...)
 	}
 	sc.Header = header
-	return Format(sc), nil
+	return syntax.Format(sc), nil
 }
 
 // provenance is the Source line of a saved what-if: how to make it again
@@ -843,7 +827,7 @@ func rewriteMeta(text string, values map[string]string) string {
 		body = strings.TrimSuffix(strings.TrimRight(body, " \t\r"), "*)")
 		t := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(body, " \t"), "*"), " \t")
 		key := ""
-		if j := strings.Index(t, ":"); j > 0 && isMetaKey(t[:j]) {
+		if j := strings.Index(t, ":"); j > 0 && syntax.IsMetaKey(t[:j]) {
 			key = t[:j]
 		}
 		last := i == len(lines)-1
@@ -969,7 +953,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 	var out []Weakening
 	var fixed []string
 	for t, th := range c.Program.Threads {
-		seen := map[*CallExpr]bool{}
+		seen := map[*syntax.CallExpr]bool{}
 		for i := range th.Code {
 			in := &th.Code[i]
 			tg, err := target(sc, c, th.Name, i+1)

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -75,7 +76,7 @@ func edited(t testing.TB, sp *Spec, edits ...string) *Spec {
 	return out
 }
 
-func verdictIn(t testing.TB, sp *Spec, mode machine.Mode) Observation {
+func verdictIn(t testing.TB, sp *Spec, mode machine.Mode) syntax.Observation {
 	t.Helper()
 	m, err := sp.Machine(mode)
 	if err != nil {
@@ -96,13 +97,13 @@ func TestEditedVerdictsExt4(t *testing.T) {
 	both := edited(t, sp, "P1:1=acquire", "P0:2=release")
 	for _, c := range []struct {
 		sp   *Spec
-		want Observation
-	}{{sp, Sometimes}, {acq, Sometimes}, {both, Never}} {
+		want syntax.Observation
+	}{{sp, syntax.Sometimes}, {acq, syntax.Sometimes}, {both, syntax.Never}} {
 		if got := verdictIn(t, c.sp, machine.ARM); got != c.want {
 			t.Errorf("%v: ARM-like verdict %s, want %s", c.sp.Edits, got, c.want)
 		}
 	}
-	src := Format(both.Litmus)
+	src := syntax.Format(both.Litmus)
 	for _, want := range []string{"r0 = smp_load_acquire(flag);", "smp_store_release(flag, 1);", "smp_store_release(goal, 8);"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("edited source lacks %q:\n%s", want, src)
@@ -127,12 +128,12 @@ func TestEditedVerdictsMP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for mode, want := range map[machine.Mode][2]Observation{machine.ARM: {Never, Sometimes}, machine.TSO: {Never, Never}} {
+	for mode, want := range map[machine.Mode][2]syntax.Observation{machine.ARM: {syntax.Never, syntax.Sometimes}, machine.TSO: {syntax.Never, syntax.Never}} {
 		if before, after := verdictIn(t, sp, mode), verdictIn(t, nowmb, mode); before != want[0] || after != want[1] {
 			t.Errorf("%s: %s → %s, want %s → %s", mode.Title(), before, after, want[0], want[1])
 		}
 	}
-	if code := Format(nowmb.Litmus); strings.Contains(code[strings.Index(code, "P0("):], "smp_wmb") {
+	if code := syntax.Format(nowmb.Litmus); strings.Contains(code[strings.Index(code, "P0("):], "smp_wmb") {
 		t.Errorf("smp_wmb still there:\n%s", code)
 	}
 }
@@ -194,7 +195,7 @@ func TestEditForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		e := edited(t, sp, c.edits...)
-		if src := Format(e.Litmus); !strings.Contains(src, c.want) {
+		if src := syntax.Format(e.Litmus); !strings.Contains(src, c.want) {
 			t.Errorf("%v: edited source lacks %q:\n%s", c.edits, c.want, src)
 		}
 	}
@@ -477,7 +478,7 @@ func TestEditRoundTripProperty(t *testing.T) {
 			if err := ed.apply(sc, c); err != nil {
 				t.Fatalf("%s %v: %v", sp.Name, ed, err)
 			}
-			direct, err := sc.Compile()
+			direct, err := Compile(sc)
 			if err != nil {
 				t.Fatalf("%s %v: the edited tree does not compile: %v", sp.Name, ed, err)
 			}
@@ -486,7 +487,7 @@ func TestEditRoundTripProperty(t *testing.T) {
 				t.Fatalf("%s %v: %v", sp.Name, ed, err)
 			}
 			if d := samePrograms(direct.Program, next.Program); d != "" {
-				t.Fatalf("%s %v: the printed source compiles to another program:\n%s\n%s", sp.Name, ed, d, Format(next.Litmus))
+				t.Fatalf("%s %v: the printed source compiles to another program:\n%s\n%s", sp.Name, ed, d, syntax.Format(next.Litmus))
 			}
 			edits = append(edits, ed)
 			cur = next
@@ -502,18 +503,18 @@ func TestEditRoundTripProperty(t *testing.T) {
 		if err != nil {
 			t.Fatalf("saved source does not parse: %v\n%s", err, src)
 		}
-		c, err := saved.Compile()
+		c, err := Compile(saved)
 		if err != nil {
 			t.Fatalf("saved source does not compile: %v\n%s", err, src)
 		}
 		if d := samePrograms(c.Program, cur.Program); d != "" {
 			t.Fatalf("save → parse gives another program (%v):\n%s\n%s", edits, d, src)
 		}
-		fresh, err := Parse(sp.Litmus.File, []byte(Format(sp.Litmus)))
+		fresh, err := Parse(sp.Litmus.File, []byte(syntax.Format(sp.Litmus)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err = fresh.Compile()
+		c, err = Compile(fresh)
 		if err != nil {
 			t.Fatal(err)
 		}

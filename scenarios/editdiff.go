@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // What an edit changed, for people and for the history: the edited
@@ -25,8 +26,8 @@ func (s *Spec) SourceDiff() []DiffLine {
 	if orig.Litmus == nil || s.Litmus == nil {
 		return nil
 	}
-	a := strings.Split(strings.TrimSuffix(Format(orig.Litmus), "\n"), "\n")
-	b := strings.Split(strings.TrimSuffix(Format(s.Litmus), "\n"), "\n")
+	a := strings.Split(strings.TrimSuffix(syntax.Format(orig.Litmus), "\n"), "\n")
+	b := strings.Split(strings.TrimSuffix(syntax.Format(s.Litmus), "\n"), "\n")
 	var out []DiffLine
 	i, j := 0, 0
 	flush := func(ti, tj int) {

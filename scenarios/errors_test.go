@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"smpscope/scenarios/syntax"
 )
 
 // TestErrorChunks runs every bad input of testdata/errors.litmus-chunks
@@ -57,14 +58,14 @@ func TestErrorChunks(t *testing.T) {
 		text := strings.TrimRight(strings.Join(src, "\n"), "\n")
 		s, err := Parse("chunk", []byte(text))
 		if err == nil {
-			_, err = s.Compile()
+			_, err = Compile(s)
 		}
 		where := starts[ci] + wantLine - 1
 		if err == nil {
 			t.Errorf("errors.litmus-chunks:%d: no error, want %q", where, wantRe)
 			continue
 		}
-		e, ok := err.(Error)
+		e, ok := err.(syntax.Error)
 		if !ok {
 			t.Errorf("errors.litmus-chunks:%d: error %v is a %T, not an Error", where, err, err)
 			continue
@@ -75,31 +76,5 @@ func TestErrorChunks(t *testing.T) {
 		if e.Pos.File != "chunk" || e.Pos.Col < 1 {
 			t.Errorf("errors.litmus-chunks:%d: position %v lacks file or column", where, e.Pos)
 		}
-	}
-}
-
-// Brief keeps every line of a message within MaxMessageLine characters,
-// a long word to its head and tail, and leaves short messages alone.
-func TestBrief(t *testing.T) {
-	short := `smpscope check: t.litmus:3:4: unknown function "foo"`
-	if Brief(short) != short {
-		t.Errorf("a short message changed: %q", Brief(short))
-	}
-	path := "/" + strings.Repeat("d", 200) + "/file.litmus:3:4:"
-	got := Brief("smpscope check: " + path + " bad\nsteps enabled there:\n\t" + strings.Repeat("x /\\ ", 20000))
-	lines := strings.Split(got, "\n")
-	if len(lines) != 3 || !strings.Contains(lines[0], "…ddd/file.litmus:3:4: bad") {
-		t.Errorf("the path lost its end: %q", lines[0])
-	}
-	for _, l := range lines {
-		if n := utf8.RuneCountInString(l); n > MaxMessageLine {
-			t.Errorf("a line of %d characters", n)
-		}
-	}
-	if !strings.Contains(lines[2], " … ") || !strings.HasSuffix(lines[2], "x /\\ ") {
-		t.Errorf("the long line was not cut in the middle: %.100q…", lines[2])
-	}
-	if l := Brief(strings.Repeat("é", 10_000)); utf8.RuneCountInString(l) != 71 || !utf8.ValidString(l) {
-		t.Errorf("a long word: %d characters", utf8.RuneCountInString(l))
 	}
 }

@@ -600,68 +600,10 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 		maxCost += s.levels[top[i]].cost
 	}
 	eo.Workers = 1 // small explorations, many at once
-	var mu sync.Mutex
-	memo := map[string]fixResult{}
-	var working, failing []assignment
-	budget := opts.MaxExplorations
-	unsure := false
-	// explore explores the sets not known yet, in parallel, and records
-	// what each gives; it returns false once the budget is spent.
-	explore := func(as []assignment) bool {
-		var todo []assignment
-		mu.Lock()
-		for _, a := range as {
-			if _, ok := memo[a.key()]; !ok && !slices.ContainsFunc(todo, func(b assignment) bool { return b.key() == a.key() }) {
-				todo = append(todo, a)
-			}
-		}
-		if len(todo) > budget {
-			todo = todo[:budget]
-		}
-		budget -= len(todo)
-		fm.Explorations += len(todo)
-		mu.Unlock()
-		jobs := make([]Job, len(todo))
-		for i, a := range todo {
-			sp, _, _, err := spec.fixSpec(a, sites)
-			if err != nil {
-				sp = &Spec{Name: spec.Name} // no program: an error, unsure
-			}
-			jobs[i] = Job{Spec: sp, Mode: fm.Mode}
-		}
-		runs := ExploreAll(jobs, eo, nil)
-		mu.Lock()
-		defer mu.Unlock()
-		for i, run := range runs {
-			nr := necessityRun(run)
-			switch {
-			case nr.Known() && !nr.Reachable:
-				memo[todo[i].key()] = fixWorks
-			case nr.Err == nil && nr.Reachable:
-				memo[todo[i].key()] = fixFails
-			default:
-				memo[todo[i].key()] = fixUnknown
-				unsure = true
-			}
-		}
-		return budget > 0 || len(todo) == len(as)
-	}
-	result := func(a assignment) fixResult {
-		mu.Lock()
-		defer mu.Unlock()
-		if r, ok := memo[a.key()]; ok {
-			return r
-		}
-		for _, f := range failing {
-			if f.above(a, sites) {
-				return fixFails
-			}
-		}
-		return fixUnexplored
-	}
+	fs := &fixSearch{spec: spec, sites: sites, fm: fm, eo: eo, memo: map[string]fixResult{}, budget: opts.MaxExplorations}
 	// Every strengthening at once: if that does not work, nothing does.
-	explore([]assignment{top})
-	switch result(top) {
+	fs.explore([]assignment{top})
+	switch fs.result(top) {
 	case fixFails:
 		fm.NoFix, fm.Complete = true, true
 		return
@@ -669,83 +611,13 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 		fm.Stop = "even the search with every strengthening at once did not finish"
 		return
 	}
-	// grow raises a failing set site by site as high as it still fails:
-	// at each site, its stronger forms are explored at once, and the
-	// strongest that fails is kept.
-	grow := func(a assignment) assignment {
-		g := slices.Clone(a)
-		for i := range sites {
-			var tries []assignment
-			for l := len(sites[i].levels) - 1; l >= 0; l-- {
-				if l != int(g[i]) && sites[i].le[g[i]][l] {
-					t := slices.Clone(g)
-					t[i] = uint8(l)
-					tries = append(tries, t)
-				}
-			}
-			var todo []assignment
-			for _, t := range tries {
-				if result(t) == fixUnexplored {
-					todo = append(todo, t)
-				}
-			}
-			if len(todo) > 0 && !explore(todo) {
-				return g
-			}
-			for _, t := range tries {
-				if result(t) == fixFails {
-					g = t
-					break
-				}
-			}
-		}
-		return g
-	}
-	const nodeLimit = 4 << 20
 	for c := 1; c <= maxCost; {
 		if ctx.Err() != nil {
 			fm.Stop = "cancelled"
 			return
 		}
-		// The cheapest sets left to pick, of cost c.
-		var seeds []assignment
-		nodes := 0
-		var walk func(i, left int, a assignment)
-		walk = func(i, left int, a assignment) {
-			nodes++
-			if len(seeds) >= fixBatch || nodes > nodeLimit {
-				return
-			}
-			if i == n {
-				if left != 0 {
-					return
-				}
-				for _, w := range working {
-					if a.above(w, sites) {
-						return
-					}
-				}
-				for _, f := range failing {
-					if f.above(a, sites) {
-						return
-					}
-				}
-				if r, ok := memo[a.key()]; ok && r != fixWorks {
-					return
-				}
-				seeds = append(seeds, slices.Clone(a))
-				return
-			}
-			for l := range sites[i].levels {
-				if k := sites[i].levels[l].cost; k <= left {
-					a[i] = uint8(l)
-					walk(i+1, left-k, a)
-				}
-			}
-			a[i] = 0
-		}
-		walk(0, c, make(assignment, n))
-		if nodes > nodeLimit {
+		seeds, ok := fs.seeds(c)
+		if !ok {
 			fm.Stop = fmt.Sprintf("there are too many sets costing %d to go through", c)
 			return
 		}
@@ -753,22 +625,22 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 			c++
 			continue
 		}
-		spent := !explore(seeds)
+		spent := !fs.explore(seeds)
 		var fails []assignment
 		for _, a := range seeds {
-			switch result(a) {
+			switch fs.result(a) {
 			case fixWorks:
 				sp, changes, seq, err := spec.fixSpec(a, sites)
 				if err != nil {
 					continue
 				}
-				working = append(working, a)
+				fs.working = append(fs.working, a)
 				fm.Fixes = append(fm.Fixes, Fix{Changes: changes, Edits: seq, Spec: sp, Cost: c, a: a})
 			case fixFails:
 				fails = append(fails, a)
 			}
 		}
-		if unsure {
+		if fs.unsure {
 			fm.Stop = fmt.Sprintf("an exploration stopped at a limit among the sets costing %d, so dearer sets could not be called minimal", c)
 			return
 		}
@@ -784,18 +656,172 @@ func search(spec *Spec, sites []fixSite, fm *FixMode, eo machine.Options, opts F
 		// Raise the failing ones, one after another (so that what each
 		// explores, and the report's counts, do not depend on timing).
 		for _, a := range fails {
-			failing = append(failing, grow(a))
+			fs.failing = append(fs.failing, fs.grow(a))
 		}
 		switch {
-		case unsure:
+		case fs.unsure:
 			fm.Stop = fmt.Sprintf("an exploration stopped at a limit among the sets costing more than %d, so dearer sets could not be called minimal", c)
 			return
-		case budget <= 0:
+		case fs.budget <= 0:
 			fm.Stop = fmt.Sprintf("the limit of %d explorations was reached among the sets costing %d", opts.MaxExplorations, c)
 			return
 		}
 	}
 	fm.Complete = true
+}
+
+// fixSearch is the state of one mode's search: what each set explored
+// gave, the fixes and the raised failing sets found, and the budget left.
+type fixSearch struct {
+	spec  *Spec
+	sites []fixSite
+	fm    *FixMode
+	eo    machine.Options
+
+	mu               sync.Mutex
+	memo             map[string]fixResult
+	working, failing []assignment
+	budget           int
+	unsure           bool // an exploration stopped at a limit
+}
+
+// explore explores the sets not known yet, in parallel, and records
+// what each gives; it returns false once the budget is spent.
+func (fs *fixSearch) explore(as []assignment) bool {
+	var todo []assignment
+	fs.mu.Lock()
+	for _, a := range as {
+		if _, ok := fs.memo[a.key()]; !ok && !slices.ContainsFunc(todo, func(b assignment) bool { return b.key() == a.key() }) {
+			todo = append(todo, a)
+		}
+	}
+	if len(todo) > fs.budget {
+		todo = todo[:fs.budget]
+	}
+	fs.budget -= len(todo)
+	fs.fm.Explorations += len(todo)
+	fs.mu.Unlock()
+	jobs := make([]Job, len(todo))
+	for i, a := range todo {
+		sp, _, _, err := fs.spec.fixSpec(a, fs.sites)
+		if err != nil {
+			sp = &Spec{Name: fs.spec.Name} // no program: an error, unsure
+		}
+		jobs[i] = Job{Spec: sp, Mode: fs.fm.Mode}
+	}
+	runs := ExploreAll(jobs, fs.eo, nil)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, run := range runs {
+		nr := necessityRun(run)
+		switch {
+		case nr.Known() && !nr.Reachable:
+			fs.memo[todo[i].key()] = fixWorks
+		case nr.Err == nil && nr.Reachable:
+			fs.memo[todo[i].key()] = fixFails
+		default:
+			fs.memo[todo[i].key()] = fixUnknown
+			fs.unsure = true
+		}
+	}
+	return fs.budget > 0 || len(todo) == len(as)
+}
+
+// result is what set a is known to give.
+func (fs *fixSearch) result(a assignment) fixResult {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if r, ok := fs.memo[a.key()]; ok {
+		return r
+	}
+	for _, f := range fs.failing {
+		if f.above(a, fs.sites) {
+			return fixFails
+		}
+	}
+	return fixUnexplored
+}
+
+// grow raises a failing set site by site as high as it still fails: at
+// each site, its stronger forms are explored at once, and the strongest
+// that fails is kept.
+func (fs *fixSearch) grow(a assignment) assignment {
+	sites := fs.sites
+	g := slices.Clone(a)
+	for i := range sites {
+		var tries []assignment
+		for l := len(sites[i].levels) - 1; l >= 0; l-- {
+			if l != int(g[i]) && sites[i].le[g[i]][l] {
+				t := slices.Clone(g)
+				t[i] = uint8(l)
+				tries = append(tries, t)
+			}
+		}
+		var todo []assignment
+		for _, t := range tries {
+			if fs.result(t) == fixUnexplored {
+				todo = append(todo, t)
+			}
+		}
+		if len(todo) > 0 && !fs.explore(todo) {
+			return g
+		}
+		for _, t := range tries {
+			if fs.result(t) == fixFails {
+				g = t
+				break
+			}
+		}
+	}
+	return g
+}
+
+// fixNodeLimit bounds the sets seeds goes through for one cost.
+const fixNodeLimit = 4 << 20
+
+// seeds are the cheapest sets left to pick, of cost c (at most
+// fixBatch); false when there are too many sets of that cost to go
+// through.
+func (fs *fixSearch) seeds(c int) ([]assignment, bool) {
+	sites, n := fs.sites, len(fs.sites)
+	var seeds []assignment
+	nodes := 0
+	var walk func(i, left int, a assignment)
+	walk = func(i, left int, a assignment) {
+		nodes++
+		if len(seeds) >= fixBatch || nodes > fixNodeLimit {
+			return
+		}
+		if i == n {
+			if left != 0 {
+				return
+			}
+			for _, w := range fs.working {
+				if a.above(w, sites) {
+					return
+				}
+			}
+			for _, f := range fs.failing {
+				if f.above(a, sites) {
+					return
+				}
+			}
+			if r, ok := fs.memo[a.key()]; ok && r != fixWorks {
+				return
+			}
+			seeds = append(seeds, slices.Clone(a))
+			return
+		}
+		for l := range sites[i].levels {
+			if k := sites[i].levels[l].cost; k <= left {
+				a[i] = uint8(l)
+				walk(i+1, left-k, a)
+			}
+		}
+		a[i] = 0
+	}
+	walk(0, c, make(assignment, n))
+	return seeds, nodes <= fixNodeLimit
 }
 
 // fixBatch is how many sets of one cost are explored at once.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
+	"smpscope/scenarios/syntax/syntaxtest"
 )
 
 // Tests for the constructs herd7 accepts that smpscope once rejected
@@ -42,7 +44,7 @@ P1(int *x, int *y)
 exists (1:r0=1 /\ 1:r1=0)
 `
 	s := mustParse(t, src)
-	if s.Name != "MP+pooncerelease+poacquireonce" || s.Meta.Result != Never {
+	if s.Name != "MP+pooncerelease+poacquireonce" || s.Meta.Result != syntax.Never {
 		t.Errorf("Name %q, Result %q", s.Name, s.Meta.Result)
 	}
 	var free []string
@@ -54,12 +56,12 @@ exists (1:r0=1 /\ 1:r1=0)
 	if len(free) != 12 || free[0] != `"PodWWOnceRelease RfeReleaseAcquire"` || free[11] != "C MP+again" {
 		t.Errorf("free text = %q", free)
 	}
-	out := Format(s)
+	out := syntax.Format(s)
 	if !strings.Contains(out, "Cycle=RfeReleaseAcquire PodRRAcquireOnce") || !strings.Contains(out, "#include <linux/kernel.h>") {
 		t.Errorf("Format lost the free text:\n%s", out)
 	}
 	checkRoundTrip(t, "free", s)
-	if _, err := s.Compile(); err != nil {
+	if _, err := Compile(s); err != nil {
 		t.Error(err)
 	}
 }
@@ -67,16 +69,16 @@ exists (1:r0=1 /\ 1:r1=0)
 func TestMetadataNotes(t *testing.T) {
 	tests := []struct {
 		comment string
-		result  Observation
+		result  syntax.Observation
 		note    string
 		title   string
 	}{
 		{"Result: DEADLOCK", "", "Result: DEADLOCK", ""},
 		{"Result: Maybe", "", "Result: Maybe", ""},
-		{"Result: Sometimes P0 GRR: Never->Maybe: see the thread", Sometimes, "Result: Sometimes P0 GRR: Never->Maybe: see the thread", ""},
-		{"Result: Never.", Never, "", ""},
-		{"Result: Always\n * (with the fix)", Always, "Result: Always (with the fix)", ""},
-		{"Result: Never\n *\n * Result: Sometimes", Never, "Result: Sometimes", ""},
+		{"Result: Sometimes P0 GRR: Never->Maybe: see the thread", syntax.Sometimes, "Result: Sometimes P0 GRR: Never->Maybe: see the thread", ""},
+		{"Result: Never.", syntax.Never, "", ""},
+		{"Result: Always\n * (with the fix)", syntax.Always, "Result: Always (with the fix)", ""},
+		{"Result: Never\n *\n * Result: Sometimes", syntax.Never, "Result: Sometimes", ""},
 		{"Title: one\n *\n * Title: two", "", "Title: two", "one"},
 		{"Result:", "", "Result: ", ""},
 		{"Title: evil \x1b]2;pwned\x07 name\x00 \xff \u202e.", "", "", `evil \x1b]2;pwned\x07 name\x00 \xff \u202e.`},
@@ -104,7 +106,7 @@ func TestNamesArePrintable(t *testing.T) {
 	} {
 		src := "C " + tt.name + "\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n"
 		_, err := Parse("n.litmus", []byte(src))
-		e, ok := err.(Error)
+		e, ok := err.(syntax.Error)
 		if !ok || !strings.Contains(e.Msg, tt.msg) {
 			t.Errorf("%q: %v, want an Error containing %q", tt.name, err, tt.msg)
 			continue
@@ -167,11 +169,11 @@ exists ((0:r2=5 \/ 0:r2=6) /\ 1:r0=x /\ 0:r3=-2 /\ 1:r2=0 /\ p=z /\ x=1)
 		t.Errorf("P1 Init = %v, want %v", got, want)
 	}
 	checkRoundTrip(t, "init", c.Scenario)
-	if out := Format(c.Scenario); !strings.Contains(out, "\t0:r3=-2;") || !strings.Contains(out, "\tint *1:r2;") || !strings.Contains(out, "\t[y]=3;") {
+	if out := syntax.Format(c.Scenario); !strings.Contains(out, "\t0:r3=-2;") || !strings.Contains(out, "\tint *1:r2;") || !strings.Contains(out, "\t[y]=3;") {
 		t.Errorf("Format:\n%s", out)
 	}
 	for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
-		if v := explore(t, c, mode); v.Observation != Always {
+		if v := explore(t, c, mode); v.Observation != syntax.Always {
 			t.Errorf("mode %v: %+v, want Always (registers start from the initial state)", mode, v)
 		}
 	}
@@ -213,7 +215,7 @@ exists (0:r9=2 /\ 0:r5=1)
 	}
 	// A name that is a location but not this thread's parameter is still
 	// an error, not a register.
-	_, err := mustParse(t, "C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nP1(int *y) { r0 = READ_ONCE(*x); }\nexists (x=1)\n").Compile()
+	_, err := Compile(mustParse(t, "C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nP1(int *y) { r0 = READ_ONCE(*x); }\nexists (x=1)\n"))
 	if err == nil || !strings.Contains(err.Error(), "x is not a parameter of P1") {
 		t.Errorf("location used without the parameter: %v", err)
 	}
@@ -266,10 +268,10 @@ func TestHerdConditions(t *testing.T) {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
-		if got := condSexpr(s.Final.Cond); got != tt.want {
+		if got := syntaxtest.CondSexpr(s.Final.Cond); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
 		}
-		if _, err := s.Compile(); err != nil {
+		if _, err := Compile(s); err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 		}
 		checkRoundTrip(t, tt.in, s)
@@ -289,21 +291,21 @@ func TestHerdConditions(t *testing.T) {
 func TestFinalClauseSpellings(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
-		kind FinalKind
+		kind syntax.FinalKind
 	}{
-		{"final (x=1)", Exists},
-		{"(x=1)", Exists},
-		{"not exists (x=1)", NotExists},
-		{"exists (x=1);", Exists},
-		{"~exists (x=1) ; (* done *)", NotExists},
+		{"final (x=1)", syntax.Exists},
+		{"(x=1)", syntax.Exists},
+		{"not exists (x=1)", syntax.NotExists},
+		{"exists (x=1);", syntax.Exists},
+		{"~exists (x=1) ; (* done *)", syntax.NotExists},
 	} {
 		s, err := Parse("t", []byte("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n"+tt.in+"\n"))
 		if err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
-		if s.Final.Kind != tt.kind || condSexpr(s.Final.Cond) != "x=1" {
-			t.Errorf("%s: %v %s", tt.in, s.Final.Kind, condSexpr(s.Final.Cond))
+		if s.Final.Kind != tt.kind || syntaxtest.CondSexpr(s.Final.Cond) != "x=1" {
+			t.Errorf("%s: %v %s", tt.in, s.Final.Kind, syntaxtest.CondSexpr(s.Final.Cond))
 		}
 		checkRoundTrip(t, tt.in, s)
 	}
@@ -330,13 +332,13 @@ func TestTernaryParse(t *testing.T) {
 		{"(a ? b : c) + 1", "(+ (paren (? a b c)) 1)"},
 		{"a ? b ? 1 : 2 : 3", "(? a (? b 1 2) 3)"},
 	} {
-		s, err := Parse("t", []byte(exprScenario(tt.in)))
+		s, err := Parse("t", []byte(syntaxtest.ExprScenario(tt.in)))
 		if err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
 		body := s.Threads[0].Body
-		if got := sexpr(body[len(body)-1].(*AssignStmt).RHS); got != tt.want {
+		if got := syntaxtest.Sexpr(body[len(body)-1].(*syntax.AssignStmt).RHS); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
 		}
 		checkRoundTrip(t, tt.in, s)
@@ -348,7 +350,7 @@ func TestTernaryParse(t *testing.T) {
 func TestConstructsExplore(t *testing.T) {
 	tests := []struct {
 		name, src string
-		tso, arm  Observation
+		tso, arm  syntax.Observation
 	}{
 		{"fake address dependency orders the reads", `C fake-addr
 {}
@@ -365,7 +367,7 @@ P1(int *x, int *y)
 	r6 = READ_ONCE(*r5);
 }
 exists (1:r4=1 /\ 1:r6=0)
-`, Never, Never},
+`, syntax.Never, syntax.Never},
 		{"without the dependency the reads may reorder on ARM", `C no-dep
 {}
 P0(int *x, int *y)
@@ -380,7 +382,7 @@ P1(int *x, int *y)
 	r6 = READ_ONCE(*y);
 }
 exists (1:r4=1 /\ 1:r6=0)
-`, Never, Sometimes},
+`, syntax.Never, syntax.Sometimes},
 		{"only the chosen side of ?: loads", `C tern
 { y=7; }
 P0(int *x, int *y)
@@ -390,7 +392,7 @@ P0(int *x, int *y)
 }
 P1(int *x) { WRITE_ONCE(*x, 1); }
 exists (0:r0=0 /\ 0:r1=3 \/ 0:r0=1 /\ 0:r1=7)
-`, Always, Always},
+`, syntax.Always, syntax.Always},
 		{"atomic_add_unless adds unless it sees the value", `C add-unless
 { v=5; }
 P0(atomic_t *v)
@@ -399,7 +401,7 @@ P0(atomic_t *v)
 	r1 = atomic_inc_not_zero(v);
 }
 exists (0:r0=0 /\ 0:r1=1 /\ v=6)
-`, Always, Always},
+`, syntax.Always, syntax.Always},
 		{"C11 release/acquire message passing", `C c11-mp
 {}
 P0(atomic_int *x, atomic_int *y)
@@ -413,7 +415,7 @@ P1(atomic_int *x, atomic_int *y)
 	int r1 = atomic_load_explicit(x, memory_order_relaxed);
 }
 exists (1:r0=1 /\ 1:r1=0)
-`, Never, Never},
+`, syntax.Never, syntax.Never},
 		{"C11 seq_cst store buffering", `C c11-sb
 {}
 P0(atomic_int *x, atomic_int *y)
@@ -427,7 +429,7 @@ P1(atomic_int *x, atomic_int *y)
 	int r1 = atomic_load_explicit(x, memory_order_seq_cst);
 }
 exists (0:r0=0 /\ 1:r1=0)
-`, Never, Never},
+`, syntax.Never, syntax.Never},
 		{"C11 compare_exchange writes back the value it saw", `C c11-cas
 { x=2; }
 P0(atomic_int *x, int *e)
@@ -437,7 +439,7 @@ P0(atomic_int *x, int *e)
 	r2 = atomic_compare_exchange_strong(x, &r1, 6);
 }
 exists (0:r0=0 /\ e=2 /\ 0:r2=1 /\ x=6 /\ 0:r1=2)
-`, Always, Always},
+`, syntax.Always, syntax.Always},
 		{"loads on the right of && run only when the left holds", `C and
 { y=1; }
 P0(int *x, int *y)
@@ -445,7 +447,7 @@ P0(int *x, int *y)
 	r0 = READ_ONCE(*x) && xchg(y, 0);
 }
 exists (0:r0=0 /\ y=1)
-`, Always, Always},
+`, syntax.Always, syntax.Always},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -502,7 +504,7 @@ exists (0:r1=1:r2 /\ 0:r9=0 /\ x=[y])
 `
 	s := mustParse(t, src)
 	checkRoundTrip(t, "refs", s)
-	if got := FormatCond(s.Final.Cond); got != "(0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])" {
+	if got := syntax.FormatCond(s.Final.Cond); got != "(0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])" {
 		t.Errorf("FormatCond = %q", got)
 	}
 	c := mustCompile(t, src)
@@ -540,7 +542,7 @@ exists (0:r1=1:r2 /\ 0:r9=0 /\ x=[y])
 	}
 	// Still errors: a thread that does not exist, a location nobody has.
 	for _, bad := range []string{"exists (0:r1=5:r2)", "exists (0:r1=[nowhere])"} {
-		if _, err := mustParse(t, strings.Replace(src, "exists (0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])", bad, 1)).Compile(); err == nil {
+		if _, err := Compile(mustParse(t, strings.Replace(src, "exists (0:r1=1:r2 /\\ 0:r9=0 /\\ x=[y])", bad, 1))); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

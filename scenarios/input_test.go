@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // allocated runs f and returns the bytes it allocated: a bounded read
@@ -101,7 +102,7 @@ func TestReadBounded(t *testing.T) {
 
 	// A file exactly at the limit is read (and fails to parse, as junk).
 	exact := filepath.Join(dir, "exact.litmus")
-	os.WriteFile(exact, []byte(strings.Repeat(" ", MaxSourceSize)), 0o644)
+	os.WriteFile(exact, []byte(strings.Repeat(" ", syntax.MaxSourceSize)), 0o644)
 	if _, err := Resolve(exact, nil); err == nil || strings.Contains(err.Error(), "at most") {
 		t.Errorf("a file of exactly MaxSourceSize bytes: %v", err)
 	}
@@ -171,7 +172,7 @@ func TestLongTokens(t *testing.T) {
 		}
 	}
 	// The litmus parser quotes tokens the same way.
-	big := strings.Repeat("b", MaxSourceSize-200)
+	big := strings.Repeat("b", syntax.MaxSourceSize-200)
 	for _, src := range []string{
 		"C t\n{}\nP0(int *x)\n{\n\t" + big + "(x);\n}\nexists (x=1)\n",
 		"C t\n{}\nP0(int *x)\n{\n\tint " + big + ";\n\twhile" + big + ";\n}\nexists (x=1)\n",
@@ -180,26 +181,10 @@ func TestLongTokens(t *testing.T) {
 	} {
 		s, err := Parse("f.litmus", []byte(src))
 		if err == nil {
-			_, err = s.Compile()
+			_, err = Compile(s)
 		}
 		if err == nil || len(err.Error()) > 400 {
 			t.Errorf("litmus with a %d-byte token: %.400v", len(big), err)
 		}
-	}
-}
-
-func TestQuoteShort(t *testing.T) {
-	for in, want := range map[string]string{
-		"short":                 "short",
-		strings.Repeat("é", 50): strings.Repeat("é", MaxQuoted) + "…",
-		strings.Repeat("x", 41): strings.Repeat("x", 40) + "…",
-	} {
-		if got := quoteShort(in); got != want {
-			t.Errorf("quoteShort(%.20q…) = %q", in, got)
-		}
-	}
-	e := errorf(Position{}, "%d %5q and %s and %-3q", 1, strings.Repeat("a", 100), strings.Repeat("b", 50), strings.Repeat("c", 50))
-	if want := `1 "` + strings.Repeat("a", 40) + `…" and ` + strings.Repeat("b", 50) + ` and "` + strings.Repeat("c", 40) + `…"`; e.Msg != want {
-		t.Errorf("errorf: %s", e.Msg)
 	}
 }

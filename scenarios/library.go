@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"smpscope/scenarios/syntax"
 )
 
 //go:embed library/*.litmus
@@ -21,9 +23,9 @@ type Entry struct {
 	Family   string // e.g. "Message passing"
 	Variant  string // e.g. "smp_wmb + smp_rmb"
 	Title    string
-	Result   Observation // expected LKMM verdict, "" if not given
-	Source   string      // the file's text
-	Scenario *Scenario   // parsed; shared, do not modify (Lookup returns a fresh copy)
+	Result   syntax.Observation // expected LKMM verdict, "" if not given
+	Source   string             // the file's text
+	Scenario *syntax.Scenario   // parsed; shared, do not modify (Lookup returns a fresh copy)
 	// Baseline marks the variant its family opens on: the broken one
 	// the fixes are compared with (see libraryOrder).
 	Baseline bool
@@ -142,7 +144,7 @@ func Builtin(name string) (*Entry, error) {
 
 // Lookup returns a freshly parsed copy of the built-in scenario with the
 // given C name or file base name (with or without ".litmus").
-func Lookup(name string) (*Scenario, error) {
+func Lookup(name string) (*syntax.Scenario, error) {
 	e, err := Builtin(name)
 	if err != nil {
 		return nil, err

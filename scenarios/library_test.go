@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"smpscope/scenarios/syntax"
 )
 
 // TestLibrary checks every built-in scenario: it parses, compiles,
@@ -36,7 +38,7 @@ func TestLibrary(t *testing.T) {
 			if e.Name != strings.TrimSuffix(e.File, ".litmus") {
 				t.Errorf("test name %q differs from the file name %q", e.Name, e.File)
 			}
-			if _, err := e.Scenario.Compile(); err != nil {
+			if _, err := Compile(e.Scenario); err != nil {
 				t.Errorf("Compile: %v", err)
 			}
 			s, err := Parse(e.File, []byte(e.Source))
@@ -180,7 +182,7 @@ func TestLibraryOrder(t *testing.T) {
 		for _, e := range f.Entries {
 			if e.Baseline {
 				base = append(base, e.Variant)
-				if e.Result != Sometimes && len(f.Entries) > 1 {
+				if e.Result != syntax.Sometimes && len(f.Entries) > 1 {
 					t.Errorf("%s: the baseline of %s is expected %q, not broken", e.Name, f.Name, e.Result)
 				}
 			}
@@ -203,9 +205,9 @@ func TestLibraryOrder(t *testing.T) {
 // variant expected Sometimes, else its first.
 func TestMarkBaselines(t *testing.T) {
 	es := []*Entry{
-		{Family: "new", Variant: "a", Result: Never}, {Family: "new", Variant: "b", Result: Sometimes}, {Family: "new", Variant: "c", Result: Sometimes},
-		{Family: "other", Variant: "x", Result: Never}, {Family: "other", Variant: "y"},
-		{Family: "mp", Variant: "mb", Result: Never}, {Family: "mp", Variant: "once", Result: Sometimes},
+		{Family: "new", Variant: "a", Result: syntax.Never}, {Family: "new", Variant: "b", Result: syntax.Sometimes}, {Family: "new", Variant: "c", Result: syntax.Sometimes},
+		{Family: "other", Variant: "x", Result: syntax.Never}, {Family: "other", Variant: "y"},
+		{Family: "mp", Variant: "mb", Result: syntax.Never}, {Family: "mp", Variant: "once", Result: syntax.Sometimes},
 	}
 	markBaselines(es)
 	var got []string

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"strings"
+
+	"smpscope/scenarios/syntax"
 )
 
 // ListingLine is one line of a scenario's litmus source as Format writes
@@ -27,7 +29,7 @@ func (s *Spec) Listing() []ListingLine {
 	if s.Litmus == nil {
 		return nil
 	}
-	src := Format(s.Litmus)
+	src := syntax.Format(s.Litmus)
 	var out []ListingLine
 	header := false
 	for i, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
@@ -43,7 +45,7 @@ func (s *Spec) Listing() []ListingLine {
 	if err != nil {
 		return nil
 	}
-	c, err := sc.Compile()
+	c, err := Compile(sc)
 	if err != nil {
 		return nil
 	}

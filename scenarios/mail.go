@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"smpscope/scenarios/syntax"
 )
 
 // Litmus tests arrive in mails: quoted once or several times ("> ",
@@ -37,7 +39,7 @@ type MailTest struct {
 func (t MailTest) Where() string { return t.file + ":" + strconv.Itoa(t.Line) }
 
 // Parse parses the test; errors name the mail's lines and columns.
-func (t MailTest) Parse() (*Scenario, error) {
+func (t MailTest) Parse() (*syntax.Scenario, error) {
 	if t.Err != nil {
 		return nil, t.Err
 	}
@@ -47,7 +49,7 @@ func (t MailTest) Parse() (*Scenario, error) {
 
 // remap moves an error's column back to where it is in the mail.
 func (t MailTest) remap(err error) error {
-	var e Error
+	var e syntax.Error
 	if !errors.As(err, &e) || e.Pos.File != t.file || e.Pos.Line < 1 || e.Pos.Line > len(t.cut) || e.Pos.Col < 1 {
 		return err
 	}
@@ -161,7 +163,7 @@ func mailTest(name string, lines []mailLine, start int, patch bool) (MailTest, b
 	init, thread := false, false
 	size := 0
 	var ends []int // byte offsets in b where each region line ends
-	for i := start; i < len(lines) && size < MaxSourceSize; i++ {
+	for i := start; i < len(lines) && size < syntax.MaxSourceSize; i++ {
 		l := lines[i]
 		if i > start && nameLine(strings.TrimPrefix(l.text, "+")) != "" && l.depth == depth {
 			break // the next test
@@ -187,7 +189,7 @@ func mailTest(name string, lines []mailLine, start int, patch bool) (MailTest, b
 		if strings.HasPrefix(trim, "{") {
 			init = true
 		}
-		if init && looksLikeThread(trim) {
+		if init && syntax.LooksLikeThread(trim) {
 			thread = true
 		}
 		b.WriteString(text)
@@ -200,7 +202,7 @@ func mailTest(name string, lines []mailLine, start int, patch bool) (MailTest, b
 		return t, false
 	}
 	region := b.String()
-	fin, err := findFinal(name, []byte(region))
+	fin, err := syntax.FindFinal(name, []byte(region), KernelFuncs)
 	if err != nil {
 		t.Src, t.Err = []byte(region), t.remap(err)
 		return t, true
@@ -224,7 +226,7 @@ func mailTest(name string, lines []mailLine, start int, patch bool) (MailTest, b
 		return t, true
 	}
 	if last == nil {
-		last = errorf(fin, "the final clause does not end")
+		last = syntax.Errorf(fin, "the final clause does not end")
 	}
 	t.Src, t.Err = []byte(region), t.remap(last)
 	return t, true
@@ -282,7 +284,7 @@ func mailList(tests []MailTest) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(tests)-i))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%d. %s at line %d", i+1, quoteShort(t.Name), t.Line))
+		parts = append(parts, fmt.Sprintf("%d. %s at line %d", i+1, syntax.QuoteShort(t.Name), t.Line))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -353,13 +355,13 @@ func traceText(name string, src []byte, sel string) ([]byte, []int, error) {
 	}
 	switch n, err := strconv.Atoi(sel); {
 	case len(found) == 0:
-		return nil, nil, errorf(Position{File: name, Line: 1, Col: 1}, "not a smpscope trace: no line \"smpscope trace %d\" (a trace file starts with one, and so does the replay block at the end of what smpscope trace prints)", TraceVersion)
+		return nil, nil, syntax.Errorf(syntax.Position{File: name, Line: 1, Col: 1}, "not a smpscope trace: no line \"smpscope trace %d\" (a trace file starts with one, and so does the replay block at the end of what smpscope trace prints)", TraceVersion)
 	case sel == "" && len(found) == 1:
 		return []byte(found[0].text), found[0].cut, nil
 	case sel == "":
 		return nil, nil, fmt.Errorf("%s carries %d traces (%s): take one with --replay %s#N", name, len(found), strings.Join(where, ", "), argOf(name))
 	case err != nil || n < 1 || n > len(found):
-		return nil, nil, fmt.Errorf("%s carries %d traces (%s), not %s", name, len(found), strings.Join(where, ", "), quoteShort(sel))
+		return nil, nil, fmt.Errorf("%s carries %d traces (%s), not %s", name, len(found), strings.Join(where, ", "), syntax.QuoteShort(sel))
 	default:
 		return []byte(found[n-1].text), found[n-1].cut, nil
 	}
@@ -400,7 +402,7 @@ func traceBlock(lines []mailLine, start int) (string, []int) {
 			return b.String(), cut
 		case strings.HasSuffix(f[0], ":") && !strings.Contains(code, ","):
 			// a header line
-		case isThreadName(stepCPU(strings.TrimSuffix(f[0], ","))):
+		case syntax.IsThreadName(stepCPU(strings.TrimSuffix(f[0], ","))):
 			// a step ("P0 exec", "P0:2 commit")
 		default:
 			return b.String(), cut

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"smpscope/scenarios/syntax"
 )
 
 // readMail reads a file of testdata/mail.
@@ -53,8 +55,8 @@ func TestMailGolden(t *testing.T) {
 			t.Errorf("%s %s: %v", c.mail, c.test, err)
 			continue
 		}
-		if Format(sp.Litmus) != Format(c.want.Litmus) || sp.Condition() != c.want.Condition() || sp.Name != c.want.Name || sp.Expected != c.want.Expected {
-			t.Errorf("%s %s: not the same test:\n%s\nwant\n%s", c.mail, c.test, Format(sp.Litmus), Format(c.want.Litmus))
+		if syntax.Format(sp.Litmus) != syntax.Format(c.want.Litmus) || sp.Condition() != c.want.Condition() || sp.Name != c.want.Name || sp.Expected != c.want.Expected {
+			t.Errorf("%s %s: not the same test:\n%s\nwant\n%s", c.mail, c.test, syntax.Format(sp.Litmus), syntax.Format(c.want.Litmus))
 		}
 		if sp.From != c.from || sp.File != "" {
 			t.Errorf("%s %s: from %q, file %q; want from %q", c.mail, c.test, sp.From, sp.File, c.from)
@@ -62,7 +64,7 @@ func TestMailGolden(t *testing.T) {
 	}
 	// The same through a file, by the file's name.
 	path := filepath.Join("testdata", "mail", "two-tests.txt")
-	if sp, err := Resolve(path+"#2", nil); err != nil || Format(sp.Litmus) != Format(want.Litmus) || sp.From != path+":29" {
+	if sp, err := Resolve(path+"#2", nil); err != nil || syntax.Format(sp.Litmus) != syntax.Format(want.Litmus) || sp.From != path+":29" {
 		t.Errorf("%s#2: %v, %v", path, sp, err)
 	}
 	// Without a choice, two tests are listed.
@@ -143,7 +145,7 @@ func TestFindLitmus(t *testing.T) {
 		t.Fatalf("prose after the clause: %+v", tests)
 	}
 	s, err := tests[0].Parse()
-	if err != nil || FormatCond(s.Final.Cond) != `(0:r0=0 /\ 1:r0=0)` {
+	if err != nil || syntax.FormatCond(s.Final.Cond) != `(0:r0=0 /\ 1:r0=0)` {
 		t.Errorf("a condition over two lines: %v, %v", s, err)
 	}
 	// The line numbers are the mail's: the why report and errors name them.

@@ -1,5 +1,7 @@
 package scenarios
 
+import "smpscope/scenarios/syntax"
+
 // The library's order is the one a lesson and a review take: the four
 // classic teaching shapes first (message passing, store buffering, load
 // buffering, IRIW: the vocabulary every other story is told in), then the
@@ -90,7 +92,7 @@ func markBaselines(entries []*Entry) {
 			}
 		}
 		for k, e := range fam {
-			if pick < 0 && e.Result == Sometimes {
+			if pick < 0 && e.Result == syntax.Sometimes {
 				pick = k
 			}
 		}

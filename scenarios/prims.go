@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // argKind says what a primitive's argument must be.
@@ -78,6 +79,9 @@ type prim struct {
 	// call emits carries: its own, or for herd7's internal forms (named
 	// "__...") the kernel primitive's it was copied from.
 	prim machine.Prim
+	// deref flags the arguments that must be a dereference such as *x
+	// (argLvalue): what the parser checks of a call (KernelFuncs).
+	deref []bool
 }
 
 var prims = map[string]*prim{}
@@ -93,7 +97,33 @@ func addPrim(p *prim) {
 		}
 		p.prim = mp
 	}
+	p.deref = make([]bool, len(p.args))
+	for i, k := range p.args {
+		p.deref[i] = k == argLvalue
+	}
 	prims[p.name] = p
+}
+
+// Parse parses a C litmus test of the primitives smpscope supports (see
+// syntax.Parse). filename is used in positions only. Every error is a
+// syntax.Error carrying file:line:col.
+func Parse(filename string, src []byte) (*syntax.Scenario, error) {
+	return syntax.Parse(filename, src, KernelFuncs)
+}
+
+// KernelFuncs tells syntax.Parse the primitives a test may call, and why
+// another function cannot be called.
+func KernelFuncs(name string, at syntax.Position) ([]bool, error) {
+	if p := prims[name]; p != nil {
+		return p.deref, nil
+	}
+	if msg, ok := unsupportedCalls[name]; ok {
+		return nil, syntax.Errorf(at, "unsupported function %s: %s", name, msg)
+	}
+	if strings.HasPrefix(name, "__") && strings.Contains(name, "{") {
+		return nil, syntax.Errorf(at, "herd7's internal form %s is not supported; use the kernel primitive it stands for (see FORMAT.md)", name)
+	}
+	return nil, syntax.Errorf(at, "unknown function %q (see FORMAT.md for the supported primitives)", name)
 }
 
 func init() {

@@ -1,5 +1,6 @@
 package scenarios
 
+import "smpscope/scenarios/syntax"
 import "smpscope/machine"
 
 // A filter clause decided early. herd7 drops the executions a filter
@@ -57,9 +58,9 @@ func futureRegWrites(code []machine.Instr) []uint32 {
 // value, and whether the rest of the execution can no longer change it.
 type settled func(s *machine.State) (v, known bool)
 
-func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
+func (c *Compiled) settle(x syntax.Cond, writes [][]uint32) settled {
 	switch x := x.(type) {
-	case *CondAnd:
+	case *syntax.CondAnd:
 		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
 		return func(s *machine.State) (bool, bool) {
 			lv, lk := l(s)
@@ -72,7 +73,7 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 			}
 			return true, lk && rk
 		}
-	case *CondOr:
+	case *syntax.CondOr:
 		l, r := c.settle(x.X, writes), c.settle(x.Y, writes)
 		return func(s *machine.State) (bool, bool) {
 			lv, lk := l(s)
@@ -85,17 +86,17 @@ func (c *Compiled) settle(x Cond, writes [][]uint32) settled {
 			}
 			return false, lk && rk
 		}
-	case *CondNot:
+	case *syntax.CondNot:
 		f := c.settle(x.X, writes)
 		return func(s *machine.State) (bool, bool) { v, k := f(s); return !v, k }
-	case *CondImplies:
-		return c.settle(&CondOr{X: &CondNot{X: x.X}, Y: x.Y}, writes)
-	case *CondParen:
+	case *syntax.CondImplies:
+		return c.settle(&syntax.CondOr{X: &syntax.CondNot{X: x.X}, Y: x.Y}, writes)
+	case *syntax.CondParen:
 		return c.settle(x.X, writes)
-	case *CondBool:
+	case *syntax.CondBool:
 		v := x.Value
 		return func(*machine.State) (bool, bool) { return v, true }
-	case *CondAtom:
+	case *syntax.CondAtom:
 		if x.Loc.Thread < 0 || x.Val.Ref != nil && x.Val.Ref.Thread < 0 {
 			return func(*machine.State) (bool, bool) { return false, false }
 		}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // StdinName is the argument that means standard input, and the file name
@@ -62,8 +63,8 @@ func BuiltinSpec(name string) (*Spec, error) {
 	return compileSpec(s, "")
 }
 
-func compileSpec(s *Scenario, file string) (*Spec, error) {
-	c, err := s.Compile()
+func compileSpec(s *syntax.Scenario, file string) (*Spec, error) {
+	c, err := Compile(s)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func compileSpec(s *Scenario, file string) (*Spec, error) {
 
 // source is a parsed scenario and where it came from.
 type source struct {
-	sc   *Scenario
+	sc   *syntax.Scenario
 	file string // the .litmus file it is ("" for stdin, mails and built-ins)
 	from string // the place in a mail it was found at ("<stdin>:12"), else ""
 	mail *MailTest
@@ -92,7 +93,7 @@ func (s source) remap(err error) error {
 func resolveSource(arg string, stdin io.Reader) (source, error) {
 	path, sel := splitSelector(arg)
 	if path == StdinName {
-		src, err := readInput(path, stdin, MaxSourceSize, "a scenario")
+		src, err := readInput(path, stdin, syntax.MaxSourceSize, "a scenario")
 		if err != nil {
 			return source{}, err
 		}
@@ -100,7 +101,7 @@ func resolveSource(arg string, stdin io.Reader) (source, error) {
 	}
 	fi, statErr := os.Stat(path)
 	if statErr == nil && !fi.IsDir() {
-		src, err := readInput(path, stdin, MaxSourceSize, "a scenario")
+		src, err := readInput(path, stdin, syntax.MaxSourceSize, "a scenario")
 		if err != nil {
 			return source{}, err
 		}
@@ -182,7 +183,7 @@ func ListMail(arg string, stdin io.Reader) ([]MailTest, error) {
 	if arg == StdinName {
 		name = stdinFile
 	}
-	src, err := readInput(arg, stdin, MaxSourceSize, "a mail")
+	src, err := readInput(arg, stdin, syntax.MaxSourceSize, "a mail")
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +272,7 @@ func (t *Trace) spec(path string) (*Spec, error) {
 		case err != nil:
 			// The file is not here: the trace's own copy is the test.
 		case carried != nil && !SameTest(carried, src):
-			return nil, errorf(t.headerPos("source"), "the trace carries a test that is not its source %q: the copy at line %d and the file differ (give the scenario to replay on: smpscope trace --replay TRACE SCENARIO)", t.Source, t.LitmusLine)
+			return nil, syntax.Errorf(t.headerPos("source"), "the trace carries a test that is not its source %q: the copy at line %d and the file differ (give the scenario to replay on: smpscope trace --replay TRACE SCENARIO)", t.Source, t.LitmusLine)
 		default:
 			return src, nil
 		}
@@ -310,7 +311,7 @@ func (t *Trace) carried() (*Spec, error) {
 			return sp, nil
 		}
 	}
-	var e Error
+	var e syntax.Error
 	if errors.As(err, &e) && e.Pos.Line >= 1 && e.Pos.Line <= len(t.cut) {
 		e.Pos.Col += t.cut[e.Pos.Line-1]
 		err = e
@@ -344,13 +345,13 @@ func unlined(p *machine.Program) *machine.Program {
 // symbolic link out of the trace's directory is refused), or, when no
 // such file exists, a built-in scenario of that name. Nothing but a
 // litmus test is read, and what does not parse as one is not quoted.
-func traceSource(tracePath, value string, at Position) (*Spec, error) {
+func traceSource(tracePath, value string, at syntax.Position) (*Spec, error) {
 	dir := "."
 	if tracePath != StdinName {
 		dir = filepath.Dir(tracePath)
 	}
 	fail := func(format string, args ...any) error {
-		return errorf(at, "source %q: "+format, append([]any{value}, args...)...)
+		return syntax.Errorf(at, "source %q: "+format, append([]any{value}, args...)...)
 	}
 	builtin := func() (*Spec, bool) {
 		if strings.ContainsAny(value, `/\`) {
@@ -391,7 +392,7 @@ func traceSource(tracePath, value string, at Position) (*Spec, error) {
 	if rel, err := filepath.Rel(realDir, realP); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil, fail("a symbolic link out of the trace's directory")
 	}
-	src, err := readInput(p, nil, MaxSourceSize, "a scenario")
+	src, err := readInput(p, nil, syntax.MaxSourceSize, "a scenario")
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +400,7 @@ func traceSource(tracePath, value string, at Position) (*Spec, error) {
 	if err != nil {
 		// Its position, not its words: what does not parse as litmus
 		// may be any file, and is not quoted.
-		var e Error
+		var e syntax.Error
 		where := ""
 		if errors.As(err, &e) {
 			where = fmt.Sprintf(" (at line %d, column %d)", e.Pos.Line, e.Pos.Col)

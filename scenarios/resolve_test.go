@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // TestResolveRule checks the one name rule: "-" is standard input, an
@@ -17,7 +18,7 @@ func TestResolveRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	builtin, err := Resolve("mp+once", nil)
-	if err != nil || builtin.File != "" || builtin.Expected != Sometimes || builtin.Condition() != `exists (1:r0=1 /\ 1:r1=0)` {
+	if err != nil || builtin.File != "" || builtin.Expected != syntax.Sometimes || builtin.Condition() != `exists (1:r0=1 /\ 1:r1=0)` {
 		t.Fatalf("built-in: %+v, %v", builtin, err)
 	}
 	// Standard input, with positions named <stdin>.
@@ -312,7 +313,7 @@ func TestVerdictCountsShownStates(t *testing.T) {
 		{Outcome: mk(1, 0, 7), States: 1},
 		{Outcome: mk(0, 0, 0), States: 2},
 	}}
-	if v := sp.Verdict(res); v.Positive != 1 || v.Negative != 1 || v.Observation != Sometimes || !v.Validated {
+	if v := sp.Verdict(res); v.Positive != 1 || v.Negative != 1 || v.Observation != syntax.Sometimes || !v.Validated {
 		t.Errorf("verdict %+v, want 1 positive and 1 negative state", v)
 	}
 	if v := (&Spec{}).Verdict(res); v != (Verdict{}) {
@@ -356,7 +357,7 @@ func TestExploreAllProgress(t *testing.T) {
 	if len(seen) != len(jobs) {
 		t.Errorf("%d of %d jobs reported", len(seen), len(jobs))
 	}
-	if v := runs[1].Verdict(); v.Observation != Sometimes { // mp+once in ARM-like mode
+	if v := runs[1].Verdict(); v.Observation != syntax.Sometimes { // mp+once in ARM-like mode
 		t.Errorf("mp+once ARM: %+v", v)
 	}
 }
@@ -372,7 +373,7 @@ func TestKeys(t *testing.T) {
 		t.Error("different programs share a key")
 	}
 	forall := *a
-	forall.Final = &Final{Kind: Forall, Clause: a.Final.Clause}
+	forall.Final = &Final{Kind: syntax.Forall, Clause: a.Final.Clause}
 	if forall.Key() == a.Key() {
 		t.Error("another clause, the same key")
 	}

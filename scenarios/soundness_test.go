@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -31,13 +32,13 @@ func exploreFull(t *testing.T, cs *Compiled, mode machine.Mode, opts machine.Opt
 }
 
 // readExpectedModes reads expected.tsv: file -> column -> verdict.
-func readExpectedModes(t *testing.T) map[string]map[string]Observation {
+func readExpectedModes(t *testing.T) map[string]map[string]syntax.Observation {
 	f, err := os.Open(filepath.Join(corpusDir, "expected.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]map[string]Observation{}
+	out := map[string]map[string]syntax.Observation{}
 	sc := bufio.NewScanner(f)
 	var cols []string
 	for sc.Scan() {
@@ -46,9 +47,9 @@ func readExpectedModes(t *testing.T) map[string]map[string]Observation {
 			cols = fields
 			continue
 		}
-		row := map[string]Observation{}
+		row := map[string]syntax.Observation{}
 		for i := 1; i < len(fields) && i < len(cols); i++ {
-			row[cols[i]] = Observation(fields[i])
+			row[cols[i]] = syntax.Observation(fields[i])
 		}
 		out[fields[0]] = row
 	}
@@ -77,13 +78,13 @@ func TestCorpusSoundnessAndReduction(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			cs, err := sc.Compile()
+			cs, err := Compile(sc)
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
 			for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 				got := exploreFull(t, cs, mode, machine.Options{})
-				if sc.Meta.Result == Never && got.verdict.Positive > 0 {
+				if sc.Meta.Result == syntax.Never && got.verdict.Positive > 0 {
 					t.Errorf("%s: SOUNDNESS: Result: Never, but %s mode reaches it (%d final states)", file, mode, got.verdict.Positive)
 				}
 				if w := want[mode.String()]; got.verdict.Observation != w {
@@ -105,13 +106,13 @@ func TestLibraryDeadlocks(t *testing.T) {
 	}
 	for _, e := range lib {
 		t.Run(e.Name, func(t *testing.T) {
-			cs, err := e.Scenario.Compile()
+			cs, err := Compile(e.Scenario)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 				got := exploreFull(t, cs, mode, machine.Options{})
-				if e.Result == Never && got.verdict.Positive > 0 {
+				if e.Result == syntax.Never && got.verdict.Positive > 0 {
 					t.Errorf("SOUNDNESS: Result: Never, but %s mode reaches it", mode)
 				}
 				if len(got.res.Deadlocks) > 0 {

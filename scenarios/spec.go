@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // Spec is one scenario as every front-end sees it: what it is called, the
@@ -24,7 +25,7 @@ type Spec struct {
 	Story   string // a paragraph or two
 	Source  string // the patch or thread the scenario comes from
 	// Expected is the LKMM verdict the file records ("" if none).
-	Expected Observation
+	Expected syntax.Observation
 
 	Program *machine.Program
 	// Final is the final clause; nil when the scenario has none.
@@ -54,7 +55,7 @@ type Spec struct {
 	From string
 	// Litmus is the parsed test (nil for programs built in Go): what a
 	// saved or edited scenario is printed from.
-	Litmus *Scenario
+	Litmus *syntax.Scenario
 
 	// Edits are the what-if edits that made this spec from Unedited, the
 	// scenario as File or Name gives it (see [Spec.Edited]); nil for a
@@ -74,7 +75,7 @@ type Clause struct {
 
 // Final is a typed final clause: its quantifier and its proposition.
 type Final struct {
-	Kind FinalKind
+	Kind syntax.FinalKind
 	Clause
 }
 
@@ -102,11 +103,11 @@ func NewSpec(c *Compiled) *Spec {
 
 // condText is a clause's proposition as written, in parentheses (as
 // herd7 prints it).
-func condText(c Cond) string {
-	if _, paren := c.(*CondParen); paren {
-		return FormatCond(c)
+func condText(c syntax.Cond) string {
+	if _, paren := c.(*syntax.CondParen); paren {
+		return syntax.FormatCond(c)
 	}
-	return "(" + FormatCond(c) + ")"
+	return "(" + syntax.FormatCond(c) + ")"
 }
 
 // Prune returns a test of a running state that the filter can no longer
@@ -157,7 +158,7 @@ func (s *Spec) Asked(o machine.Outcome) bool {
 	if s.Final == nil || !s.Kept(o) {
 		return false
 	}
-	if s.Final.Kind == Forall {
+	if s.Final.Kind == syntax.Forall {
 		return !s.Final.Holds(o)
 	}
 	return s.Final.Holds(o)
@@ -170,9 +171,9 @@ func (s *Spec) AskedWords() string {
 		return "the final clause's outcome"
 	}
 	switch s.Final.Kind {
-	case Forall:
+	case syntax.Forall:
 		return "an outcome violating forall " + s.Final.Cond
-	case NotExists:
+	case syntax.NotExists:
 		return "the outcome ~exists forbids, " + s.Final.Cond + ","
 	}
 	return "the exists outcome " + s.Final.Cond

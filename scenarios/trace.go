@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -81,15 +82,15 @@ type Trace struct {
 	// built in memory): errors in it name the trace's lines.
 	LitmusLine int
 
-	header map[string]Position // where each header key was read
-	cut    []int               // per line, the columns a mail's quoting took off
+	header map[string]syntax.Position // where each header key was read
+	cut    []int                      // per line, the columns a mail's quoting took off
 }
 
 // TraceStep is one line of a trace: a step ID with its description.
 type TraceStep struct {
 	ID      string // e.g. "P1:3 commit"
 	Comment string // e.g. "P1: commit store x=1 from its store buffer"
-	Pos     Position
+	Pos     syntax.Position
 	cols    []int // the column of each word of ID on its line; nil: as in ID
 }
 
@@ -127,7 +128,7 @@ func (e *Execution) Trace(dir string) *Trace {
 	t.Variant = sp.Variant
 	t.Edits = sp.Edits
 	if orig := sp.Original(); orig.Litmus != nil {
-		t.Litmus = Format(orig.Litmus)
+		t.Litmus = syntax.Format(orig.Litmus)
 	}
 	switch {
 	case sp.File != "":
@@ -351,19 +352,19 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 // parseTrace is ParseTrace of a trace taken out of a mail: cut is, per
 // line, the columns its quoting took off, added back to every position.
 func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
-	t := &Trace{File: name, header: map[string]Position{}, cut: cut}
-	pos := func(line, col int) Position {
+	t := &Trace{File: name, header: map[string]syntax.Position{}, cut: cut}
+	pos := func(line, col int) syntax.Position {
 		if line >= 1 && line <= len(cut) {
 			col += cut[line-1]
 		}
-		return Position{File: name, Line: line, Col: col}
+		return syntax.Position{File: name, Line: line, Col: col}
 	}
 	if len(src) > MaxTraceSize {
-		return nil, errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
+		return nil, syntax.Errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
 	}
 	if err := plainText(name, src); err != nil {
-		e := err.(Error)
-		return nil, errorf(pos(e.Pos.Line, e.Pos.Col), "%s", e.Msg)
+		e := err.(syntax.Error)
+		return nil, syntax.Errorf(pos(e.Pos.Line, e.Pos.Col), "%s", e.Msg)
 	}
 	magic := false
 	litmusEnd := 0 // the line the litmus source ended on, once read
@@ -392,21 +393,21 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 		}
 		if !magic {
 			if len(fs) != 3 || fs[0].text != "smpscope" || fs[1].text != "trace" {
-				return nil, errorf(pos(ln, fs[0].col), "not a smpscope trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+				return nil, syntax.Errorf(pos(ln, fs[0].col), "not a smpscope trace: the first line must be \"smpscope trace %d\"", TraceVersion)
 			}
 			v, err := strconv.Atoi(fs[2].text)
 			if err != nil || v < 1 {
-				return nil, errorf(pos(ln, fs[2].col), "bad trace version %q", fs[2].text)
+				return nil, syntax.Errorf(pos(ln, fs[2].col), "bad trace version %q", fs[2].text)
 			}
 			if v < oldestTraceVersion || v > TraceVersion {
-				return nil, errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads versions %d to %d)", v, oldestTraceVersion, TraceVersion)
+				return nil, syntax.Errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads versions %d to %d)", v, oldestTraceVersion, TraceVersion)
 			}
 			t.Version = v
 			magic = true
 			continue
 		}
 		if litmusEnd > 0 {
-			return nil, errorf(pos(ln, fs[0].col), "%s after the litmus source, which ends at line %d (its \"litmus:\" line says how many lines it has)", quoteShort(fs[0].text), litmusEnd)
+			return nil, syntax.Errorf(pos(ln, fs[0].col), "%s after the litmus source, which ends at line %d (its \"litmus:\" line says how many lines it has)", syntax.QuoteShort(fs[0].text), litmusEnd)
 		}
 		if fs[0].text == litmusKey {
 			n, err := 0, error(nil)
@@ -414,19 +415,19 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 				n, err = strconv.Atoi(fs[1].text)
 			}
 			if len(fs) != 3 || err != nil || n < 1 || fs[2].text != "lines" && fs[2].text != "line" {
-				return nil, errorf(pos(ln, fs[0].col), "want \"litmus: N lines\", the number of lines of litmus source that follow")
+				return nil, syntax.Errorf(pos(ln, fs[0].col), "want \"litmus: N lines\", the number of lines of litmus source that follow")
 			}
 			var b strings.Builder
 			for i := 0; i < n; i++ {
 				if rest == "" {
-					return nil, errorf(pos(ln, fs[1].col), "the litmus source should have %d lines, but %d follow", n, i)
+					return nil, syntax.Errorf(pos(ln, fs[1].col), "the litmus source should have %d lines, but %d follow", n, i)
 				}
 				var l string
 				l, rest, _ = strings.Cut(rest, "\n")
 				b.WriteString(strings.TrimSuffix(l, "\r"))
 				b.WriteByte('\n')
-				if b.Len() > MaxSourceSize {
-					return nil, errorf(pos(ln, fs[1].col), "the litmus source is more than %s; a scenario is at most that", byteSize(MaxSourceSize))
+				if b.Len() > syntax.MaxSourceSize {
+					return nil, syntax.Errorf(pos(ln, fs[1].col), "the litmus source is more than %s; a scenario is at most that", byteSize(syntax.MaxSourceSize))
 				}
 			}
 			t.Litmus, t.LitmusLine = b.String(), ln+1
@@ -437,31 +438,31 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 		if key, ok := strings.CutSuffix(fs[0].text, ":"); ok {
 			p := pos(ln, fs[0].col)
 			if len(t.Steps) > 0 {
-				return nil, errorf(p, "header line %q after the first step (header lines come first)", key+":")
+				return nil, syntax.Errorf(p, "header line %q after the first step (header lines come first)", key+":")
 			}
 			if prev, dup := t.header[key]; dup {
-				return nil, errorf(p, "duplicate %q line (first at line %d)", key+":", prev.Line)
+				return nil, syntax.Errorf(p, "duplicate %q line (first at line %d)", key+":", prev.Line)
 			}
 			value := ""
 			if len(fs) > 1 {
 				value = strings.TrimSpace(code[byteOffset(code, fs[1].col):])
 			}
 			if value == "" {
-				return nil, errorf(p, "%q needs a value", key+":")
+				return nil, syntax.Errorf(p, "%q needs a value", key+":")
 			}
 			if strings.HasSuffix(value, "#") {
 				// It could not be written back: "#" ending a line starts a comment.
-				return nil, errorf(pos(ln, fs[1].col), "the %q value cannot end in \"#\"", key+":")
+				return nil, syntax.Errorf(pos(ln, fs[1].col), "the %q value cannot end in \"#\"", key+":")
 			}
 			if len(value) > maxHeaderValue {
-				return nil, errorf(pos(ln, fs[1].col), "the %q value is %d bytes long; at most %d are accepted", key+":", len(value), maxHeaderValue)
+				return nil, syntax.Errorf(pos(ln, fs[1].col), "the %q value is %d bytes long; at most %d are accepted", key+":", len(value), maxHeaderValue)
 			}
 			set, known := traceHeaders[key]
 			if !known {
-				return nil, errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
+				return nil, syntax.Errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
 			}
 			if err := set(t, value); err != nil {
-				return nil, errorf(pos(ln, fs[1].col), "%v", err)
+				return nil, syntax.Errorf(pos(ln, fs[1].col), "%v", err)
 			}
 			t.header[key] = p
 			continue
@@ -470,7 +471,7 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 		// short form a mail's replay block uses).
 		for _, seg := range stepSegments(code) {
 			if len(t.Steps) == MaxTraceSteps {
-				return nil, errorf(pos(ln, seg[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
+				return nil, syntax.Errorf(pos(ln, seg[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
 			}
 			words := make([]string, len(seg))
 			cols := make([]int, len(seg))
@@ -488,11 +489,11 @@ func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
 		}
 	}
 	if !magic {
-		return nil, errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+		return nil, syntax.Errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
 	}
 	for _, key := range []string{"scenario", "mode"} {
 		if _, ok := t.header[key]; !ok {
-			return nil, errorf(pos(strings.Count(string(src), "\n")+1, 1), "missing %q line in the header", key+":")
+			return nil, syntax.Errorf(pos(strings.Count(string(src), "\n")+1, 1), "missing %q line in the header", key+":")
 		}
 	}
 	return t, nil
@@ -528,9 +529,9 @@ func plainText(name string, src []byte) error {
 			line, col = line+1, 0
 		case r == '\r' && i+1 < len(src) && src[i+1] == '\n':
 		case r == utf8.RuneError && n <= 1:
-			return errorf(Position{name, line, col}, "the trace is not valid UTF-8 (byte 0x%02x; a trace is plain text)", src[i])
-		case !printableRune(r) || r == '\r':
-			return errorf(Position{name, line, col}, "the trace contains the control or unprintable character %U (a trace is plain text)", r)
+			return syntax.Errorf(syntax.Position{File: name, Line: line, Col: col}, "the trace is not valid UTF-8 (byte 0x%02x; a trace is plain text)", src[i])
+		case !syntax.PrintableRune(r) || r == '\r':
+			return syntax.Errorf(syntax.Position{File: name, Line: line, Col: col}, "the trace contains the control or unprintable character %U (a trace is plain text)", r)
 		}
 		i += n
 		col++
@@ -559,10 +560,10 @@ func byteOffset(s string, col int) int {
 // returned as well.
 func (t *Trace) Replay(m *machine.Machine) ([]*machine.State, []machine.Event, error) {
 	if t.Scenario != "" && m.Prog.Name != "" && t.Scenario != m.Prog.Name {
-		return []*machine.State{m.Initial()}, nil, errorf(t.headerPos("scenario"), "this trace is for scenario %q, not %q", t.Scenario, m.Prog.Name)
+		return []*machine.State{m.Initial()}, nil, syntax.Errorf(t.headerPos("scenario"), "this trace is for scenario %q, not %q", t.Scenario, m.Prog.Name)
 	}
 	if t.Mode != m.Mode {
-		return []*machine.State{m.Initial()}, nil, errorf(t.headerPos("mode"), "this trace was recorded in %s mode, not %s mode", t.Mode.Title(), m.Mode.Title())
+		return []*machine.State{m.Initial()}, nil, syntax.Errorf(t.headerPos("mode"), "this trace was recorded in %s mode, not %s mode", t.Mode.Title(), m.Mode.Title())
 	}
 	// The step IDs are read up to the first that names something the
 	// program does not have; the steps before it are replayed.
@@ -581,9 +582,9 @@ func (t *Trace) Replay(m *machine.Machine) ([]*machine.State, []machine.Event, e
 	switch {
 	case err != nil:
 		ts := t.Steps[at]
-		return states, events, errorf(ts.Pos, "step %d %q is not enabled at this point\n%s", at+1, ts.ID, enabledList(m, states[at]))
+		return states, events, syntax.Errorf(ts.Pos, "step %d %q is not enabled at this point\n%s", at+1, ts.ID, enabledList(m, states[at]))
 	case bad != nil:
-		e := bad.(Error)
+		e := bad.(syntax.Error)
 		e.Msg += "\n" + enabledList(m, states[at])
 		return states, events, e
 	}
@@ -607,7 +608,7 @@ var stepKinds = func() map[string]machine.StepKind {
 // the word at fault.
 func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 	words := strings.Fields(ts.ID)
-	at := func(i int) Position {
+	at := func(i int) syntax.Position {
 		pos := ts.Pos
 		switch {
 		case i < len(ts.cols):
@@ -618,14 +619,14 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 		return pos
 	}
 	if len(words) == 0 {
-		return machine.Step{}, errorf(ts.Pos, "empty step")
+		return machine.Step{}, syntax.Errorf(ts.Pos, "empty step")
 	}
 	if len(words) < 2 {
-		return machine.Step{}, errorf(at(0), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1:3 commit\"", words[0])
+		return machine.Step{}, syntax.Errorf(at(0), "step %q is incomplete: want a CPU and a step kind, e.g. \"P0 exec\" or \"P1:3 commit\"", words[0])
 	}
 	kind, ok := stepKinds[words[1]]
 	if !ok {
-		return machine.Step{}, errorf(at(1), "unknown step kind %q (want exec, early, commit, inv or qs)", words[1])
+		return machine.Step{}, syntax.Errorf(at(1), "unknown step kind %q (want exec, early, commit, inv or qs)", words[1])
 	}
 	instrKind := kind == machine.StepEarly || kind == machine.StepCommit
 	// "CPU:N kind": the instruction's address first, as --edit writes it.
@@ -636,34 +637,34 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 	}
 	switch {
 	case addressed && !instrKind:
-		return machine.Step{}, errorf(at(0), "%q names an instruction, but a %q step has none (want \"%s %s\")", words[0], words[1], quoteShort(cpuName), words[1])
+		return machine.Step{}, syntax.Errorf(at(0), "%q names an instruction, but a %q step has none (want \"%s %s\")", words[0], words[1], syntax.QuoteShort(cpuName), words[1])
 	case len(words) > 2+nargs:
-		return machine.Step{}, errorf(at(2+nargs), "unexpected %q after the step %q (a comment starts with \"# \")", words[2+nargs], words[0]+" "+words[1])
+		return machine.Step{}, syntax.Errorf(at(2+nargs), "unexpected %q after the step %q (a comment starts with \"# \")", words[2+nargs], words[0]+" "+words[1])
 	case len(words) < 2+nargs && kind == machine.StepInvalidate:
-		return machine.Step{}, errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", quoteShort(words[0]))
+		return machine.Step{}, syntax.Errorf(at(1), "\"inv\" needs the location whose invalidation is applied, e.g. \"%s inv x\"", syntax.QuoteShort(words[0]))
 	case len(words) < 2+nargs:
-		return machine.Step{}, errorf(at(0), "%q needs its instruction, e.g. \"%s:3 %s\"", words[1], quoteShort(words[0]), words[1])
+		return machine.Step{}, syntax.Errorf(at(0), "%q needs its instruction, e.g. \"%s:3 %s\"", words[1], syntax.QuoteShort(words[0]), words[1])
 	}
 	// "#" only begins an instruction number: a name ending in one could
 	// not be written back (a "#" ending a line starts a comment).
 	if strings.Contains(cpuName, "#") {
-		return machine.Step{}, errorf(at(0), "want a CPU name like P0, not %q", words[0])
+		return machine.Step{}, syntax.Errorf(at(0), "want a CPU name like P0, not %q", words[0])
 	}
 	if kind == machine.StepInvalidate && strings.Contains(words[2], "#") {
-		return machine.Step{}, errorf(at(2), "want a location name like x, not %q", words[2])
+		return machine.Step{}, syntax.Errorf(at(2), "want a location name like x, not %q", words[2])
 	}
 	st := machine.Step{Kind: kind}
 	switch {
 	case instrKind && addressed:
 		n, err := strconv.Atoi(num)
 		if err != nil || n < 1 || n > machine.MaxInstrs || strings.ContainsAny(num, "+- ") {
-			return machine.Step{}, errorf(at(0), "want an instruction like %s:3 (numbered from 1), not %q", quoteShort(cpuName), words[0])
+			return machine.Step{}, syntax.Errorf(at(0), "want an instruction like %s:3 (numbered from 1), not %q", syntax.QuoteShort(cpuName), words[0])
 		}
 		st.Arg = uint8(n - 1)
 	case instrKind:
 		n, err := strconv.Atoi(strings.TrimPrefix(words[2], "#"))
 		if !strings.HasPrefix(words[2], "#") || err != nil || n < 0 || n >= machine.MaxInstrs {
-			return machine.Step{}, errorf(at(2), "want an instruction like \"%s:3 %s\" (or a version 1 trace's \"#2\", from 0), not %q", quoteShort(words[0]), words[1], words[2])
+			return machine.Step{}, syntax.Errorf(at(2), "want an instruction like \"%s:3 %s\" (or a version 1 trace's \"#2\", from 0), not %q", syntax.QuoteShort(words[0]), words[1], words[2])
 		}
 		st.Arg = uint8(n)
 	}
@@ -672,24 +673,24 @@ func (ts TraceStep) step(p *machine.Program) (machine.Step, error) {
 	}
 	cpu := slices.IndexFunc(p.Threads, func(t machine.Thread) bool { return t.Name == cpuName })
 	if cpu < 0 {
-		return machine.Step{}, errorf(at(0), "step %q: no CPU named %s", ts.ID, quoteShort(cpuName))
+		return machine.Step{}, syntax.Errorf(at(0), "step %q: no CPU named %s", ts.ID, syntax.QuoteShort(cpuName))
 	}
 	st.CPU = uint8(cpu)
 	if kind == machine.StepInvalidate {
 		l := slices.Index(p.Locs, words[2])
 		if l < 0 {
-			return machine.Step{}, errorf(at(2), "step %q: no location named %s", ts.ID, quoteShort(words[2]))
+			return machine.Step{}, syntax.Errorf(at(2), "step %q: no location named %s", ts.ID, syntax.QuoteShort(words[2]))
 		}
 		st.Arg = uint8(l)
 	}
 	return st, nil
 }
 
-func (t *Trace) headerPos(key string) Position {
+func (t *Trace) headerPos(key string) syntax.Position {
 	if p, ok := t.header[key]; ok {
 		return p
 	}
-	return Position{File: t.File}
+	return syntax.Position{File: t.File}
 }
 
 // enabledList lists the steps enabled in s, one per line with its
@@ -839,7 +840,7 @@ func (e *Execution) ReplayBlock(width int) string {
 	if orig := e.Spec.Original(); orig.Litmus != nil {
 		bare := *orig.Litmus
 		bare.Header = nil
-		b.WriteString(litmusSection(Format(&bare)))
+		b.WriteString(litmusSection(syntax.Format(&bare)))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 // FuzzParseTrace checks that ParseTrace never panics or hangs on any
@@ -39,17 +40,17 @@ func FuzzParseTrace(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		tr, err := ParseTrace("fuzz", src)
 		if err != nil {
-			e, ok := err.(Error)
+			e, ok := err.(syntax.Error)
 			if !ok {
 				t.Fatalf("error %v is a %T, not an Error", err, err)
 			}
-			if first, _, _ := strings.Cut(e.Msg, "\n"); len(first) > maxMsgLine+len("…") {
+			if first, _, _ := strings.Cut(e.Msg, "\n"); len(first) > syntax.MaxMessageLine+len("…") {
 				t.Fatalf("a first line of %d bytes: %.200s", len(first), first)
 			}
 			return
 		}
 		out := tr.Format()
-		if Printable(out) != out {
+		if syntax.Printable(out) != out {
 			t.Fatalf("accepted text a terminal would not show as it is:\n%q", out)
 		}
 		tr2, err := ParseTrace("fuzz", []byte(out))

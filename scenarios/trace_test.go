@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/syntax"
 )
 
 func traceMachine(t *testing.T, name string, mode machine.Mode) *machine.Machine {
@@ -15,7 +16,7 @@ func traceMachine(t *testing.T, name string, mode machine.Mode) *machine.Machine
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := sc.Compile()
+	cs, err := Compile(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestTraceNotEnabled(t *testing.T) {
 	// Running out of steps at the end of the execution.
 	steps, _ := randomWalk(m, 1, 1000)
 	full, _ := NewTrace(m, steps)
-	full.Steps = append(full.Steps, TraceStep{ID: "P0 exec", Pos: Position{File: "x", Line: 99, Col: 1}})
+	full.Steps = append(full.Steps, TraceStep{ID: "P0 exec", Pos: syntax.Position{File: "x", Line: 99, Col: 1}})
 	if _, _, err := full.Replay(m); err == nil || !strings.Contains(err.Error(), "x:99:1:") || !strings.Contains(err.Error(), "already ended") {
 		t.Fatalf("step after the end: %v", err)
 	}
@@ -250,8 +251,8 @@ func TestParseTraceErrors(t *testing.T) {
 			t.Errorf("%q: got %v, want %q", tc.src, err, tc.want)
 			continue
 		}
-		if _, ok := err.(Error); !ok {
-			t.Errorf("%q: error %T is not a scenarios.Error", tc.src, err)
+		if _, ok := err.(syntax.Error); !ok {
+			t.Errorf("%q: error %T is not a syntax.Error", tc.src, err)
 		}
 	}
 }

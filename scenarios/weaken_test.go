@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"smpscope/scenarios/syntax"
 )
 
 // annotatedSrc has one of every kind of annotation, and things that must
@@ -100,10 +102,10 @@ func TestWeakenings(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, err := sp.Edited(seq...)
-	if err != nil || Format(again.Litmus) != Format(all.Litmus) {
+	if err != nil || syntax.Format(again.Litmus) != syntax.Format(all.Litmus) {
 		t.Fatalf("the list does not replay: %v", err)
 	}
-	text := Format(all.Litmus)
+	text := syntax.Format(all.Litmus)
 	for _, gone := range []string{"smp_store_release", "smp_wmb", "xchg(", "smp_store_mb", "smp_load_acquire", "rcu_assign_pointer", "cmpxchg_acquire", "_release(", "smp_mb()"} {
 		if strings.Contains(text, gone) {
 			t.Errorf("%s is still there:\n%s", gone, text)
@@ -176,8 +178,8 @@ func TestEditSetIsTheList(t *testing.T) {
 		if err != nil {
 			rt.Fatalf("%s: the list %s does not apply: %v", e.Name, EditsText(seq), err)
 		}
-		if Format(got.Litmus) != Format(want.Litmus) || !slices.Equal(got.Edits, want.Edits) {
-			rt.Fatalf("%s %s: the set and the list %s differ:\n%s\n%s", e.Name, EditsText(set), EditsText(seq), Format(got.Litmus), Format(want.Litmus))
+		if syntax.Format(got.Litmus) != syntax.Format(want.Litmus) || !slices.Equal(got.Edits, want.Edits) {
+			rt.Fatalf("%s %s: the set and the list %s differ:\n%s\n%s", e.Name, EditsText(set), EditsText(seq), syntax.Format(got.Litmus), syntax.Format(want.Litmus))
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 )
 
 var bothModes = []machine.Mode{machine.TSO, machine.ARM}
@@ -82,7 +83,7 @@ func TestCompareLines(t *testing.T) {
 	}
 	// Make the conditions differ, as in a family of unrelated variants.
 	other := *tb.Rows[1].Spec
-	other.Final = &scenarios.Final{Kind: scenarios.Exists, Clause: scenarios.Clause{Cond: "(0:r0=1)", Holds: other.Final.Holds}}
+	other.Final = &scenarios.Final{Kind: syntax.Exists, Clause: scenarios.Clause{Cond: "(0:r0=1)", Holds: other.Final.Holds}}
 	tb.Rows[1].Spec = &other
 	sb, _ := scenarios.Resolve("sb+once", nil)
 	in := ScenarioInput{Spec: sb, Analysis: AnalysisInput{Compare: &tb, Current: "sb+once"}}

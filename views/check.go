@@ -10,6 +10,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -18,7 +19,7 @@ import (
 // observation line.
 func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome) string {
 	v := sp.VerdictOf(outcomes)
-	kind := map[scenarios.FinalKind]string{scenarios.Exists: "Allowed", scenarios.NotExists: "Forbidden", scenarios.Forall: "Required"}[sp.Final.Kind]
+	kind := map[syntax.FinalKind]string{syntax.Exists: "Allowed", syntax.NotExists: "Forbidden", syntax.Forall: "Required"}[sp.Final.Kind]
 	seen := map[string]bool{}
 	var states []string
 	for _, o := range outcomes {

@@ -224,15 +224,49 @@ func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]stri
 // cpuColumnRows is CPU c's column at width w, with where each
 // instruction's lines start.
 func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Detail) ([numSecs][]string, codeRows) {
+	k := cpuCol{in: in, st: st, c: c, w: w, tall: tall, m: in.Mach, s: in.State, p: in.Mach.Prog}
+	k.th = &k.p.Threads[c]
 	var sec [numSecs][]string
 	var code codeRows
-	m, s := in.Mach, in.State
-	p := m.Prog
-	th := &p.Threads[c]
+	sec[secHead] = k.head(d)
+	sec[secCode], code = k.code()
+	sec[secHead][0], sec[secRegs] = k.regs(sec[secHead][0])
+	sec[secSB] = k.storeBuffer()
+	if k.m.Mode == machine.ARM {
+		sec[secSB], sec[secIQ] = k.invalQueue(sec[secSB])
+	}
+	sec[secCache] = k.cache()
+	return sec, code
+}
 
-	// Status, and why the CPU waits.
-	wait := m.Wait(s, c)
-	head := st.CPUName.Render(th.Name)
+// cpuCol is what the sections of CPU c's column are drawn from, at
+// width w (tall: one item a line).
+type cpuCol struct {
+	in   ScenarioInput
+	st   Styles
+	c, w int
+	tall bool
+	m    *machine.Machine
+	s    *machine.State
+	p    *machine.Program
+	th   *machine.Thread
+}
+
+// label is a section's label; narrow columns keep their labels short, to
+// leave room for what follows them.
+func (k *cpuCol) label(l string) string {
+	if k.w < 24 {
+		return strings.TrimRight(l, " ") + " "
+	}
+	return l
+}
+
+// head is the status line, and why the CPU waits.
+func (k *cpuCol) head(d words.Detail) []string {
+	st, s, p, c, w := k.st, k.s, k.p, k.c, k.w
+	var out []string
+	wait := k.m.Wait(s, c)
+	head := st.CPUName.Render(k.th.Name)
 	switch {
 	case wait.Kind == machine.WaitFinished:
 		head += " " + st.CPUFinished.Render("✓ done")
@@ -247,10 +281,10 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 	case d > 1:
 		head += st.Dim.Render(fmt.Sprintf(" · in rcu ×%d", d))
 	}
-	sec[secHead] = append(sec[secHead], head)
+	out = append(out, head)
 	if reason := words.Wait(p, &wait, d); wait.Blocked() && reason != "" {
 		for _, l := range wrap(reason, w-2) {
-			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
+			out = append(out, "  "+st.CPUBlocked.Render(l))
 		}
 	}
 	if waiting, owe := s.GracePeriodWaiting(c); waiting && !wait.Blocked() {
@@ -263,13 +297,19 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 			txt = "grace period: over"
 		}
 		for _, l := range wrap(txt, w-2) {
-			sec[secHead] = append(sec[secHead], "  "+st.CPUBlocked.Render(l))
+			out = append(out, "  "+st.CPUBlocked.Render(l))
 		}
 	}
+	return out
+}
 
-	// Source lines with their marks, each numbered as the edit syntax
-	// numbers it (P0:2 is the second line of P0's column) and wrapped,
-	// never cut, under its text.
+// code is the source lines with their marks, each numbered as the edit
+// syntax numbers it (P0:2 is the second line of P0's column) and
+// wrapped, never cut, under its text.
+func (k *cpuCol) code() ([]string, codeRows) {
+	in, st, s, c, w, th := k.in, k.st, k.s, k.c, k.w, k.th
+	var out []string
+	var code codeRows
 	pc := s.PC(c)
 	numW := len(itoa(len(th.Code)))
 	for i, ins := range th.Code {
@@ -308,40 +348,40 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 				line = st.EditCursor.Render(ansi.Strip(line))
 			}
 			if j == 0 {
-				code.starts = append(code.starts, len(sec[secCode]))
+				code.starts = append(code.starts, len(out))
 			}
-			sec[secCode] = append(sec[secCode], line)
+			out = append(out, line)
 		}
 	}
+	return out, code
+}
 
-	// Registers.
+// regs puts the registers on the status line head when they fit there
+// (a line saved for the source), else on lines of their own; a CPU
+// without registers shows none.
+func (k *cpuCol) regs(head string) (string, []string) {
+	in, st, s, p, c, w := k.in, k.st, k.s, k.p, k.c, k.w
 	var regs []string
 	vals := s.Regs(c)
-	for r, name := range th.Regs {
+	for r, name := range k.th.Regs {
 		if in.Spec.HideReg != nil && in.Spec.HideReg(c, machine.Reg(r)) {
 			continue
 		}
 		regs = append(regs, st.Register.Render(name+"="+p.FormatValue(vals[r])))
 	}
-	// Narrow columns keep their labels short, to leave room for what
-	// follows them.
-	label := func(l string) string {
-		if w < 24 {
-			return strings.TrimRight(l, " ") + " "
-		}
-		return l
-	}
-	// The registers go on the status line when they fit there (a line
-	// saved for the source); a CPU without registers shows none.
-	switch line := sec[secHead][0] + "  " + strings.Join(regs, " "); {
+	switch line := head + "  " + strings.Join(regs, " "); {
 	case len(regs) == 0:
 	case ansi.StringWidth(line) <= w:
-		sec[secHead][0] = line
+		return line, nil
 	default:
-		sec[secRegs] = flow(st.Label.Render(label("regs  ")), regs, w, " ")
+		return head, flow(st.Label.Render(k.label("regs  ")), regs, w, " ")
 	}
+	return head, nil
+}
 
-	// Store buffer, oldest first.
+// storeBuffer is the store buffer, oldest first.
+func (k *cpuCol) storeBuffer() []string {
+	st, s, p, c, w := k.st, k.s, k.p, k.c, k.w
 	var sb []string
 	for _, e := range s.StoreBuffer(c) {
 		name, val := p.LocName(e.Loc), p.FormatValue(e.Val)
@@ -361,43 +401,47 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 	if len(sb) == 0 {
 		sb = []string{st.Empty.Render("empty")}
 	}
-	if tall {
-		sec[secSB] = column(st.Label.Render("store buffer")+st.Dim.Render(" oldest first"), sb)
-	} else {
-		sec[secSB] = flow(st.Label.Render(label("sb    ")), sb, w, " ")
+	if k.tall {
+		return column(st.Label.Render("store buffer")+st.Dim.Render(" oldest first"), sb)
 	}
+	return flow(st.Label.Render(k.label("sb    ")), sb, w, " ")
+}
 
-	// Invalidation queue (ARM-like), arrival order.
-	if m.Mode == machine.ARM {
-		var iq []string
-		for _, e := range s.InvalQueue(c) {
-			name := p.LocName(e.Loc)
-			t := fmt.Sprintf("%s@%d", name, e.Arrived)
-			if tall {
-				t = fmt.Sprintf("%s  queued at step %d", name, e.Arrived)
-			}
-			if e.Marked {
-				iq = append(iq, st.InvalMarked.Render(t+" acq"))
-			} else {
-				iq = append(iq, st.InvalEntry.Render(t))
-			}
+// invalQueue is the invalidation queue (ARM-like), in arrival order: on
+// the store buffer's line sb when both fit there, else its own lines.
+func (k *cpuCol) invalQueue(sb []string) ([]string, []string) {
+	st, s, p, c, w, tall := k.st, k.s, k.p, k.c, k.w, k.tall
+	var iq []string
+	for _, e := range s.InvalQueue(c) {
+		name := p.LocName(e.Loc)
+		t := fmt.Sprintf("%s@%d", name, e.Arrived)
+		if tall {
+			t = fmt.Sprintf("%s  queued at step %d", name, e.Arrived)
 		}
-		if len(iq) == 0 {
-			iq = []string{st.Empty.Render("empty")}
-		}
-		switch {
-		case tall:
-			sec[secIQ] = column(st.Label.Render("invalidation queue"), iq)
-		case len(sec[secSB]) == 1 && ansi.StringWidth(sec[secSB][0])+len(label("  "))+ansi.StringWidth(strings.Join(iq, " "))+3 <= w:
-			// Both fit on one line: "sb    x=1  iq y@3" (one space
-			// between them in a narrow column).
-			sec[secSB][0] += label("  ") + st.Label.Render("iq ") + strings.Join(iq, " ")
-		default:
-			sec[secIQ] = flow(st.Label.Render(label("iq    ")), iq, w, " ")
+		if e.Marked {
+			iq = append(iq, st.InvalMarked.Render(t+" acq"))
+		} else {
+			iq = append(iq, st.InvalEntry.Render(t))
 		}
 	}
+	if len(iq) == 0 {
+		iq = []string{st.Empty.Render("empty")}
+	}
+	switch {
+	case tall:
+		return sb, column(st.Label.Render("invalidation queue"), iq)
+	case len(sb) == 1 && ansi.StringWidth(sb[0])+len(k.label("  "))+ansi.StringWidth(strings.Join(iq, " "))+3 <= w:
+		// Both fit on one line: "sb    x=1  iq y@3" (one space
+		// between them in a narrow column).
+		return []string{sb[0] + k.label("  ") + st.Label.Render("iq ") + strings.Join(iq, " ")}, nil
+	default:
+		return sb, flow(st.Label.Render(k.label("iq    ")), iq, w, " ")
+	}
+}
 
-	// Cache lines.
+// cache is the CPU's cache lines.
+func (k *cpuCol) cache() []string {
+	st, s, p, c, w, tall := k.st, k.s, k.p, k.c, k.w, k.tall
 	nameW := 0
 	for _, name := range p.Locs {
 		nameW = max(nameW, ansi.StringWidth(name))
@@ -447,11 +491,9 @@ func cpuColumnRows(in ScenarioInput, st Styles, c, w int, tall bool, d words.Det
 		for _, g := range cache {
 			rows = append(rows, g[0])
 		}
-		sec[secCache] = column(st.Label.Render("cache"), rows)
-	} else {
-		sec[secCache] = flowGroups(st.Label.Render(label("cache ")), cache, w, "  ")
+		return column(st.Label.Render("cache"), rows)
 	}
-	return sec, code
+	return flowGroups(st.Label.Render(k.label("cache ")), cache, w, "  ")
 }
 
 // column is a label line followed by one indented item per line.

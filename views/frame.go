@@ -1,7 +1,7 @@
 package views
 
 import (
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 
 	"strings"
@@ -50,7 +50,7 @@ type Frame struct {
 // each part.
 func NewFrame(in ScenarioInput, st Styles, w, h int) Frame {
 	// Notices quote paths and errors: they reach the screen Printable.
-	in.Notice = scenarios.Brief(scenarios.Printable(in.Notice))
+	in.Notice = syntax.Brief(syntax.Printable(in.Notice))
 	f := Frame{in: in, st: &st, w: w, h: h}
 	if w < MinWidth || h < MinHeight || in.Mach == nil {
 		return f

@@ -1,11 +1,11 @@
 package views
 
 import (
-	"smpscope/scenarios"
-
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"smpscope/scenarios/syntax"
 )
 
 // PickerRow is one family of the library as the picker shows it.
@@ -75,7 +75,7 @@ func RenderPicker(list, notice, helpBar string, st Styles, w, h int) string {
 	}
 	note := ""
 	if notice != "" {
-		note = st.Notice.Render("» " + scenarios.Brief(scenarios.Printable(notice)))
+		note = st.Notice.Render("» " + syntax.Brief(syntax.Printable(notice)))
 	}
 	return place(w, h, []placed{
 		{Rect{0, 0, w, h - 2}, list},

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/views/picture"
 )
 
@@ -60,7 +61,7 @@ func RenderPicture(ex *scenarios.Execution, opts TraceOptions) string {
 			fence += "`"
 		}
 		t.line(fence + "text")
-		t.b.WriteString(scenarios.Printable(pic))
+		t.b.WriteString(syntax.Printable(pic))
 		t.line(fence)
 	} else {
 		t.b.WriteString(pic)

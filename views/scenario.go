@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -176,13 +177,13 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 	sep := st.HeaderDim.Render(" │ ")
 	// The parser rejects unprintable names; programs built elsewhere are
 	// made safe here all the same.
-	name := scenarios.Printable(in.Spec.Name)
+	name := syntax.Printable(in.Spec.Name)
 	if name == "" {
-		name = scenarios.Printable(in.Spec.Title)
+		name = syntax.Printable(in.Spec.Title)
 	}
 	variant := ""
 	if in.Spec.Variant != "" {
-		variant = scenarios.Printable(in.Spec.Variant)
+		variant = syntax.Printable(in.Spec.Variant)
 		for i, x := range in.Variants {
 			if x == in.Spec.Variant && len(in.Variants) > 1 {
 				variant += fmt.Sprintf(" %d/%d", i+1, len(in.Variants))
@@ -192,7 +193,7 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 	label := "variant "
 	if variant == "" && in.Spec.From != "" {
 		// A test found in a mail says where: "from <stdin>:12".
-		variant, label = "from "+scenarios.Printable(in.Spec.From), ""
+		variant, label = "from "+syntax.Printable(in.Spec.From), ""
 	}
 	mode := "?"
 	if in.Mach != nil {
@@ -219,7 +220,7 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 	// what gives way, in turn, is the word "variant", the variant's
 	// repetition at the end of the name (ext4-last-group+rel-acq shows
 	// as ext4-last-group), the step's words (3/10), and last the name.
-	short := strings.TrimSuffix(name, "+"+scenarios.Printable(in.Spec.Variant))
+	short := strings.TrimSuffix(name, "+"+syntax.Printable(in.Spec.Variant))
 	if short == "" || in.Spec.Variant == "" {
 		short = name
 	}
@@ -673,7 +674,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 // Sometimes 1/4"), then LKMM's when the scenario records it ("· LKMM:
 // Sometimes"). The what-if's before → after and the compare table use
 // the same words (whatif.go, analysis.go).
-func verdictParts(mode, core string, expected scenarios.Observation, st Styles, w int) []string {
+func verdictParts(mode, core string, expected syntax.Observation, st Styles, w int) []string {
 	var parts []string
 	for _, p := range strings.Split(mode+": "+core, " · ") {
 		if len(parts) > 0 {
@@ -844,7 +845,7 @@ func sourceLines(in ScenarioInput, st Styles, w int) []string {
 			continue // the story page has it; the code comes first here
 		}
 		gutter := st.InstrNumber.Render(fit(strings.Join(l.Instrs, ","), gw))
-		text := scenarios.Printable(expandTabs(l.Text))
+		text := syntax.Printable(expandTabs(l.Text))
 		for j, part := range wrapCode(text, max(w-gw-4, 10)) {
 			if j > 0 {
 				gutter = strings.Repeat(" ", gw)

@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
 )
 
@@ -132,7 +133,7 @@ func (t *tracer) text(s string) string {
 // plain is text without markdown escapes, for code spans. It is
 // Printable: a trace in colour goes to the terminal as it is.
 func (t *tracer) plain(s string) string {
-	s = scenarios.Printable(s)
+	s = syntax.Printable(s)
 	if t.opts.ASCII {
 		s = asciiOnly(s)
 	}
@@ -597,14 +598,14 @@ func attemptIntro(a *scenarios.Attempt) string {
 
 // clauseVerdict says what one outcome means for a final clause of kind k
 // whose proposition the outcome does (sat) or does not satisfy.
-func clauseVerdict(k scenarios.FinalKind, sat bool) string {
+func clauseVerdict(k syntax.FinalKind, sat bool) string {
 	switch k {
-	case scenarios.NotExists:
+	case syntax.NotExists:
 		if sat {
 			return "VIOLATED. This is the outcome the test says must never happen."
 		}
 		return "not matched; this outcome is allowed."
-	case scenarios.Forall:
+	case syntax.Forall:
 		if sat {
 			return "holds for this outcome."
 		}

@@ -336,7 +336,7 @@ exists (1:r1=0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Compile()
+	c, err := scenarios.Compile(s)
 	if err != nil {
 		t.Fatal(err)
 	}

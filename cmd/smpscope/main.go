@@ -19,7 +19,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 )
 
 func main() {
@@ -67,9 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // message prints a line for the user on stderr. Messages quote file
 // names, arguments and what files hold, so they are made Printable (no
 // input reaches the terminal as an escape sequence) and Brief (no line
-// longer than scenarios.MaxMessageLine, however long a name it quotes).
+// longer than syntax.MaxMessageLine, however long a name it quotes).
 func message(stderr io.Writer, format string, args ...any) {
-	fmt.Fprintln(stderr, scenarios.Brief(scenarios.Printable(fmt.Sprintf(format, args...))))
+	fmt.Fprintln(stderr, syntax.Brief(syntax.Printable(fmt.Sprintf(format, args...))))
 }
 
 // writeOut writes a report to stdout, made Printable (reports carry no
@@ -77,7 +77,7 @@ func message(stderr io.Writer, format string, args ...any) {
 // write (a full disk, a closed file) is the command's failure: exit
 // status 2, with a message.
 func writeOut(who string, w io.Writer, s string) error {
-	return writeRaw(who, w, scenarios.Printable(s))
+	return writeRaw(who, w, syntax.Printable(s))
 }
 
 // writeRaw is writeOut for text that carries its own escape codes (a

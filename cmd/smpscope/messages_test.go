@@ -8,11 +8,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 )
 
 // Every message is short, whatever it quotes (issue 22, item 5): no line
-// of stderr over scenarios.MaxMessageLine characters, for a 5,000-term
+// of stderr over syntax.MaxMessageLine characters, for a 5,000-term
 // condition, a megabyte test name, a 200,000-letter location name, a
 // 100,000-character argument or trace header.
 func TestMessagesAreShort(t *testing.T) {
@@ -49,7 +49,7 @@ func TestMessagesAreShort(t *testing.T) {
 			t.Errorf("%.80q: exit %d, stderr %q", args, code, errs)
 		}
 		for _, l := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
-			if n := utf8.RuneCountInString(l); n > scenarios.MaxMessageLine {
+			if n := utf8.RuneCountInString(l); n > syntax.MaxMessageLine {
 				t.Errorf("%.80q: a line of %d characters: %.400q", args, n, l)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 	"smpscope/views"
 )
 
@@ -115,7 +115,7 @@ func runTrace(cmd *cobra.Command, args []string, o traceOptions, stdin io.Reader
 	// only once they are staged: a --save that cannot be written fails
 	// before anything is printed.
 	files := outputs{who: "trace", force: o.force}
-	files.add(out, []byte(scenarios.Printable(text)))
+	files.add(out, []byte(syntax.Printable(text)))
 	if o.save != "" {
 		saved, err := ex.Trace(filepath.Dir(o.save)).Text()
 		if err != nil {

@@ -30,7 +30,7 @@ func Compile(name, src string) (*scenarios.Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Compile()
+	return scenarios.Compile(s)
 }
 
 // ExploreStates explores a compiled test in one mode.

@@ -73,7 +73,7 @@ func compile(t testing.TB, name string, src []byte) *scenarios.Compiled {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	c, err := s.Compile()
+	c, err := scenarios.Compile(s)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
@@ -662,7 +662,7 @@ func TestExplainLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range lib {
-		c, err := e.Scenario.Compile()
+		c, err := scenarios.Compile(e.Scenario)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}

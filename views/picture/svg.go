@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 )
 
 // The SVG picture, for slides: the same timeline as Text, drawn to be
@@ -92,7 +92,7 @@ func (d *svgDoc) text(x, y float64, s string, kv ...string) {
 // xmlText is s as XML character data may hold it: printable, and without
 // the control characters XML 1.0 forbids.
 func xmlText(s string) string {
-	s = scenarios.Printable(s)
+	s = syntax.Printable(s)
 	return strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r >= 0x20 && r != 0xfffe && r != 0xffff && !unicode.Is(unicode.Cs, r) {
 			return r

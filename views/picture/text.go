@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
 )
 
 // Class is what a piece of the text picture means, for colouring it.
@@ -177,7 +177,7 @@ func newTextPic(pic *Picture, opts TextOptions) *textPic {
 }
 
 func (t *textPic) sym(s string) string {
-	s = scenarios.Printable(s) // labels quote the scenario's text
+	s = syntax.Printable(s) // labels quote the scenario's text
 	if t.opts.ASCII {
 		return asciiText(s)
 	}

@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // each byte of invalid UTF-8, so that no input can send a terminal an
 // escape sequence (set a window title, move the cursor, rewrite a line).
 func Printable(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return !printableRune(r) })
+	i := strings.IndexFunc(s, func(r rune) bool { return !PrintableRune(r) })
 	if i < 0 {
 		return s // the common case: nothing to escape
 	}
@@ -27,7 +27,7 @@ func Printable(s string) string {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case printableRune(r):
+		case PrintableRune(r):
 			b.WriteString(s[i : i+n])
 		case r < 0x100:
 			fmt.Fprintf(&b, "\\x%02x", r)
@@ -39,11 +39,11 @@ func Printable(s string) string {
 	return b.String()
 }
 
-// printableRune reports whether r may reach a terminal as it is: the
+// PrintableRune reports whether r may reach a terminal as it is: the
 // printable characters (letters, marks, numbers, punctuation, symbols and
 // the ASCII space), line breaks and tabs. Test names, trace files and
 // Printable share this rule.
-func printableRune(r rune) bool {
+func PrintableRune(r rune) bool {
 	return r == '\n' || r == '\t' || r == ' ' || r != utf8.RuneError && unicode.IsPrint(r)
 }
 

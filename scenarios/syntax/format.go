@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"strconv"
@@ -78,7 +78,7 @@ func Format(s *Scenario) string {
 // after the // comment a (or positions are unknown), so that Format keeps
 // them together: metadata values run across such lines.
 func adjacentLineComments(a, b Comment) bool {
-	if !a.isLine() || !b.isLine() {
+	if !a.IsLine() || !b.IsLine() {
 		return false
 	}
 	return !a.Pos.IsValid() || !b.Pos.IsValid() || b.Pos.Line == a.Pos.Line+1

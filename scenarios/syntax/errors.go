@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"fmt"
@@ -50,16 +50,16 @@ type Error struct {
 // Error returns "file:line:col: message".
 func (e Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
-// errorf builds an Error. Input never makes a long message: a string
+// Errorf builds an Error. Input never makes a long message: a string
 // quoted with %q is quoted by its first characters only (quoteShort), and
-// a first line still longer than maxMsgLine (a huge name or expression
+// a first line still longer than MaxMessageLine (a huge name or expression
 // printed with %s) is cut with "…" (what follows the first line, such as
 // the list of steps enabled, comes from the program, not the input).
-func errorf(pos Position, format string, args ...any) Error {
+func Errorf(pos Position, format string, args ...any) Error {
 	msg := fmt.Sprintf(format, shortQuoted(format, args)...)
 	first, rest, nl := strings.Cut(msg, "\n")
-	if len(first) > maxMsgLine {
-		first = quoteShortN(first, maxMsgLine)
+	if len(first) > MaxMessageLine {
+		first = quoteShortN(first, MaxMessageLine)
 		if nl {
 			msg = first + "\n" + rest
 		} else {
@@ -69,16 +69,13 @@ func errorf(pos Position, format string, args ...any) Error {
 	return Error{Pos: pos, Msg: msg}
 }
 
-// maxMsgLine bounds the first line of an error message, in characters.
-const maxMsgLine = 300
-
 // MaxQuoted is how many characters of an input string an error message
 // quotes; longer ones end in "…".
 const MaxQuoted = 40
 
-// quoteShort is s with at most MaxQuoted characters, "…" ending it when
+// QuoteShort is s with at most MaxQuoted characters, "…" ending it when
 // it was cut, for quoting in a message.
-func quoteShort(s string) string { return quoteShortN(s, MaxQuoted) }
+func QuoteShort(s string) string { return quoteShortN(s, MaxQuoted) }
 
 // quoteShortN is s cut to its first max characters, with "…" when cut.
 func quoteShortN(s string, max int) string {
@@ -119,7 +116,7 @@ func shortQuoted(format string, args []any) []any {
 			if out == nil {
 				out = append([]any(nil), args...)
 			}
-			out[arg] = quoteShort(s)
+			out[arg] = QuoteShort(s)
 		}
 		arg++
 	}

@@ -1,13 +1,15 @@
-package scenarios
+package syntax_test
 
 import (
-	"io/fs"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
+	"smpscope/scenarios/syntax/syntaxtest"
 )
 
 // fuzzSeeds are small scenarios covering the dialect, written for the
@@ -46,40 +48,41 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// Every bad input of the error tests, without its marker.
-	if data, err := os.ReadFile("testdata/errors.litmus-chunks"); err == nil {
+	if data, err := os.ReadFile("../testdata/errors.litmus-chunks"); err == nil {
 		marker := regexp.MustCompile(`\s*### ".*"`)
 		for _, chunk := range strings.Split(string(data), "\n---\n")[1:] {
 			f.Add([]byte(marker.ReplaceAllString(chunk, "")))
 		}
 	}
-	files, _ := fs.Glob(libraryFS, "library/*.litmus")
-	for _, name := range files {
-		if src, err := fs.ReadFile(libraryFS, name); err == nil {
-			f.Add(src)
-		}
+	lib, err := scenarios.Library()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range lib {
+		f.Add([]byte(e.Source))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		s, err := Parse("fuzz", src)
+		s, err := scenarios.Parse("fuzz", src)
 		if err != nil {
-			if _, ok := err.(Error); !ok {
+			if _, ok := err.(syntax.Error); !ok {
 				t.Fatalf("error %v is a %T, not an Error", err, err)
 			}
 			return
 		}
-		out := Format(s)
-		s2, err := Parse("fuzz", []byte(out))
+		out := syntax.Format(s)
+		s2, err := scenarios.Parse("fuzz", []byte(out))
 		if err != nil {
 			t.Fatalf("formatted output does not parse: %v\n%s", err, out)
 		}
-		if out2 := Format(s2); out2 != out {
+		if out2 := syntax.Format(s2); out2 != out {
 			t.Fatalf("Format not idempotent:\n%s\n---\n%s", out, out2)
 		}
-		c, cerr := s.Compile()
-		if !sameAST(s, s2) {
+		c, cerr := scenarios.Compile(s)
+		if !syntaxtest.Same(s, s2) {
 			t.Fatalf("round trip changed the scenario:\n%s", out)
 		}
 		if cerr != nil {
-			if _, ok := cerr.(Error); !ok {
+			if _, ok := cerr.(syntax.Error); !ok {
 				t.Fatalf("compile error %v is a %T, not an Error", cerr, cerr)
 			}
 			return

@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 // Observation is herd7's word for how often a condition holds over the
 // final states: Never, Sometimes or Always.
@@ -92,6 +92,7 @@ type Param struct {
 
 // Stmt is a statement in a thread body.
 type Stmt interface {
+	Node
 	stmtNode()
 	Start() Position
 	comments() *stmtComments
@@ -194,6 +195,7 @@ func (s *EmptyStmt) Start() Position { return s.Pos }
 
 // Expr is a C expression.
 type Expr interface {
+	Node
 	exprNode()
 	Pos() Position
 }
@@ -351,6 +353,7 @@ type LocationsClause struct {
 
 // Cond is a proposition over a final state.
 type Cond interface {
+	Node
 	condNode()
 	Pos() Position
 }
@@ -440,64 +443,3 @@ func (c *CondAtom) Pos() Position { return c.Loc.NamePos }
 
 // IsReg reports whether l names a thread's register.
 func (l *CondLoc) IsReg() bool { return l.Thread >= 0 }
-
-// walkStmts calls fs for every statement in list and below it, and fe for
-// every expression and subexpression they contain, in source order
-// (either function may be nil). Call names are not visited.
-func walkStmts(list []Stmt, fs func(Stmt), fe func(Expr)) {
-	for _, st := range list {
-		walkStmt(st, fs, fe)
-	}
-}
-
-func walkStmt(st Stmt, fs func(Stmt), fe func(Expr)) {
-	if fs != nil {
-		fs(st)
-	}
-	switch s := st.(type) {
-	case *DeclStmt:
-		walkExpr(s.Init, fe)
-	case *ExprStmt:
-		walkExpr(s.X, fe)
-	case *AssignStmt:
-		walkExpr(s.LHS, fe)
-		walkExpr(s.RHS, fe)
-	case *IncDecStmt:
-		walkExpr(s.X, fe)
-	case *IfStmt:
-		walkExpr(s.Cond, fe)
-		walkStmt(s.Then, fs, fe)
-		if s.Else != nil {
-			walkStmt(s.Else, fs, fe)
-		}
-	case *BlockStmt:
-		walkStmts(s.List, fs, fe)
-	}
-}
-
-// walkExpr calls f for e and each of its subexpressions, left to right.
-func walkExpr(e Expr, f func(Expr)) {
-	if e == nil || f == nil {
-		return
-	}
-	f(e)
-	switch x := e.(type) {
-	case *UnaryExpr:
-		walkExpr(x.X, f)
-	case *BinaryExpr:
-		walkExpr(x.X, f)
-		walkExpr(x.Y, f)
-	case *CallExpr:
-		for _, a := range x.Args {
-			walkExpr(a, f)
-		}
-	case *ParenExpr:
-		walkExpr(x.X, f)
-	case *CastExpr:
-		walkExpr(x.X, f)
-	case *TernaryExpr:
-		walkExpr(x.X, f)
-		walkExpr(x.Then, f)
-		walkExpr(x.Else, f)
-	}
-}

@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"fmt"
@@ -111,7 +111,7 @@ func (t tok) describe() string {
 	case tEOF:
 		return "end of file"
 	case tIdent, tInt:
-		return fmt.Sprintf("%q", quoteShort(t.text))
+		return fmt.Sprintf("%q", QuoteShort(t.text))
 	}
 	return fmt.Sprintf("%q", t.kind.String())
 }
@@ -130,8 +130,8 @@ type Comment struct {
 // endLine returns the line the comment ends on.
 func (c Comment) endLine() int { return c.Pos.Line + strings.Count(c.Text, "\n") }
 
-// isLine reports whether c is a // comment, which runs to the end of its line.
-func (c Comment) isLine() bool { return !c.Free && strings.HasPrefix(c.Text, "//") }
+// IsLine reports whether c is a // comment, which runs to the end of its line.
+func (c Comment) IsLine() bool { return !c.Free && strings.HasPrefix(c.Text, "//") }
 
 // scanner turns source text into tokens. Comments are collected into
 // comments as they are passed.
@@ -158,7 +158,7 @@ func newScanner(file string, src []byte) *scanner {
 func (s *scanner) pos() Position { return Position{File: s.file, Line: s.line, Col: s.col} }
 
 func (s *scanner) fail(pos Position, format string, args ...any) {
-	panic(errorf(pos, format, args...))
+	panic(Errorf(pos, format, args...))
 }
 
 // peekByte returns the byte k bytes ahead, or 0.
@@ -277,7 +277,7 @@ func (s *scanner) header() {
 			s.advance()
 		}
 		text := strings.TrimRight(string(s.src[start:s.off]), " \t\r")
-		if looksLikeThread(text) {
+		if LooksLikeThread(text) {
 			// A thread header here means the initial-state block is
 			// missing; herd7 would fail too, less clearly.
 			s.fail(pos, "expected \"{\" to start the initial state, found %q", strings.TrimSpace(text[:strings.IndexByte(text, '(')]))
@@ -286,16 +286,28 @@ func (s *scanner) header() {
 	}
 }
 
-// looksLikeThread reports whether a header line starts like a thread,
+// LooksLikeThread reports whether a header line starts like a thread,
 // "P0(" or "void P0(".
-func looksLikeThread(text string) bool {
+func LooksLikeThread(text string) bool {
 	text = strings.TrimPrefix(text, "void ")
 	i := strings.IndexByte(text, '(')
-	return i > 0 && isThreadName(strings.TrimSpace(text[:i]))
+	return i > 0 && IsThreadName(strings.TrimSpace(text[:i]))
 }
 
 func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// operators maps each operator's spelling (tokenText) to its token, by
+// length: next matches the longest first.
+var operators = func() (ops [4]map[string]token) {
+	for n := range ops {
+		ops[n] = map[string]token{}
+	}
+	for t := tLParen; int(t) < len(tokenText); t++ {
+		ops[len(tokenText[t])][tokenText[t]] = t
+	}
+	return ops
+}()
 
 // next scans the next token.
 func (s *scanner) next() tok {
@@ -305,162 +317,57 @@ func (s *scanner) next() tok {
 		return tok{kind: tEOF, pos: pos}
 	}
 	c := s.src[s.off]
-	if isLetter(c) {
-		start := s.off
-		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
-			s.advance()
-		}
-		return tok{kind: tIdent, pos: pos, text: string(s.src[start:s.off])}
+	switch {
+	case isLetter(c):
+		return tok{kind: tIdent, pos: pos, text: s.word()}
+	case isDigit(c):
+		return tok{kind: tInt, pos: pos, text: s.word()}
+	case c == '(' && s.code && s.peekByte(1) == '*':
+		s.mlComment(pos)
 	}
-	if isDigit(c) {
-		start := s.off
-		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
-			s.advance()
+	for n := 3; n >= 1; n-- {
+		if s.off+n > len(s.src) {
+			continue
 		}
-		return tok{kind: tInt, pos: pos, text: string(s.src[start:s.off])}
-	}
-	// Operators: longest match first.
-	three := []struct {
-		s string
-		t token
-	}{{"<<=", tShlAssign}, {">>=", tShrAssign}}
-	for _, o := range three {
-		if strings.HasPrefix(string(s.src[s.off:min(s.off+3, len(s.src))]), o.s) {
-			s.advance()
-			s.advance()
-			s.advance()
-			return tok{kind: o.t, pos: pos}
-		}
-	}
-	if s.off+1 < len(s.src) {
-		var t token
-		switch string(s.src[s.off : s.off+2]) {
-		case "->":
-			t = tArrow
-		case "+=":
-			t = tAddAssign
-		case "-=":
-			t = tSubAssign
-		case "*=":
-			t = tMulAssign
-		case "/=":
-			t = tDivAssign
-		case "%=":
-			t = tModAssign
-		case "&=":
-			t = tAndAssign
-		case "|=":
-			t = tOrAssign
-		case "^=":
-			t = tXorAssign
-		case "++":
-			t = tInc
-		case "--":
-			t = tDec
-		case "<<":
-			t = tShl
-		case ">>":
-			t = tShr
-		case "&&":
-			t = tLAnd
-		case "||":
-			t = tLOr
-		case "==":
-			t = tEq
-		case "!=":
-			t = tNe
-		case "<=":
-			t = tLe
-		case ">=":
-			t = tGe
-		case `/\`:
-			t = tConj
-		case `\/`:
-			t = tDisj
-		case "=>":
-			t = tImplies
-		case "<>":
-			t = tLtGt
-		}
-		if t != tEOF {
-			s.advance()
-			s.advance()
+		if t, ok := operators[n][string(s.src[s.off:s.off+n])]; ok {
+			for range n {
+				s.advance()
+			}
 			return tok{kind: t, pos: pos}
 		}
 	}
-	if c == '(' && s.code && s.peekByte(1) == '*' {
-		if n := s.peekByte(2); n == ' ' || n == '\t' || n == '\n' || n == '\r' {
-			end := s.off
-			for end < len(s.src) && s.src[end] != '\n' {
-				end++
-			}
-			if strings.Contains(string(s.src[s.off+2:end]), "*)") {
-				s.fail(pos, "(* ... *) comments are not allowed inside thread code; use /* ... */ or //")
-			}
+	r, _ := utf8.DecodeRune(s.src[s.off:])
+	switch {
+	case r == '"' || r == '\'':
+		s.fail(pos, "string and character literals are not supported")
+	case r == '#':
+		s.fail(pos, "preprocessor directives are not supported")
+	case r == utf8.RuneError:
+		s.fail(pos, "invalid UTF-8 byte 0x%02x", c)
+	}
+	s.fail(pos, "unexpected character %q", r)
+	return tok{}
+}
+
+// word scans an identifier or a number: letters and digits.
+func (s *scanner) word() string {
+	start := s.off
+	for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+		s.advance()
+	}
+	return string(s.src[start:s.off])
+}
+
+// mlComment refuses a herd7 "(* ... *)" comment in thread code (at pos,
+// "(*" and a space), where "(*p)" is C.
+func (s *scanner) mlComment(pos Position) {
+	if n := s.peekByte(2); n == ' ' || n == '\t' || n == '\n' || n == '\r' {
+		end := s.off
+		for end < len(s.src) && s.src[end] != '\n' {
+			end++
+		}
+		if strings.Contains(string(s.src[s.off+2:end]), "*)") {
+			s.fail(pos, "(* ... *) comments are not allowed inside thread code; use /* ... */ or //")
 		}
 	}
-	var t token
-	switch c {
-	case '(':
-		t = tLParen
-	case ')':
-		t = tRParen
-	case '{':
-		t = tLBrace
-	case '}':
-		t = tRBrace
-	case '[':
-		t = tLBrack
-	case ']':
-		t = tRBrack
-	case ';':
-		t = tSemi
-	case ',':
-		t = tComma
-	case ':':
-		t = tColon
-	case '?':
-		t = tQuestion
-	case '.':
-		t = tDot
-	case '=':
-		t = tAssign
-	case '+':
-		t = tPlus
-	case '-':
-		t = tMinus
-	case '*':
-		t = tStar
-	case '/':
-		t = tSlash
-	case '%':
-		t = tPct
-	case '&':
-		t = tAmp
-	case '|':
-		t = tPipe
-	case '^':
-		t = tCaret
-	case '!':
-		t = tNot
-	case '~':
-		t = tTilde
-	case '<':
-		t = tLt
-	case '>':
-		t = tGt
-	default:
-		r, _ := utf8.DecodeRune(s.src[s.off:])
-		switch {
-		case r == '"' || r == '\'':
-			s.fail(pos, "string and character literals are not supported")
-		case r == '#':
-			s.fail(pos, "preprocessor directives are not supported")
-		case r == utf8.RuneError:
-			s.fail(pos, "invalid UTF-8 byte 0x%02x", c)
-		}
-		s.fail(pos, "unexpected character %q", r)
-	}
-	s.advance()
-	return tok{kind: t, pos: pos}
 }

@@ -1,4 +1,4 @@
-package scenarios
+package syntax_test
 
 import (
 	"fmt"
@@ -6,61 +6,10 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios"
+	"smpscope/scenarios/syntax"
+	"smpscope/scenarios/syntax/syntaxtest"
 )
-
-// sexpr dumps an expression as a compact S-expression.
-func sexpr(e Expr) string {
-	switch x := e.(type) {
-	case *Ident:
-		return x.Name
-	case *IntLit:
-		return x.Text
-	case *UnaryExpr:
-		return "(" + x.Op + " " + sexpr(x.X) + ")"
-	case *BinaryExpr:
-		return "(" + x.Op + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
-	case *CallExpr:
-		s := "(" + x.Fun.Name
-		for _, a := range x.Args {
-			s += " " + sexpr(a)
-		}
-		return s + ")"
-	case *ParenExpr:
-		return "(paren " + sexpr(x.X) + ")"
-	case *CastExpr:
-		return "(cast " + x.Type + strings.Repeat("*", x.Stars) + " " + sexpr(x.X) + ")"
-	case *TernaryExpr:
-		return "(? " + sexpr(x.X) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
-	}
-	return fmt.Sprintf("?%T", e)
-}
-
-// condSexpr dumps a condition as a compact S-expression.
-func condSexpr(c Cond) string {
-	switch x := c.(type) {
-	case *CondAnd:
-		return `(/\ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
-	case *CondOr:
-		return `(\/ ` + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
-	case *CondNot:
-		return "(~ " + condSexpr(x.X) + ")"
-	case *CondImplies:
-		return "(=> " + condSexpr(x.X) + " " + condSexpr(x.Y) + ")"
-	case *CondParen:
-		return condSexpr(x.X)
-	case *CondBool:
-		return fmt.Sprint(x.Value)
-	case *CondAtom:
-		return formatCondLoc(x.Loc) + x.Op + formatCondValue(x.Val)
-	}
-	return fmt.Sprintf("?%T", c)
-}
-
-// exprScenario wraps an expression as the right-hand side of "r0 = ...;"
-// in a one-thread scenario.
-func exprScenario(expr string) string {
-	return "C t\n{}\nP0(int *x, int *y, int **p)\n{\n\tint r0;\n\tint a;\n\tint b;\n\tint c;\n\tint *q;\n\n\tr0 = " + expr + ";\n}\nexists (0:r0=0)\n"
-}
 
 func TestExprPrecedence(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -92,32 +41,17 @@ func TestExprPrecedence(t *testing.T) {
 		{"cmpxchg(x, 0, 1) == 0", "(== (cmpxchg x 0 1) 0)"},
 	}
 	for _, tt := range tests {
-		s, err := Parse("t", []byte(exprScenario(tt.in)))
+		s, err := scenarios.Parse("t", []byte(syntaxtest.ExprScenario(tt.in)))
 		if err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
 		body := s.Threads[0].Body
-		got := sexpr(body[len(body)-1].(*AssignStmt).RHS)
+		got := syntaxtest.Sexpr(body[len(body)-1].(*syntax.AssignStmt).RHS)
 		if got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
 		}
-		checkRoundTrip(t, tt.in, s)
-	}
-}
-
-func TestIntLiterals(t *testing.T) {
-	good := map[string]int64{"0": 0, "42": 42, "0x1f": 31, "0X1F": 31, "017": 15, "0b101": 5, "3u": 3, "3UL": 3, "9223372036854775807": 1<<63 - 1}
-	for in, want := range good {
-		got, err := parseInt(in)
-		if err != nil || got != want {
-			t.Errorf("parseInt(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"09", "0x", "1a", "12abc", "9223372036854775808", "1_000", "0b2", "3uu"} {
-		if v, err := parseInt(in); err == nil {
-			t.Errorf("parseInt(%q) = %d, want an error", in, v)
-		}
+		syntaxtest.RoundTrip(t, tt.in, s, scenarios.KernelFuncs)
 	}
 }
 
@@ -130,24 +64,24 @@ func TestCondParse(t *testing.T) {
 		{`exists (0:r0!=1 /\ 0:r0==2)`, `(/\ 0:r0!=1 0:r0==2)`},
 		{`exists (true /\ ~false)`, `(/\ true (~ false))`},
 	}
-	kinds := map[string]FinalKind{"exists": Exists, "~exists": NotExists, "forall": Forall}
+	kinds := map[string]syntax.FinalKind{"exists": syntax.Exists, "~exists": syntax.NotExists, "forall": syntax.Forall}
 	for _, tt := range tests {
 		src := "C t\n{}\nP0(int *x)\n{\n\tint r0;\n\tint r1;\n}\nP1(int *x)\n{\n\tint r0;\n\tint r1;\n}\n" + tt.in + "\n"
-		s, err := Parse("t", []byte(src))
+		s, err := scenarios.Parse("t", []byte(src))
 		if err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
-		if got := condSexpr(s.Final.Cond); got != tt.want {
+		if got := syntaxtest.CondSexpr(s.Final.Cond); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
 		}
 		if want := kinds[strings.Fields(tt.in)[0]]; s.Final.Kind != want {
 			t.Errorf("%s: kind %v, want %v", tt.in, s.Final.Kind, want)
 		}
-		if _, err := s.Compile(); err != nil {
+		if _, err := scenarios.Compile(s); err != nil {
 			t.Errorf("%s: Compile: %v", tt.in, err)
 		}
-		checkRoundTrip(t, tt.in, s)
+		syntaxtest.RoundTrip(t, tt.in, s, scenarios.KernelFuncs)
 	}
 }
 
@@ -171,7 +105,10 @@ P0(int *x, int *y, int **p, int **q, int **r, spinlock_t *mylock, atomic_t *v, i
 }
 exists (x=1)
 `
-	c := mustCompile(t, src)
+	c, err := scenarios.Compile(syntaxtest.MustParse(t, src, scenarios.KernelFuncs))
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := c.Program
 	wantLocs := []string{"x", "y", "p", "q", "r", "mylock", "v", "a", "b", "n", "u", "w"}
 	if fmt.Sprint(p.Locs) != fmt.Sprint(wantLocs) {
@@ -188,7 +125,7 @@ exists (x=1)
 	if d[2].Type != "int" || d[2].Stars != 1 || d[0].Type != "" || d[9].Type != "long long" || d[10].Type != "unsigned long" {
 		t.Errorf("types not kept: %+v %+v %+v", d[0], d[2], d[9])
 	}
-	checkRoundTrip(t, "init", c.Scenario)
+	syntaxtest.RoundTrip(t, "init", c.Scenario, scenarios.KernelFuncs)
 }
 
 func TestMetadata(t *testing.T) {
@@ -210,9 +147,9 @@ func TestMetadata(t *testing.T) {
 P0(int *x) { WRITE_ONCE(*x, 1); }
 exists (x=1)
 `
-	s := mustParse(t, src)
-	want := Metadata{
-		Result:  Sometimes,
+	s := syntaxtest.MustParse(t, src, scenarios.KernelFuncs)
+	want := syntax.Metadata{
+		Result:  syntax.Sometimes,
 		Title:   "Message passing without barriers",
 		Story:   "The writer publishes data then a flag. The reader may see the flag first.",
 		Family:  "MP",
@@ -225,18 +162,18 @@ exists (x=1)
 	if len(s.Header) != 2 {
 		t.Errorf("Header has %d comments, want 2", len(s.Header))
 	}
-	checkRoundTrip(t, "meta", s)
+	syntaxtest.RoundTrip(t, "meta", s, scenarios.KernelFuncs)
 
 	// // comments on consecutive lines form one comment; a value stops at
 	// the end of a comment.
-	s = mustParse(t, "C m\n// Title: one\n//   two\n\n// three\n/* Family: F */\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n")
+	s = syntaxtest.MustParse(t, "C m\n// Title: one\n//   two\n\n// three\n/* Family: F */\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n", scenarios.KernelFuncs)
 	if s.Meta.Title != "one two" || s.Meta.Family != "F" {
 		t.Errorf("Meta = %+v", s.Meta)
 	}
-	checkRoundTrip(t, "meta2", s)
+	syntaxtest.RoundTrip(t, "meta2", s, scenarios.KernelFuncs)
 
 	// Metadata after the initial-state block is just a comment.
-	s = mustParse(t, "C m\n{}\n(* Title: late *)\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n")
+	s = syntaxtest.MustParse(t, "C m\n{}\n(* Title: late *)\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n", scenarios.KernelFuncs)
 	if s.Meta.Title != "" {
 		t.Errorf("Title from a comment after the init block: %q", s.Meta.Title)
 	}
@@ -278,7 +215,7 @@ locations [x] // show x
 exists (x=1) (* Bad outcome. *)
 (* the end *)
 `
-	s := mustParse(t, src)
+	s := syntaxtest.MustParse(t, src, scenarios.KernelFuncs)
 	if got := s.Threads[0].Trail; len(got) != 1 || got[0].Text != "// Producer" {
 		t.Errorf("thread trailing comment = %+v", got)
 	}
@@ -288,7 +225,7 @@ exists (x=1) (* Bad outcome. *)
 	if got := s.Init[1].Trail; len(got) != 2 {
 		t.Errorf("init y trailing comments = %+v", got)
 	}
-	out := Format(s)
+	out := syntax.Format(s)
 	for _, c := range []string{"// on the C line", "(* after x *)", "// end of init", "// before P0", "// a register",
 		"/* before the store */", "// the store", "/* inside */", "// after if", "// in else", "// after else",
 		"// after then", "// end of P0", "// show x", "(* before exists *)", "(* the end *)"} {
@@ -296,41 +233,41 @@ exists (x=1) (* Bad outcome. *)
 			t.Errorf("Format lost comment %q:\n%s", c, out)
 		}
 	}
-	if _, err := s.Compile(); err != nil {
+	if _, err := scenarios.Compile(s); err != nil {
 		t.Fatal(err)
 	}
-	checkRoundTrip(t, "comments", s)
+	syntaxtest.RoundTrip(t, "comments", s, scenarios.KernelFuncs)
 }
 
 func TestPositionString(t *testing.T) {
 	tests := []struct {
-		p    Position
+		p    syntax.Position
 		want string
 	}{
-		{Position{"a.litmus", 3, 5}, "a.litmus:3:5"},
-		{Position{"", 3, 5}, "3:5"},
-		{Position{"a.litmus", 3, 0}, "a.litmus:3"},
-		{Position{"a.litmus", 0, 0}, "a.litmus"},
-		{Position{}, "<unknown>"},
+		{syntax.Position{File: "a.litmus", Line: 3, Col: 5}, "a.litmus:3:5"},
+		{syntax.Position{File: "", Line: 3, Col: 5}, "3:5"},
+		{syntax.Position{File: "a.litmus", Line: 3, Col: 0}, "a.litmus:3"},
+		{syntax.Position{File: "a.litmus", Line: 0, Col: 0}, "a.litmus"},
+		{syntax.Position{}, "<unknown>"},
 	}
 	for _, tt := range tests {
 		if got := tt.p.String(); got != tt.want {
 			t.Errorf("%#v.String() = %q, want %q", tt.p, got, tt.want)
 		}
 	}
-	e := Error{Pos: Position{"f", 1, 2}, Msg: "bad"}
+	e := syntax.Error{Pos: syntax.Position{File: "f", Line: 1, Col: 2}, Msg: "bad"}
 	if e.Error() != "f:1:2: bad" {
 		t.Errorf("Error() = %q", e.Error())
 	}
 }
 
 func TestParseErrorIsError(t *testing.T) {
-	_, err := Parse("x.litmus", []byte("C t\n{}\nP0(int *x)\n{\n\twhile (1) {}\n}\nexists (x=1)\n"))
-	e, ok := err.(Error)
+	_, err := scenarios.Parse("x.litmus", []byte("C t\n{}\nP0(int *x)\n{\n\twhile (1) {}\n}\nexists (x=1)\n"))
+	e, ok := err.(syntax.Error)
 	if !ok {
 		t.Fatalf("error %v is %T, want Error", err, err)
 	}
-	if e.Pos != (Position{"x.litmus", 5, 2}) {
+	if e.Pos != (syntax.Position{File: "x.litmus", Line: 5, Col: 2}) {
 		t.Errorf("Pos = %v", e.Pos)
 	}
 	want := `x.litmus:5:2: unsupported statement "while" (loops are not supported)`
@@ -340,18 +277,18 @@ func TestParseErrorIsError(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	big := make([]byte, MaxSourceSize+1)
-	if _, err := Parse("big", big); err == nil || !strings.Contains(err.Error(), "at most") {
+	big := make([]byte, syntax.MaxSourceSize+1)
+	if _, err := scenarios.Parse("big", big); err == nil || !strings.Contains(err.Error(), "at most") {
 		t.Errorf("oversized source: %v", err)
 	}
-	deep := exprScenario(strings.Repeat("(", MaxDepth+5) + "1" + strings.Repeat(")", MaxDepth+5))
-	if _, err := Parse("deep", []byte(deep)); err == nil || !strings.Contains(err.Error(), "deep") {
+	deep := syntaxtest.ExprScenario(strings.Repeat("(", syntax.MaxDepth+5) + "1" + strings.Repeat(")", syntax.MaxDepth+5))
+	if _, err := scenarios.Parse("deep", []byte(deep)); err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("deep parens: %v", err)
 	}
 	// Flat lists are length, not nesting (issue 11, item 7): 101 terms
 	// and a 100-term condition are fine, and compile; only more than
 	// MaxOperators operators in one statement is too long.
-	flat := exprScenario("1" + strings.Repeat("+1", 100))
+	flat := syntaxtest.ExprScenario("1" + strings.Repeat("+1", 100))
 	flat = strings.Replace(flat, "exists (0:r0=0)", "exists (x=0"+func() string {
 		var b strings.Builder
 		for i := 1; i < 100; i++ {
@@ -359,47 +296,47 @@ func TestLimits(t *testing.T) {
 		}
 		return b.String()
 	}()+")", 1)
-	if s, err := Parse("flat", []byte(flat)); err != nil {
+	if s, err := scenarios.Parse("flat", []byte(flat)); err != nil {
 		t.Errorf("flat lists: %v", err)
-	} else if c, err := s.Compile(); err != nil {
+	} else if c, err := scenarios.Compile(s); err != nil {
 		t.Errorf("flat lists: %v", err)
 	} else if !c.Satisfies(machine.Outcome{Mem: make([]machine.Value, len(c.Program.Locs)), Regs: [][]machine.Value{make([]machine.Value, len(c.Program.Threads[0].Regs))}}) {
 		t.Errorf("x=0 does not satisfy the first term of the list")
 	}
-	long := exprScenario("1" + strings.Repeat(" + 1", MaxOperators+1))
-	if _, err := Parse("long", []byte(long)); err == nil || !strings.Contains(err.Error(), "too long") {
+	long := syntaxtest.ExprScenario("1" + strings.Repeat(" + 1", syntax.MaxOperators+1))
+	if _, err := scenarios.Parse("long", []byte(long)); err == nil || !strings.Contains(err.Error(), "too long") {
 		t.Errorf("over-long chain: %v", err)
 	}
-	ok := exprScenario("1" + strings.Repeat("+1", MaxOperators-1))
-	if _, err := Parse("ok", []byte(ok)); err != nil {
+	ok := syntaxtest.ExprScenario("1" + strings.Repeat("+1", syntax.MaxOperators-1))
+	if _, err := scenarios.Parse("ok", []byte(ok)); err != nil {
 		t.Errorf("chain within the limit: %v", err)
 	}
 	// The limit is per statement or clause, not across them (issue 22,
 	// item 5): three statements and a condition of 6,000 each are fine.
 	terms := "1" + strings.Repeat("+1", 6000)
-	many := strings.Replace(exprScenario(terms), "\tr0 = ", "\ta = "+terms+";\n\tb = "+terms+";\n\tr0 = ", 1)
+	many := strings.Replace(syntaxtest.ExprScenario(terms), "\tr0 = ", "\ta = "+terms+";\n\tb = "+terms+";\n\tr0 = ", 1)
 	many = strings.Replace(many, "exists (0:r0=0)", "exists (x=0"+strings.Repeat(` \/ x=0`, 6000)+")", 1)
-	if _, err := Parse("many", []byte(many)); err != nil {
+	if _, err := scenarios.Parse("many", []byte(many)); err != nil {
 		t.Errorf("operators counted across statements: %v", err)
 	}
-	nested := "C t\n{}\nP0(int *x)\n{\n" + strings.Repeat("{", MaxDepth+1) + strings.Repeat("}", MaxDepth+1) + "\n}\nexists (x=1)\n"
-	if _, err := Parse("nested", []byte(nested)); err == nil || !strings.Contains(err.Error(), "deep") {
+	nested := "C t\n{}\nP0(int *x)\n{\n" + strings.Repeat("{", syntax.MaxDepth+1) + strings.Repeat("}", syntax.MaxDepth+1) + "\n}\nexists (x=1)\n"
+	if _, err := scenarios.Parse("nested", []byte(nested)); err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("nested blocks: %v", err)
 	}
-	cond := "C t\n{}\nP0(int *x)\n{\n}\nexists " + strings.Repeat("~", MaxDepth+1) + "x=1\n"
-	if _, err := Parse("cond", []byte(cond)); err == nil || !strings.Contains(err.Error(), "deep") {
+	cond := "C t\n{}\nP0(int *x)\n{\n}\nexists " + strings.Repeat("~", syntax.MaxDepth+1) + "x=1\n"
+	if _, err := scenarios.Parse("cond", []byte(cond)); err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("deep condition: %v", err)
 	}
 }
 
 func TestCRLFAndBOM(t *testing.T) {
 	src := "\xEF\xBB\xBFC crlf\r\n(*\r\n * Title: with CRLF\r\n *)\r\n{\r\n\tint x; // c\r\n}\r\nP0(int *x)\r\n{\r\n\tWRITE_ONCE(*x, 1);\r\n}\r\nexists (x=1)\r\n"
-	s := mustParse(t, src)
+	s := syntaxtest.MustParse(t, src, scenarios.KernelFuncs)
 	if s.Name != "crlf" || s.Meta.Title != "with CRLF" || s.Init[0].Trail[0].Text != "// c" {
 		t.Errorf("Name %q, Title %q, trail %q", s.Name, s.Meta.Title, s.Init[0].Trail[0].Text)
 	}
-	if _, err := s.Compile(); err != nil {
+	if _, err := scenarios.Compile(s); err != nil {
 		t.Fatal(err)
 	}
-	checkRoundTrip(t, "crlf", s)
+	syntaxtest.RoundTrip(t, "crlf", s, scenarios.KernelFuncs)
 }

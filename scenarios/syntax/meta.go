@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"strings"
@@ -7,7 +7,8 @@ import (
 // metaKeys are the metadata keys recognised in the leading comment.
 var metaKeys = []string{"Result", "Title", "Source", "Story", "Variant", "Family"}
 
-func isMetaKey(k string) bool {
+// IsMetaKey reports whether k is a metadata key ("Result", "Title", ...).
+func IsMetaKey(k string) bool {
 	for _, m := range metaKeys {
 		if k == m {
 			return true
@@ -35,7 +36,7 @@ func commentLines(cs []Comment) [][]commentLine {
 		if c.Free {
 			continue // free text is not a comment: herd7 skips it, and so does metadata
 		}
-		if c.isLine() {
+		if c.IsLine() {
 			if !(lastLine >= 0 && c.Pos.Line == lastLine+1 && cur != nil) {
 				if cur != nil {
 					groups = append(groups, cur)
@@ -124,7 +125,7 @@ func parseMeta(header []Comment) Metadata {
 				finish()
 				continue
 			}
-			if i := strings.Index(l, ":"); i > 0 && isMetaKey(l[:i]) {
+			if i := strings.Index(l, ":"); i > 0 && IsMetaKey(l[:i]) {
 				finish()
 				key = l[:i]
 				if v := strings.TrimSpace(l[i+1:]); v != "" {

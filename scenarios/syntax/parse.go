@@ -1,4 +1,4 @@
-package scenarios
+package syntax
 
 import (
 	"fmt"
@@ -19,14 +19,21 @@ const (
 	MaxOperators = 10000
 )
 
-// Parse parses a C litmus test. filename is used in positions only. Every
-// error is an Error carrying file:line:col.
-func Parse(filename string, src []byte) (s *Scenario, err error) {
+// Funcs is what Parse knows of the functions a test calls, so that a
+// call's error points at the call: for a name, one flag per argument it
+// takes, true where the argument must be a dereference such as *x; or an
+// Error at the call saying why the name cannot be called. (The parser
+// knows C; which kernel primitives there are is the compiler's table.)
+type Funcs func(name string, at Position) (deref []bool, err error)
+
+// Parse parses a C litmus test whose calls funcs knows. filename is used
+// in positions only. Every error is an Error carrying file:line:col.
+func Parse(filename string, src []byte, funcs Funcs) (s *Scenario, err error) {
 	if len(src) > MaxSourceSize {
-		return nil, errorf(Position{File: filename, Line: 1, Col: 1},
+		return nil, Errorf(Position{File: filename, Line: 1, Col: 1},
 			"source is %d bytes; at most %d are supported", len(src), MaxSourceSize)
 	}
-	p := &parser{sc: newScanner(filename, src), file: filename}
+	p := &parser{sc: newScanner(filename, src), file: filename, funcs: funcs}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(Error)
@@ -44,6 +51,7 @@ func Parse(filename string, src []byte) (s *Scenario, err error) {
 type parser struct {
 	sc    *scanner
 	file  string
+	funcs Funcs
 	tok   tok   // current token
 	prev  tok   // last consumed token
 	ahead []tok // tokens scanned past tok (peek)
@@ -51,7 +59,7 @@ type parser struct {
 	ops   int // operators in the statement or clause being parsed
 	ncom  int // comments in sc.comments already attached to the tree
 	// stopAtFinal stops parsing where the final clause starts (see
-	// findFinal): what follows it in a mail is not litmus.
+	// FindFinal): what follows it in a mail is not litmus.
 	stopAtFinal bool
 }
 
@@ -59,12 +67,12 @@ type parser struct {
 // clause starts.
 type finalAt struct{ pos Position }
 
-// findFinal parses src up to its final clause and returns where that
+// FindFinal parses src up to its final clause and returns where that
 // clause starts, without scanning past its first token: in a mail, the
 // prose after a test need not be anything a scanner accepts. An error
 // in the test before it is returned as Parse would.
-func findFinal(filename string, src []byte) (pos Position, err error) {
-	p := &parser{sc: newScanner(filename, src), file: filename, stopAtFinal: true}
+func FindFinal(filename string, src []byte, funcs Funcs) (pos Position, err error) {
+	p := &parser{sc: newScanner(filename, src), file: filename, funcs: funcs, stopAtFinal: true}
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
@@ -77,11 +85,11 @@ func findFinal(filename string, src []byte) (pos Position, err error) {
 		}
 	}()
 	p.parseFile()
-	return Position{}, errorf(Position{File: filename, Line: 1, Col: 1}, "internal error: no final clause")
+	return Position{}, Errorf(Position{File: filename, Line: 1, Col: 1}, "internal error: no final clause")
 }
 
 func (p *parser) fail(pos Position, format string, args ...any) {
-	panic(errorf(pos, format, args...))
+	panic(Errorf(pos, format, args...))
 }
 
 func (p *parser) next() {
@@ -106,7 +114,7 @@ func (p *parser) peek() tok {
 // be called with no token scanned ahead.
 func (p *parser) setCode(code bool) {
 	if len(p.ahead) > 0 {
-		panic("scenarios: internal error: scanner mode switch with lookahead")
+		panic("syntax: internal error: scanner mode switch with lookahead")
 	}
 	p.sc.code = code
 }
@@ -201,7 +209,7 @@ func (p *parser) parseFile() *Scenario {
 	}
 	s.NamePos = p.tok.pos
 	if len(p.ahead) > 0 {
-		panic("scenarios: internal error: lookahead at the test name")
+		panic("syntax: internal error: lookahead at the test name")
 	}
 	name, npos := p.sc.restOfLineWord()
 	if name == "" {
@@ -285,7 +293,7 @@ func (p *parser) parseInitDecl() []*InitDecl {
 // "x" or "[x]", or a register "0:r1" or "P0:r1".
 func (p *parser) parseInitTarget(d *InitDecl) {
 	switch {
-	case p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon:
+	case p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && IsThreadName(p.tok.text) && p.peek().kind == tColon:
 		t := p.tok
 		n, err := strconv.Atoi(strings.TrimPrefix(t.text, "P"))
 		if err != nil || n > 1000 {
@@ -376,7 +384,7 @@ func parseInt(text string) (int64, error) {
 	switch suffix {
 	case "", "u", "l", "ul", "lu", "ll", "ull", "llu":
 	default:
-		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
+		return 0, fmt.Errorf("invalid integer literal %q", QuoteShort(text))
 	}
 	base := 10
 	switch {
@@ -388,17 +396,17 @@ func parseInt(text string) (int64, error) {
 		base, digits = 8, digits[1:]
 	}
 	if digits == "" || strings.ContainsAny(digits, "_+-") {
-		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
+		return 0, fmt.Errorf("invalid integer literal %q", QuoteShort(text))
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, fmt.Errorf("integer literal %q is too large", quoteShort(text))
+			return 0, fmt.Errorf("integer literal %q is too large", QuoteShort(text))
 		}
-		return 0, fmt.Errorf("invalid integer literal %q", quoteShort(text))
+		return 0, fmt.Errorf("invalid integer literal %q", QuoteShort(text))
 	}
 	if v > 1<<63-1 {
-		return 0, fmt.Errorf("integer literal %q is too large", quoteShort(text))
+		return 0, fmt.Errorf("integer literal %q is too large", QuoteShort(text))
 	}
 	return int64(v), nil
 }
@@ -522,7 +530,8 @@ func isVoid(typ string) bool {
 
 // ---- threads ----
 
-func isThreadName(s string) bool {
+// IsThreadName reports whether s names a thread: P0, P1, ...
+func IsThreadName(s string) bool {
 	if len(s) < 2 || s[0] != 'P' {
 		return false
 	}
@@ -535,7 +544,7 @@ func isThreadName(s string) bool {
 }
 
 func (p *parser) parseThreads(s *Scenario) {
-	for p.is(tIdent) && (isThreadName(p.tok.text) || p.tok.text == "void") {
+	for p.is(tIdent) && (IsThreadName(p.tok.text) || p.tok.text == "void") {
 		s.Threads = append(s.Threads, p.parseThread(len(s.Threads)))
 	}
 	if len(s.Threads) == 0 && p.is(tLBrace) {
@@ -559,8 +568,8 @@ func (p *parser) parseThread(index int) *Thread {
 	name := p.expectIdent("of a thread (P0, P1, ...)")
 	want := fmt.Sprintf("P%d", index)
 	if name.text != want {
-		if isThreadName(name.text) {
-			p.fail(name.pos, "expected thread %s, found %s (threads must be P0, P1, ... in order)", want, quoteShort(name.text))
+		if IsThreadName(name.text) {
+			p.fail(name.pos, "expected thread %s, found %s (threads must be P0, P1, ... in order)", want, QuoteShort(name.text))
 		}
 		p.fail(name.pos, "expected thread %s, found %q", want, name.text)
 	}
@@ -934,7 +943,7 @@ func (p *parser) parseAnnotated(fun *Ident) Expr {
 	p.expect(tRBrace, "after the annotations")
 	fun.Name += "{" + strings.Join(annots, ",") + "}"
 	if !p.is(tLParen) {
-		if pr := prims[fun.Name]; pr != nil && len(pr.args) == 0 {
+		if deref, err := p.funcs(fun.Name, fun.NamePos); err == nil && len(deref) == 0 {
 			return &CallExpr{Fun: fun, Bare: true}
 		}
 	}
@@ -942,15 +951,11 @@ func (p *parser) parseAnnotated(fun *Ident) Expr {
 }
 
 func (p *parser) parseCall(fun *Ident) Expr {
-	pr := prims[fun.Name]
-	if pr == nil {
-		if msg, ok := unsupportedCalls[fun.Name]; ok {
-			p.fail(fun.NamePos, "unsupported function %s: %s", fun.Name, msg)
-		}
-		if strings.HasPrefix(fun.Name, "__") && strings.Contains(fun.Name, "{") {
-			p.fail(fun.NamePos, "herd7's internal form %s is not supported; use the kernel primitive it stands for (see FORMAT.md)", fun.Name)
-		}
-		p.fail(fun.NamePos, "unknown function %q (see FORMAT.md for the supported primitives)", fun.Name)
+	deref, err := p.funcs(fun.Name, fun.NamePos)
+	if e, ok := err.(Error); ok {
+		panic(e)
+	} else if err != nil {
+		p.fail(fun.NamePos, "%s", err)
 	}
 	p.expect(tLParen, "")
 	call := &CallExpr{Fun: fun}
@@ -963,18 +968,18 @@ func (p *parser) parseCall(fun *Ident) Expr {
 	}
 	p.leave()
 	p.next()
-	if len(call.Args) != len(pr.args) {
+	if len(call.Args) != len(deref) {
 		plural := "s"
-		if len(pr.args) == 1 {
+		if len(deref) == 1 {
 			plural = ""
 		}
-		p.fail(fun.NamePos, "%s takes %d argument%s, not %d", fun.Name, len(pr.args), plural, len(call.Args))
+		p.fail(fun.NamePos, "%s takes %d argument%s, not %d", fun.Name, len(deref), plural, len(call.Args))
 	}
-	for i, k := range pr.args {
-		if k != argLvalue {
+	for i, d := range deref {
+		if !d {
 			continue
 		}
-		a := unparen(call.Args[i])
+		a := Unparen(call.Args[i])
 		if u, ok := a.(*UnaryExpr); !ok || u.Op != "*" {
 			p.fail(call.Args[i].Pos(), "%s needs a dereference such as *x as argument %d, not %s", fun.Name, i+1, FormatExpr(call.Args[i]))
 		}
@@ -982,8 +987,8 @@ func (p *parser) parseCall(fun *Ident) Expr {
 	return call
 }
 
-// unparen strips parentheses and casts.
-func unparen(e Expr) Expr {
+// Unparen strips parentheses and casts.
+func Unparen(e Expr) Expr {
 	for {
 		switch x := e.(type) {
 		case *ParenExpr:
@@ -1088,7 +1093,7 @@ func (p *parser) parseClauses(s *Scenario) {
 			return
 		case p.is(tEOF):
 			p.fail(p.tok.pos, "missing final condition (exists, ~exists or forall)")
-		case p.is(tIdent) && isThreadName(p.tok.text):
+		case p.is(tIdent) && IsThreadName(p.tok.text):
 			p.fail(p.tok.pos, "thread %s must come before the final condition", p.tok.text)
 		default:
 			p.fail(p.tok.pos, "expected locations, filter, regions, exists, ~exists or forall, found %s", p.tok.describe())
@@ -1192,7 +1197,7 @@ func (p *parser) parseCondLoc() *CondLoc {
 		p.expect(tRBrack, "after the location")
 		return &CondLoc{NamePos: open.pos, Thread: -1, Name: id.text, Bracket: true}
 	}
-	if p.is(tInt) || (p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon) {
+	if p.is(tInt) || (p.is(tIdent) && IsThreadName(p.tok.text) && p.peek().kind == tColon) {
 		t := p.tok
 		n, err := strconv.Atoi(strings.TrimPrefix(t.text, "P"))
 		if err != nil || n > 1000 {
@@ -1220,7 +1225,7 @@ func (p *parser) parseCondLoc() *CondLoc {
 
 func (p *parser) parseCondValue() *CondValue {
 	switch {
-	case p.is(tLBrack), p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && isThreadName(p.tok.text) && p.peek().kind == tColon:
+	case p.is(tLBrack), p.is(tInt) && p.peek().kind == tColon, p.is(tIdent) && IsThreadName(p.tok.text) && p.peek().kind == tColon:
 		// The value of a register or location, as herd7 allows.
 		pos := p.tok.pos
 		return &CondValue{ValuePos: pos, Ref: p.parseCondLoc()}
