@@ -20,11 +20,16 @@ import "math/bits"
 // before nothing later of other lines, whether they succeed or fail), and
 // smp_rmb when no overtaken read it orders (every load and RMW but a
 // no-return atomic's: herd7's NORETURN, which DMB ISHLD does not order)
-// and its condition, an empty invalidation queue, holds now. Never an
-// unresolved branch (a store is not made visible past one; loads could
-// be, but see RULES.md's gaps), an acquire, a release, a fully ordered or
-// release RMW, a lock operation, another barrier, or an RCU or SRCU
-// operation.
+// and its condition, an empty invalidation queue, holds now. A branch
+// whose condition depends on an overtaken load only by reads (ARMv8's
+// control dependencies order stores, not loads: the reads are a guess of
+// the branch's direction, and a wrong guess is no execution; see
+// earlyCandidates and jump); nothing that writes is issued past one but a
+// plain store, whose entry is guarded: forwarded to the CPU's own later
+// loads (PPOCA), committed only once the branch has been performed (a
+// store is not made visible past an unresolved branch). Never an
+// acquire, a release, a fully ordered or release RMW, a lock operation,
+// another barrier, or an RCU or SRCU operation.
 //
 // What k may be: a plain store (with the location and value it stores;
 // once one has gone, the stores after it may follow), smp_wmb (when no
@@ -59,87 +64,209 @@ const (
 	earlyAcquire // smp_load_acquire, an _acquire RMW, spin_lock, a spin_trylock that succeeds
 )
 
-// earlyCandidates walks CPU c's program from its pc over unexecuted plain
-// loads, register arithmetic and plain stores that cannot go ahead
-// themselves, evaluating what it can on a shadow copy of
-// the registers, and calls yield for every later instruction that may be
-// issued early: a store or smp_wmb (with the location and value it would
-// store), or a load (with its location).
-//
-// For a store, yield also gets the SRCU sections its value carries.
-func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyKind, l Loc, v Value, secs uint32)) {
-	cs := &s.cpus[c]
-	code := m.code(c)
-	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || (cs.acqWait && len(cs.iq) > 0) {
-		return
-	}
-	var shadow [MaxRegs]Value
-	copy(shadow[:], cs.regs)
-	var shadowSecs [MaxRegs]uint32
-	copy(shadowSecs[:], cs.secs)
-	exprSecs := func(e *Expr) uint32 {
-		var secs uint32
-		for r := e.Regs(); r != 0; r &= r - 1 {
-			secs |= shadowSecs[bits.TrailingZeros32(r)]
-		}
-		return secs
-	}
-	var tainted uint32     // registers that depend on an overtaken load
-	var touched uint32     // registers an overtaken instruction reads or writes
-	var written uint32     // registers an overtaken instruction writes
-	var skippedLocs uint64 // locations read by overtaken loads and RMWs
-	unknownAddr := false   // an overtaken load's address is not yet known
-	skipped := false       // some access was overtaken
+// earlyCand is one instruction that may be issued early, as
+// earlyCandidates finds it.
+type earlyCand struct {
+	k    int
+	kind earlyKind
+	loc  Loc
+	val  Value  // a store's value
+	secs uint32 // the SRCU sections a store's value carries
+	// guess is the first branch k is issued past whose condition depends
+	// on an overtaken load (-1 if none): k is performed before the CPU
+	// knows which way it goes (a guess, checked when it resolves: see
+	// jump). Reads are, and plain stores, whose entries wait for the last
+	// such branch (last) before they commit.
+	guess, last int
+}
+
+// earlyWalk is the state of earlyCandidates' walk along one path.
+type earlyWalk struct {
+	shadow     [MaxRegs]Value
+	shadowSecs [MaxRegs]uint32
+	tainted    uint32 // registers that depend on an overtaken load
+	touched    uint32 // registers an overtaken instruction reads or writes
+	written    uint32 // registers an overtaken instruction writes
+	// skippedLocs: locations read by overtaken loads and RMWs;
+	// skippedStores: locations written by overtaken stores and RMWs.
+	skippedLocs, skippedStores uint64
+	unknownAddr                bool // an overtaken load's address is not yet known
+	skipped                    bool // some access was overtaken
 	// skippedRMW: an overtaken relaxed RMW, whose write no early smp_wmb
 	// may be put before. skippedRead: an overtaken read that smp_rmb
 	// orders (every load and RMW but a no-return atomic's).
-	skippedRMW, skippedRead := false, false
-	var skippedStores uint64 // locations written by overtaken stores and RMWs
-	for i := int(cs.pc); i < len(code); {
+	skippedRMW, skippedRead bool
+	guess                   int // the first unresolved branch passed, or -1
+	last                    int // the last unresolved branch passed, or -1
+}
+
+func (w *earlyWalk) exprSecs(e *Expr) uint32 {
+	var secs uint32
+	for r := e.Regs(); r != 0; r &= r - 1 {
+		secs |= w.shadowSecs[bits.TrailingZeros32(r)]
+	}
+	return secs
+}
+
+// join merges the walks of an unresolved branch's two bodies, a and b,
+// which both started from w: what follows the join is issued early only
+// if it may be on either path. A register either body writes depends on
+// the branch, so on an overtaken load.
+func (w *earlyWalk) join(a, b *earlyWalk) {
+	w.tainted = a.tainted | b.tainted | (a.written|b.written)&^w.written
+	w.touched = a.touched | b.touched
+	w.written = a.written | b.written
+	w.skippedLocs = a.skippedLocs | b.skippedLocs
+	w.skippedStores = a.skippedStores | b.skippedStores
+	w.unknownAddr = a.unknownAddr || b.unknownAddr
+	w.skipped = a.skipped || b.skipped
+	w.skippedRMW = a.skippedRMW || b.skippedRMW
+	w.skippedRead = a.skippedRead || b.skippedRead
+}
+
+// bodies returns the then-body [i+1, thenEnd) and the else-body
+// [thenEnd or elseStart, join) of branch i (ThreadBuilder.If's layout: an
+// else-body is preceded by the jump that ends the then-body).
+func bodies(code []Instr, i int) (thenEnd, elseStart, join int) {
+	t := code[i].Target
+	if t-1 > i && code[t-1].Op == OpJump && code[t-1].Target > t {
+		return t - 1, t, code[t-1].Target
+	}
+	return t, t, t
+}
+
+// earlyMask returns the bits of mask in [from, to).
+func earlyMask(mask uint64, from, to int) uint64 {
+	if to <= from {
+		return 0
+	}
+	var r uint64
+	if to >= 64 {
+		r = ^uint64(0)
+	} else {
+		r = uint64(1)<<uint(to) - 1
+	}
+	return mask & r &^ (uint64(1)<<uint(from) - 1)
+}
+
+// earlyCandidates walks CPU c's program from its pc over unexecuted plain
+// loads, register arithmetic and plain stores that cannot go ahead
+// themselves, evaluating what it can on a shadow copy of the registers,
+// and calls yield for every later instruction that may be issued early: a
+// store or smp_wmb (with the location and value it would store), or a
+// load (with its location).
+//
+// A branch whose condition depends on an overtaken load is walked both
+// ways (ARMv8 does not order a load after a conditional branch): a read
+// inside either body may be performed before the condition is known,
+// which is a guess that the CPU then goes that way (jump checks it, and
+// a wrong guess is not an execution). Once the CPU has guessed (it
+// performed something inside one body), only that body is walked. After
+// the join, reads may go ahead when they may on both paths. Nothing that
+// writes is issued past an unresolved branch but a plain store, whose
+// entry is guarded (SBEntry.Guard: it commits only once the branch has
+// been performed, RULES.md "knowingly differs"): no smp_wmb, RMW that
+// writes or lock.
+func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
+	cs := &s.cpus[c]
+	code := m.code(c)
+	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
+		return
+	}
+	w := earlyWalk{guess: -1, last: -1}
+	copy(w.shadow[:], cs.regs)
+	copy(w.shadowSecs[:], cs.secs)
+	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
+}
+
+// earlyWalk walks [from, to) of CPU c's program (see earlyCandidates),
+// and reports whether it got to the end, which it does not when it meets
+// an instruction nothing may be issued past.
+func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(earlyCand)) bool {
+	cs := &s.cpus[c]
+	code := m.code(c)
+	for i := from; i < to; {
 		if cs.early&(1<<uint(i)) != 0 {
 			i++
 			continue
 		}
 		in := &code[i]
+		// Nothing that writes passes an unresolved branch, but a plain
+		// store whose entry waits for it (a guarded entry, below).
+		writeOK := w.guess < 0
 		switch in.Op {
 		case OpAssign:
-			if in.Val.Regs()&tainted != 0 {
-				tainted |= 1 << in.Dst
+			if in.Val.Regs()&w.tainted != 0 {
+				w.tainted |= 1 << in.Dst
 			} else {
-				shadow[in.Dst] = in.Val.Eval(shadow[:])
-				shadowSecs[in.Dst] = exprSecs(in.Val)
-				tainted &^= 1 << in.Dst
+				w.shadow[in.Dst] = in.Val.Eval(w.shadow[:])
+				w.shadowSecs[in.Dst] = w.exprSecs(in.Val)
+				w.tainted &^= 1 << in.Dst
 			}
-			touched |= in.Val.Regs() | 1<<in.Dst
-			written |= 1 << in.Dst
+			w.touched |= in.Val.Regs() | 1<<in.Dst
+			w.written |= 1 << in.Dst
 			i++
 			continue
 		case OpJump:
 			i = in.Target
 			continue
 		case OpBranch:
-			if in.Cond.Regs()&tainted != 0 {
-				return // nothing is issued past an unresolved branch
+			w.touched |= in.Cond.Regs()
+			if in.Cond.Regs()&w.tainted == 0 {
+				if in.Cond.Eval(w.shadow[:]) == 0 {
+					i = in.Target
+				} else {
+					i++
+				}
+				continue
 			}
-			touched |= in.Cond.Regs()
-			if in.Cond.Eval(shadow[:]) == 0 {
-				i = in.Target
-			} else {
-				i++
+			thenEnd, elseStart, join := bodies(code, i)
+			if join > to {
+				return false // not ThreadBuilder.If's layout: walk no further
 			}
+			a, b := *w, *w
+			if a.guess < 0 {
+				a.guess, b.guess = i, i
+			}
+			a.last, b.last = i, i
+			inThen := earlyMask(cs.early, i+1, thenEnd) != 0
+			inElse := earlyMask(cs.early, elseStart, join) != 0
+			switch {
+			case inThen && inElse:
+				return false // a wrong guess either way
+			case inThen:
+				if !m.earlyWalk(s, c, i+1, thenEnd, &a, yield) {
+					return false
+				}
+				*w = a
+			case inElse:
+				if !m.earlyWalk(s, c, elseStart, join, &b, yield) {
+					return false
+				}
+				*w = b
+			default:
+				okA := m.earlyWalk(s, c, i+1, thenEnd, &a, yield)
+				okB := m.earlyWalk(s, c, elseStart, join, &b, yield)
+				if !okA || !okB {
+					return false
+				}
+				w.join(&a, &b)
+				w.guess, w.last = a.guess, i
+			}
+			i = join
 			continue
 		case OpLoad, OpRMW, OpTryLock, OpLock:
-			addrKnown := in.Addr.Regs()&tainted == 0
-			l, isLoc := in.Addr.Eval(shadow[:]).AsLoc()
+			addrKnown := in.Addr.Regs()&w.tainted == 0
+			l, isLoc := in.Addr.Eval(w.shadow[:]).AsLoc()
 			isLoc = isLoc && int(l) < len(m.Prog.Locs)
 			// free: the access may go ahead of what it overtook: its
 			// address is known and touched by nothing overtaken, and its
 			// destination is neither read nor written by what it passes.
-			free := skipped && addrKnown && isLoc && !unknownAddr && (skippedLocs|skippedStores)&(1<<l) == 0 &&
-				(!in.HasDst || touched&(1<<in.Dst) == 0)
+			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
+				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
-				if kind, ok := m.earlyAccess(s, c, in, l, shadow[:], tainted, written); ok {
-					yield(i, kind, l, 0, 0)
+				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
+					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
 				}
 			}
 			// What may be walked past: plain loads, and relaxed RMWs (a
@@ -151,24 +278,24 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 			switch {
 			case in.Op == OpLoad && in.Access != Acquire:
 			case in.Op == OpRMW && in.Order == OrderRelaxed && addrKnown && isLoc:
-				skippedRMW = true
-				skippedStores |= 1 << l
+				w.skippedRMW = true
+				w.skippedStores |= 1 << l
 			default:
-				return
+				return false
 			}
 			if !addrKnown || !isLoc {
-				unknownAddr = true
+				w.unknownAddr = true
 			} else {
-				skippedLocs |= 1 << l
+				w.skippedLocs |= 1 << l
 			}
-			touched |= in.Addr.Regs() | in.Val.Regs() | in.Exp.Regs()
+			w.touched |= in.Addr.Regs() | in.Val.Regs() | in.Exp.Regs()
 			if in.HasDst {
-				tainted |= 1 << in.Dst
-				touched |= 1 << in.Dst
-				written |= 1 << in.Dst
+				w.tainted |= 1 << in.Dst
+				w.touched |= 1 << in.Dst
+				w.written |= 1 << in.Dst
 			}
-			skippedRead = skippedRead || !in.noReturn()
-			skipped = true
+			w.skippedRead = w.skippedRead || !in.noReturn()
+			w.skipped = true
 			i++
 			continue
 		case OpFence:
@@ -181,40 +308,44 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(k int, kind earlyK
 				// atomics' excepted, with everything after it: it may be
 				// passed when no such read was overtaken and its condition
 				// (an empty queue) holds now.
-				if !skippedRead && len(cs.iq) == 0 {
+				if !w.skippedRead && len(cs.iq) == 0 {
 					i++
 					continue
 				}
 			case fenceWrite:
-				if skipped && !skippedRMW && skippedStores == 0 {
-					yield(i, earlyWmb, 0, 0, 0)
+				if w.skipped && !w.skippedRMW && w.skippedStores == 0 && writeOK {
+					yield(earlyCand{k: i, kind: earlyWmb, guess: -1, last: -1})
 				}
 			}
-			return
+			return false
 		case OpStore:
-			if !skipped || in.Access.IsRelease() || in.Addr.Regs()&tainted != 0 || unknownAddr {
-				return
+			if !w.skipped || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
+				return false
 			}
-			l, ok := in.Addr.Eval(shadow[:]).AsLoc()
+			l, ok := in.Addr.Eval(w.shadow[:]).AsLoc()
 			if !ok || int(l) >= len(m.Prog.Locs) {
-				return
+				return false
 			}
-			if in.Val.Regs()&tainted == 0 && (skippedLocs|skippedStores)&(1<<l) == 0 {
-				yield(i, earlyStore, l, in.Val.Eval(shadow[:]), exprSecs(in.Val))
-				return // stores after it may go ahead once it has
+			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 {
+				// Past an unresolved branch, the entry is guarded: it may
+				// be forwarded to later loads of the CPU (PPOCA), but it
+				// commits only once the branch has been performed.
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.guess, last: w.last})
+				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken
-			// load, or an overtaken access touches its location), but
-			// ARMv8 orders a plain store before neither later stores nor
-			// later loads of other locations: walk past it.
-			skippedStores |= 1 << l
-			touched |= in.Addr.Regs() | in.Val.Regs()
+			// load, or an overtaken access touches its location), but ARMv8 orders a plain store
+			// before neither later stores nor later loads of other
+			// locations: walk past it.
+			w.skippedStores |= 1 << l
+			w.touched |= in.Addr.Regs() | in.Val.Regs()
 			i++
 			continue
 		default:
-			return
+			return false
 		}
 	}
+	return true
 }
 
 // noReturn reports whether in is a non-returning atomic (atomic_inc,
@@ -231,50 +362,51 @@ func (in *Instr) noReturn() bool {
 // a conditional RMW or trylock that fails if performed now), an exclusive
 // RMW (a relaxed one that succeeds), or an acquire (smp_load_acquire, an
 // _acquire RMW whether it succeeds or fails, spin_lock, a spin_trylock
-// that succeeds), each under the conditions it has when it runs in order.
+// that succeeds), each under the conditions it has when it runs in order,
+// and whether it writes (which nothing past an unresolved branch does).
 // An RMW's or lock's operands and address must not be registers an
 // overtaken instruction writes: it runs on the CPU's registers.
-func (m *Machine) earlyAccess(s *State, c int, in *Instr, l Loc, shadow []Value, tainted, written uint32) (earlyKind, bool) {
+func (m *Machine) earlyAccess(s *State, c int, in *Instr, l Loc, shadow []Value, tainted, written uint32) (kind earlyKind, writes, ok bool) {
 	cs := &s.cpus[c]
 	if in.Op == OpLoad {
 		if in.Access != Acquire {
-			return earlyLoad, true
+			return earlyLoad, false, true
 		}
-		return earlyAcquire, in.Addr.Regs()&written == 0 && releaseMask(cs.sb) == 0
+		return earlyAcquire, false, in.Addr.Regs()&written == 0 && releaseMask(cs.sb) == 0
 	}
 	if (in.Addr.Regs()|in.Val.Regs()|in.Exp.Regs())&(tainted|written) != 0 {
-		return 0, false
+		return 0, false, false
 	}
 	switch in.Op {
 	case OpTryLock:
 		if m.trylockFails(s, c, in, l) {
-			return earlyLoad, true
+			return earlyLoad, false, true
 		}
-		return earlyAcquire, m.exclusiveWait(s, c, l, true).kind == WaitNone
+		return earlyAcquire, true, m.exclusiveWait(s, c, l, true).kind == WaitNone
 	case OpLock:
-		return earlyAcquire, s.Latest(l) == 0 && s.reservedBy(c, l) < 0 && m.exclusiveWait(s, c, l, true).kind == WaitNone
+		return earlyAcquire, true, s.Latest(l) == 0 && s.reservedBy(c, l) < 0 && m.exclusiveWait(s, c, l, true).kind == WaitNone
 	}
 	acquire := in.Order == OrderAcquire
 	if in.isConditional() && rmwFails(in, m.view(s, c, in, l, acquire), shadow) {
 		// A failed conditional RMW is a plain load (an acquire load for
 		// _acquire), with no barrier.
 		if acquire {
-			return earlyAcquire, releaseMask(cs.sb) == 0
+			return earlyAcquire, false, releaseMask(cs.sb) == 0
 		}
-		return earlyLoad, true
+		return earlyLoad, false, true
 	}
 	switch in.Order {
 	case OrderRelaxed:
-		return earlyRMW, m.exclusiveWait(s, c, l, false).kind == WaitNone
+		return earlyRMW, true, m.exclusiveWait(s, c, l, false).kind == WaitNone
 	case OrderAcquire:
-		return earlyAcquire, m.exclusiveWait(s, c, l, true).kind == WaitNone
+		return earlyAcquire, true, m.exclusiveWait(s, c, l, true).kind == WaitNone
 	}
-	return 0, false // a fully ordered or release RMW waits for what precedes it
+	return 0, false, false // a fully ordered or release RMW waits for what precedes it
 }
 
 func (m *Machine) appendEarly(out []Step, s *State, c int) []Step {
-	m.earlyCandidates(s, c, func(k int, _ earlyKind, _ Loc, _ Value, _ uint32) {
-		out = append(out, Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)})
+	m.earlyCandidates(s, c, func(e earlyCand) {
+		out = append(out, Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(e.k)})
 	})
 	return out
 }
@@ -282,14 +414,34 @@ func (m *Machine) appendEarly(out []Step, s *State, c int) []Step {
 // earlyLoc returns the location early candidate k of CPU c reads or writes,
 // and what kind of candidate it is.
 func (m *Machine) earlyLoc(s *State, c, k int) (Loc, earlyKind) {
-	var loc Loc
-	var kind earlyKind
-	m.earlyCandidates(s, c, func(i int, kd earlyKind, l Loc, _ Value, _ uint32) {
-		if i == k {
-			loc, kind = l, kd
+	e, _ := m.earlyCand(s, c, k)
+	return e.loc, e.kind
+}
+
+// earlyCand returns early candidate k of CPU c, if it is one.
+func (m *Machine) earlyCand(s *State, c, k int) (earlyCand, bool) {
+	var out earlyCand
+	found := false
+	m.earlyCandidates(s, c, func(e earlyCand) {
+		if e.k == k {
+			out, found = e, true
 		}
 	})
-	return loc, kind
+	return out, found
+}
+
+// Guess returns, for an early step st enabled in s, the first branch it
+// would be performed past whose condition is not yet known (a guess of
+// that branch's direction: see earlyCandidates), and -1 for any other
+// step or an early step that guesses nothing.
+func (m *Machine) Guess(s *State, st Step) int {
+	if st.Kind != StepEarly || int(st.CPU) >= len(s.cpus) {
+		return -1
+	}
+	if e, ok := m.earlyCand(s, int(st.CPU), int(st.Arg)); ok {
+		return e.guess
+	}
+	return -1
 }
 
 // reads reports whether candidates of kind k read their location.
@@ -297,22 +449,15 @@ func (k earlyKind) reads() bool { return k == earlyLoad || k == earlyRMW || k ==
 
 func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 	cs := &s.cpus[c]
-	found := false
-	var kind earlyKind
-	var loc Loc
-	var val Value
-	var secs uint32
-	m.earlyCandidates(s, c, func(i int, kd earlyKind, l Loc, v Value, vs uint32) {
-		if i == k {
-			found, kind, loc, val, secs = true, kd, l, v, vs
-		}
-	})
+	e, found := m.earlyCand(s, c, k)
 	if !found {
 		return
 	}
+	kind, loc, val, secs := e.kind, e.loc, e.val, e.secs
 	if ev != nil {
 		ev.Instr = k
 		ev.Early = true
+		ev.Guess = e.guess
 	}
 	cs.acqWait = false
 	in := &m.code(c)[k]
@@ -320,7 +465,7 @@ func (m *Machine) execEarly(s *State, c, k int, ev *Event) {
 	case earlyWmb:
 		m.insertWmb(cs)
 	case earlyStore:
-		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Secs: secs, Instr: uint8(k)})
+		cs.sb = append(cs.sb, SBEntry{Loc: loc, Kind: EntryPlain, Val: val, Secs: secs, Instr: uint8(k), Guard: uint8(e.last + 1)})
 	case earlyLoad:
 		switch in.Op {
 		case OpLoad:

@@ -10,7 +10,8 @@ import "encoding/binary"
 // and a state is a short tuple of block numbers.
 //
 // A CPU block holds, in order: pc, flags (acquire wait, in a grace period,
-// faulted), RCU nesting, grace-period domain, the issued-early mask, the
+// faulted), RCU nesting, grace-period domain, the mis-speculated branch,
+// the issued-early mask, the
 // CPUs its grace period waits for, the SRCU sections it waits for, its
 // registers, its store buffer, and in ARM-like mode its line states and
 // queued invalidations. Line states are two bits per location (I, S,
@@ -49,7 +50,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	if cs.fault {
 		flags |= 4
 	}
-	b = append(b, cs.pc, flags, cs.rcuDepth, cs.gpDomain)
+	b = append(b, cs.pc, flags, cs.rcuDepth, cs.gpDomain, cs.misspec)
 	b = binary.AppendUvarint(b, cs.early)
 	b = binary.AppendUvarint(b, uint64(cs.gpWait))
 	b = binary.AppendUvarint(b, uint64(cs.gpSecs))
@@ -62,7 +63,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	}
 	b = append(b, byte(len(cs.sb)))
 	for _, e := range cs.sb {
-		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr)
+		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr, e.Guard)
 		b = binary.AppendVarint(b, int64(e.Val))
 		if track {
 			b = binary.AppendUvarint(b, uint64(e.Secs))
@@ -205,6 +206,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 			d.byte()
 			d.byte()
 			d.byte()
+			d.byte()
 			d.varint()
 			if track {
 				d.uvarint()
@@ -268,6 +270,7 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 	cs.acqWait, cs.syncWait, cs.fault = flags&1 != 0, flags&2 != 0, flags&4 != 0
 	cs.rcuDepth = d.byte()
 	cs.gpDomain = d.byte()
+	cs.misspec = d.byte()
 	cs.early = d.uvarint()
 	cs.gpWait = uint32(d.uvarint())
 	cs.gpSecs = uint32(d.uvarint())
@@ -281,7 +284,7 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 	cs.sb = sc.sbs[so : so+n : so+n+1]
 	so += n + 1
 	for i := range cs.sb {
-		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte()}
+		cs.sb[i] = SBEntry{Loc: Loc(d.byte()), Kind: EntryKind(d.byte()), Instr: d.byte(), Guard: d.byte()}
 		cs.sb[i].Val = Value(d.varint())
 		if track {
 			cs.sb[i].Secs = uint32(d.uvarint())
@@ -334,10 +337,11 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 
 // skipHead moves d past a CPU block's fixed head and registers.
 func (m *Machine) skipHead(d *decoder, c int) {
-	d.byte()
-	d.byte()
-	d.byte()
-	d.byte()
+	d.byte() // pc
+	d.byte() // flags
+	d.byte() // RCU nesting
+	d.byte() // grace-period domain
+	d.byte() // mis-speculated branch
 	d.uvarint()
 	d.uvarint()
 	d.uvarint()

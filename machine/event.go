@@ -192,9 +192,16 @@ type RMWFact struct {
 
 // Event records what one step did.
 type Event struct {
-	Step    Step
-	Instr   int  // the instruction performed or whose store committed; -1 if none
-	Early   bool // the instruction was issued early
+	Step  Step
+	Instr int  // the instruction performed or whose store committed; -1 if none
+	Early bool // the instruction was issued early
+	// Guess is, for a read issued early, the first branch it was
+	// performed past whose condition was not yet known (a guess of its
+	// direction), else -1.
+	Guess int
+	// Misspec is set when the step's branch went the other way than
+	// reads performed early had guessed: the state is no execution.
+	Misspec *Misspec
 	Failed  bool // a cmpxchg or trylock that failed
 	GPStart bool // synchronize_rcu started a grace period
 	GPEnd   bool // synchronize_rcu saw its grace period end

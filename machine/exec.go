@@ -1,6 +1,9 @@
 package machine
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file holds the semantics proper: what each step does, and what the
 // steps other than exec require (wait.go says when exec may run). The
@@ -159,7 +162,7 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 func (m *Machine) advance(s *State, c int, ev *Event) {
 	cs := &s.cpus[c]
 	code := m.code(c)
-	for int(cs.pc) < len(code) {
+	for int(cs.pc) < len(code) && cs.misspec == 0 {
 		pc := int(cs.pc)
 		if cs.early&(1<<uint(pc)) != 0 {
 			cs.early &^= 1 << uint(pc)
@@ -183,12 +186,12 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 			cs.pc++
 		case OpBranch:
 			if in.Cond.Eval(cs.regs) == 0 {
-				cs.pc = uint8(in.Target)
+				m.jump(s, c, pc, in.Target, ev)
 			} else {
 				cs.pc++
 			}
 		case OpJump:
-			cs.pc = uint8(in.Target)
+			m.jump(s, c, pc, in.Target, ev)
 		case OpRCULock:
 			cs.rcuDepth++
 			cs.pc++
@@ -464,6 +467,9 @@ func (m *Machine) canCommit(s *State, c, i int) bool {
 	if e.Kind.IsRelease() && i != 0 {
 		return false
 	}
+	if e.Guard != 0 && int(s.cpus[c].pc) < int(e.Guard) {
+		return false // issued past a branch not yet performed: not visible before it
+	}
 	for j := 0; j < i; j++ {
 		if sb[j].Kind == EntryWmb || sb[j].Loc == e.Loc {
 			return false // markers never lead the buffer, so one before i has stores before it
@@ -646,13 +652,61 @@ func (m *Machine) exec(s *State, c int, ev *Event) {
 		m.assign(s, c, in.Dst, in.Val)
 	case OpBranch:
 		if in.Cond.Eval(cs.regs) == 0 {
-			next = in.Target
+			m.jump(s, c, pc, in.Target, ev)
+			m.advance(s, c, ev)
+			return
 		}
 	case OpJump:
-		next = in.Target
+		m.jump(s, c, pc, in.Target, ev)
+		m.advance(s, c, ev)
+		return
 	}
 	cs.pc = uint8(next)
 	m.advance(s, c, ev)
+}
+
+// jump moves CPU c from its branch or jump at pc forward to instruction
+// to. The instructions jumped over will never run; if the CPU performed
+// one of them early, it guessed this branch's direction wrong
+// (earlyCandidates issues reads past a branch before its condition is
+// known): on ARMv8 the core squashes those reads and re-executes on the
+// right path, which the executions without the guess already cover, so
+// this state is no execution at all (Misspeculated), not an outcome, a
+// deadlock or a fault.
+func (m *Machine) jump(s *State, c, pc, to int, ev *Event) {
+	cs := &s.cpus[c]
+	cs.pc = uint8(to)
+	wrong := earlyMask(cs.early, pc+1, to)
+	if wrong == 0 {
+		return
+	}
+	br := branchOf(m.code(c), pc)
+	cs.misspec = uint8(br) + 1
+	if ev != nil {
+		ev.Misspec = &Misspec{CPU: c, Branch: br, Taken: m.code(c)[pc].Op == OpJump, Instrs: maskInstrs(wrong)}
+	}
+}
+
+// branchOf returns the if whose jump is at pc: pc itself for a branch, or
+// for the jump that ends a then-body (and skips the else-body), its if.
+func branchOf(code []Instr, pc int) int {
+	if code[pc].Op == OpBranch {
+		return pc
+	}
+	for i := pc - 1; i >= 0; i-- {
+		if code[i].Op == OpBranch && code[i].Target == pc+1 {
+			return i
+		}
+	}
+	return pc
+}
+
+func maskInstrs(mask uint64) []int {
+	var out []int
+	for ; mask != 0; mask &= mask - 1 {
+		out = append(out, bits.TrailingZeros64(mask))
+	}
+	return out
 }
 
 // access performs CPU c's load, lock operation or RMW in, instruction pc

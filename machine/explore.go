@@ -166,6 +166,10 @@ type Result struct {
 	// 16, nearest first); FaultStates counts them all.
 	Faults      []FaultResult
 	FaultStates int
+	// MisspecStates counts the states in which a CPU guessed a branch
+	// wrong (Machine.Misspeculated): they are no executions, and only
+	// counted.
+	MisspecStates int
 	// States is the number of distinct states expanded (or pruned).
 	States int
 	// Pruned is the number of states Options.Prune left unexpanded.
@@ -698,6 +702,10 @@ func (e *explorer) decode(idx int, w *worker) *State {
 
 func (e *explorer) terminal(idx int32, s *State) {
 	m := e.m
+	if _, ok := m.Misspeculated(s); ok {
+		e.res.MisspecStates++ // no execution: nothing to report
+		return
+	}
 	if f, faulted := m.Fault(s); faulted {
 		e.res.FaultStates++
 		if len(e.res.Faults) < maxDeadlocks {
@@ -963,7 +971,7 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
-	if m.faulted(s) {
+	if m.ended(s) {
 		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
@@ -1460,9 +1468,12 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 			continue
 		}
 		k := -1
-		m.earlyCandidates(s, c, func(i int, kind earlyKind, _ Loc, _ Value, _ uint32) {
-			if kind == earlyStore && k < 0 {
-				k = i
+		m.earlyCandidates(s, c, func(e earlyCand) {
+			// Not a store past an unresolved branch: issuing it is a
+			// guess of the branch's direction, which executions that
+			// go the other way must not be made to take.
+			if e.kind == earlyStore && e.guess < 0 && k < 0 {
+				k = e.k
 			}
 		})
 		if k >= 0 {

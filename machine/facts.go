@@ -298,37 +298,62 @@ func (m *Machine) instrFact(s *State, c, pc int) InstrFact {
 // skippedAccesses lists the unexecuted accesses that instruction k of CPU
 // c overtakes when issued early from s, following the branches that
 // earlyCandidates resolves: the loads, and the stores and relaxed RMWs it
-// walks past.
+// walks past. A branch whose condition depends on an overtaken load is
+// followed into the body that holds k; when k is after its join, both
+// bodies are listed (k passes what is on either path).
 func (m *Machine) skippedAccesses(s *State, c, k int) []int {
 	cs := &s.cpus[c]
 	code := m.code(c)
 	regs := append([]Value(nil), cs.regs...)
+	var tainted uint32 // registers an overtaken load writes, or computed from one
 	var out []int
-	for i := int(cs.pc); i < k && i < len(code); {
-		in := &code[i]
-		switch {
-		case cs.early&(1<<uint(i)) != 0:
-			i++
-		case in.Op == OpJump:
-			i = in.Target
-		case in.Op == OpBranch:
-			// earlyCandidates never passes a branch on a skipped load,
-			// so its condition is known here.
-			if in.Cond.Eval(regs) == 0 {
+	var walk func(i, end int)
+	walk = func(i, end int) {
+		for i < end && i < k && i < len(code) {
+			in := &code[i]
+			switch {
+			case cs.early&(1<<uint(i)) != 0:
+				i++
+			case in.Op == OpJump:
 				i = in.Target
-			} else {
+			case in.Op == OpBranch && in.Cond.Regs()&tainted == 0:
+				if in.Cond.Eval(regs) == 0 {
+					i = in.Target
+				} else {
+					i++
+				}
+			case in.Op == OpBranch:
+				thenEnd, elseStart, join := bodies(code, i)
+				switch {
+				case k < thenEnd:
+					i++
+				case k >= elseStart && k < join:
+					i = elseStart
+				default:
+					walk(i+1, thenEnd)
+					walk(elseStart, join)
+					i = join
+				}
+			case in.Op == OpAssign:
+				if in.Val.Regs()&tainted != 0 {
+					tainted |= 1 << in.Dst
+				} else {
+					regs[in.Dst] = in.Val.Eval(regs)
+					tainted &^= 1 << in.Dst
+				}
+				i++
+			case in.Op == OpLoad, in.Op == OpStore, in.Op == OpRMW:
+				out = append(out, i)
+				if in.HasDst {
+					tainted |= 1 << in.Dst
+				}
+				i++
+			default:
 				i++
 			}
-		case in.Op == OpAssign:
-			regs[in.Dst] = in.Val.Eval(regs)
-			i++
-		case in.Op == OpLoad, in.Op == OpStore, in.Op == OpRMW:
-			out = append(out, i)
-			i++
-		default:
-			i++
 		}
 	}
+	walk(int(cs.pc), len(code))
 	return out
 }
 

@@ -54,6 +54,7 @@ var fieldRoles = map[string]fieldRole{
 	"cpus.acqWait":  inKey,
 	"cpus.syncWait": inKey,
 	"cpus.fault":    inKey,
+	"cpus.misspec":  inKey,
 	"cpus.rcuDepth": inKey,
 	"cpus.gpDomain": inKey,
 	"cpus.gpWait":   inKey,
@@ -74,6 +75,7 @@ var fieldRoles = map[string]fieldRole{
 	"cpus.sb.Val":   inKey,
 	"cpus.sb.Instr": inKey,
 	"cpus.sb.Secs":  inKey,
+	"cpus.sb.Guard": inKey,
 
 	"cpus.iq.Loc":     inKey,
 	"cpus.iq.Marked":  inKey,

@@ -101,24 +101,33 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 	return f
 }
 
-// futureLocs computes, for every pc, the locations that an instruction at
-// or after pc satisfying pick may access. Jumps only go forward, so one
-// backward pass suffices.
-func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
-	locs := make([]uint64, len(code)+1)
+// Future computes, for every pc of code and the end, the union of own
+// over the instructions at or after pc on some path: a jump takes its
+// target's, a branch both its successors', any other instruction adds
+// its own. Jumps only go forward, so one backward pass suffices. The
+// explorer's analyses of what a CPU may still access are made with it,
+// and so is filter pruning's of what registers it may still write
+// (package scenarios).
+func Future[T ~uint32 | ~uint64](code []Instr, own func(*Instr) T) []T {
+	out := make([]T, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		own := instrLocs(in, pick)
 		switch in.Op {
 		case OpJump:
-			locs[pc] = locs[in.Target]
+			out[pc] = out[in.Target]
 		case OpBranch:
-			locs[pc] = locs[pc+1] | locs[in.Target]
+			out[pc] = out[pc+1] | out[in.Target]
 		default:
-			locs[pc] = own | locs[pc+1]
+			out[pc] = own(in) | out[pc+1]
 		}
 	}
-	return locs
+	return out
+}
+
+// futureLocs computes, for every pc, the locations that an instruction at
+// or after pc satisfying pick may access.
+func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
+	return Future(code, func(in *Instr) uint64 { return instrLocs(in, pick) })
 }
 
 // instrLocs returns the locations instruction in may access when pick
@@ -232,17 +241,15 @@ func readerMayHang(code []Instr) bool {
 // futureOp computes, for every pc, whether an instruction at or after pc
 // (on some path) has an operation op satisfies.
 func futureOp(code []Instr, op func(Op) bool) []bool {
-	out := make([]bool, len(code)+1)
-	for pc := len(code) - 1; pc >= 0; pc-- {
-		in := &code[pc]
-		switch in.Op {
-		case OpJump:
-			out[pc] = out[in.Target]
-		case OpBranch:
-			out[pc] = out[pc+1] || out[in.Target]
-		default:
-			out[pc] = op(in.Op) || out[pc+1]
+	bits := Future(code, func(in *Instr) uint32 {
+		if op(in.Op) {
+			return 1
 		}
+		return 0
+	})
+	out := make([]bool, len(bits))
+	for pc, a := range bits {
+		out[pc] = a != 0
 	}
 	return out
 }

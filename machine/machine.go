@@ -187,7 +187,7 @@ func (m *Machine) ParseID(id string) (Step, error) {
 func (m *Machine) Final(s *State) bool {
 	for c := range s.cpus {
 		cs := &s.cpus[c]
-		if int(cs.pc) < len(m.Prog.Threads[c].Code) || len(cs.sb) > 0 || cs.fault {
+		if int(cs.pc) < len(m.Prog.Threads[c].Code) || len(cs.sb) > 0 || cs.fault || cs.misspec != 0 {
 			return false
 		}
 	}
@@ -231,10 +231,57 @@ func (m *Machine) faulted(s *State) bool {
 	return f
 }
 
+// Misspec is a CPU's wrong guess: it performed reads inside one side of a
+// branch (Instrs) before the branch's condition was known, and the branch
+// then went the other way (Taken: the then-body ran, so the reads were in
+// the else-body). Such a state is no execution (see jump).
+type Misspec struct {
+	CPU, Branch int
+	Taken       bool
+	Instrs      []int
+}
+
+// Misspeculated reports whether a CPU guessed a branch wrong in s (the
+// state is then no execution: no step is enabled, and it is no outcome,
+// no deadlock and no fault), and which.
+func (m *Machine) Misspeculated(s *State) (Misspec, bool) {
+	for c := range s.cpus {
+		if ms, ok := m.misspecAt(s, c); ok {
+			return ms, true
+		}
+	}
+	return Misspec{}, false
+}
+
+func (m *Machine) misspecAt(s *State, c int) (Misspec, bool) {
+	cs := &s.cpus[c]
+	if cs.misspec == 0 {
+		return Misspec{}, false
+	}
+	br := int(cs.misspec) - 1
+	// The wrong reads are the early marks the pc jumped over.
+	return Misspec{CPU: c, Branch: br, Taken: int(cs.pc) != m.code(c)[br].Target,
+		Instrs: maskInstrs(earlyMask(cs.early, br+1, int(cs.pc)))}, true
+}
+
+// ended reports whether the execution of s has ended before its end: a
+// fault, or a wrong guess.
+func (m *Machine) ended(s *State) bool {
+	if m.faulted(s) {
+		return true
+	}
+	for c := range s.cpus {
+		if s.cpus[c].misspec != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Deadlocked reports whether the state is stuck: not final, and even after
 // every queued invalidation is applied no step can make progress.
 func (m *Machine) Deadlocked(s *State) bool {
-	if m.faulted(s) || m.Final(s) {
+	if m.ended(s) || m.Final(s) {
 		return false
 	}
 	t := s
@@ -254,8 +301,8 @@ func (m *Machine) Deadlocked(s *State) bool {
 // the quiescent-state report.
 func (m *Machine) Enabled(s *State) []Step {
 	var out []Step
-	if m.faulted(s) {
-		return nil // the execution has ended
+	if m.ended(s) {
+		return nil // the execution has ended, or is none
 	}
 	for c := range s.cpus {
 		out = m.appendCPUSteps(out, s, c)
@@ -290,7 +337,7 @@ func (m *Machine) IsEnabled(s *State, st Step) bool {
 	if int(st.CPU) >= len(s.cpus) {
 		return false
 	}
-	if m.faulted(s) {
+	if m.ended(s) {
 		return false
 	}
 	for _, e := range m.appendCPUSteps(nil, s, int(st.CPU)) {
@@ -309,7 +356,7 @@ func (m *Machine) Apply(s *State, st Step) (*State, Event, error) {
 		return nil, Event{}, fmt.Errorf("step %s is not enabled", m.ID(st))
 	}
 	n := s.clone()
-	ev := Event{Step: st, Instr: -1, explain: true}
+	ev := Event{Step: st, Instr: -1, Guess: -1, explain: true}
 	m.apply(n, st, &ev)
 	m.explain(s, n, &ev)
 	return n, ev, nil

@@ -91,11 +91,25 @@ func (e *explorer) gpPossible(s *State) bool {
 
 // footprintOf summarises CPU c's moves mvs from s. It returns false when a
 // move is one it does not know how to summarise.
-func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footprint, bool) {
+func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (fp footprint, ok bool) {
 	m := e.m
 	cs := &s.cpus[c]
-	var fp footprint
 	arm := m.Mode == ARM
+	// A move that guesses a branch's direction (a read or store issued
+	// past an unresolved branch, early.go) performs an instruction that
+	// executions going the other way never perform, unlike every other
+	// move of c, whose instruction every execution performs at some
+	// point. Executions whose first step of c is one of c's moves are
+	// covered by reordering; with guesses, those that go the other way
+	// start with c's in-order step, so that step must be among the
+	// moves: when it is not enabled now (it waits for another CPU, which
+	// may enable it), the guesses alone are no persistent set.
+	guess, exec := false, false
+	defer func() {
+		if guess && !exec {
+			ok = false
+		}
+	}()
 	for _, mv := range mvs {
 		if mv.store != 0 || mv.lock {
 			return fp, false // only while a grace period may wait for it: rule 7
@@ -118,7 +132,9 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 				}
 			}
 		case StepEarly:
-			l, kind := m.earlyLoc(s, c, int(mv.step.Arg))
+			cand, _ := m.earlyCand(s, c, int(mv.step.Arg))
+			l, kind := cand.loc, cand.kind
+			guess = guess || cand.guess >= 0
 			in := &m.code(c)[mv.step.Arg]
 			switch {
 			case kind == earlyLoad:
@@ -145,6 +161,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (footpri
 		case StepReportQS:
 			fp.global = true // only with applied invalidations: reports are otherwise eager
 		case StepExec:
+			exec = true
 			if !e.execFootprint(s, c, &fp) {
 				return fp, false
 			}

@@ -100,6 +100,7 @@ type refResult struct {
 	outcomes map[string]machine.Outcome // by Outcome.Key
 	deadlock bool                       // a non-final state with no enabled step
 	fault    bool                       // an execution ended by a fault
+	misspec  int                        // states in which a CPU guessed a branch wrong
 	states   int
 	complete bool // false: the state limit stopped it
 }
@@ -120,6 +121,13 @@ func refExplore(m *machine.Machine, limit int) refResult {
 			r.outcomes[o.Key()] = o
 		}
 		steps := m.Enabled(s)
+		if _, wrong := m.Misspeculated(s); wrong {
+			if len(steps) > 0 || m.Final(s) {
+				panic("reference: a mis-speculated state has steps or is final")
+			}
+			r.misspec++
+			continue // no execution: a wrong guess of a branch's direction
+		}
 		if len(steps) == 0 && !m.Final(s) {
 			if _, faulted := m.Fault(s); faulted {
 				r.fault = true

@@ -481,7 +481,18 @@ func TestRuleEarlyIssue(t *testing.T) {
 	t1.Load(Once, r1, y)
 	t1.StoreConst(Once, x, 1)
 	d := drive(t, b.Program(), ARM)
-	d.mustNot("P0 early #2", "ARM: no store is issued past an unresolved branch on a skipped load")
+	// Past an unresolved branch a store goes into the store buffer (a
+	// guess), where only its own CPU's loads see it (PPOCA): it commits
+	// only once the branch has been performed.
+	d.must("P0 early #2", "ARM: a store inside an unresolved if may be put in the store buffer")
+	ev := d.do("P0 early #2")
+	if ev.Stored == nil || ev.Stored.Guard != 2 {
+		t.Fatalf("the store's entry is not guarded by the if: %+v", ev.Stored)
+	}
+	d.mustNot("P0 commit #2", "ARM: no store is made visible past an unresolved branch on a skipped load")
+	d.do("P1 exec")
+	d.mustNot("P0 commit #2", "ARM: no store is made visible past an unresolved branch on a skipped load")
+	d = drive(t, b.Program(), ARM)
 	d.must("P1 early #1", "ARM: a plain store may be issued before an earlier plain load")
 	d.do("P1 early #1")
 	if !d.state().IssuedEarly(1, 1) {
@@ -502,6 +513,68 @@ func TestRuleEarlyIssue(t *testing.T) {
 	d.mustNot("P0 early #1", "ARM: a store never overtakes a load of its own location")
 	d = drive(t, b.Program(), TSO)
 	d.mustNot("P1 early #1", "TSO: stores are never issued early")
+}
+
+func TestRuleLoadPastUnresolvedBranchIsAGuess(t *testing.T) {
+	// P0: r0 = flag; if (r0) { r1 = data } else { r2 = z; WRITE_ONCE(z, 1) }.
+	b := NewBuilder("guess")
+	data, flag, z := b.Loc("data", 0), b.Loc("flag", 0), b.Loc("z", 0)
+	t0 := b.Thread()
+	r0, r1, r2 := t0.Reg("r0"), t0.Reg("r1"), t0.Reg("r2")
+	t0.Load(Once, r0, flag)
+	t0.If(RegExpr(r0), func() { t0.Load(Once, r1, data) }, func() {
+		t0.Load(Once, r2, z)
+		t0.StoreConst(Once, z, 1)
+	})
+	t1 := b.Thread()
+	t1.StoreConst(Once, flag, 1)
+	p := b.Program()
+	// #0 load flag, #1 if, #2 load data, #3 else, #4 load z, #5 store z.
+	d := drive(t, p, ARM)
+	d.must("P0 early #2", "ARM: a load inside an if may be performed before its condition is known")
+	d.must("P0 early #4", "ARM: a load inside an else may be performed before its condition is known")
+	d.mustNot("P0 early #5", "ARM: a store never overtakes a load of its own location")
+	ev := d.do("P0 early #2")
+	if ev.Guess != 1 {
+		t.Errorf("the early load's event names guess %d, want the if (1)", ev.Guess)
+	}
+	d.mustNot("P0 early #4", "ARM: once a CPU guessed a branch's direction, it performs nothing on the other side")
+	d.mustNot("P0 early #5", "ARM: once a CPU guessed a branch's direction, it performs nothing on the other side")
+	// flag is 0: the branch is not taken, and the guess was wrong.
+	ev = d.do("P0 exec")
+	if ev.Misspec == nil || ev.Misspec.Branch != 1 || ev.Misspec.Taken || !slices.Equal(ev.Misspec.Instrs, []int{2}) {
+		t.Fatalf("the wrong guess is not in the event: %+v", ev.Misspec)
+	}
+	s := d.state()
+	if len(d.m.Enabled(s)) != 0 || d.m.Final(s) || d.m.Deadlocked(s) {
+		t.Errorf("a wrong guess must end the path as no execution: enabled %v, final %v, deadlocked %v", d.enabled(), d.m.Final(s), d.m.Deadlocked(s))
+	}
+	if _, f := d.m.Fault(s); f {
+		t.Error("a wrong guess is no fault")
+	}
+	if w := d.m.Wait(s, 0); w.Kind != WaitMisspec || w.Misspec == nil || !slices.Equal(w.Misspec.Instrs, []int{2}) {
+		t.Errorf("P0's wait is %v %+v, want misspeculated on #2", w.Kind, w.Misspec)
+	}
+	// The right guess: flag is 1 when P0 reads it.
+	d = drive(t, p, ARM)
+	d.do("P0 early #2")
+	d.do("P1 exec")
+	d.do("P1 commit #0")
+	d.do("P0 inv flag")
+	if ev := d.do("P0 exec"); ev.Misspec != nil {
+		t.Fatalf("a right guess is no misspeculation: %+v", ev.Misspec)
+	}
+	if !d.m.Finished(d.state(), 0) {
+		t.Error("P0 should have finished: its load inside the if was performed early")
+	}
+	// The explorer and the reference skip wrong guesses: no deadlock.
+	res := Explore(MustNew(p, ARM), Options{})
+	if res.DeadlockStates != 0 || res.FaultStates != 0 || res.MisspecStates == 0 {
+		t.Errorf("explorer: %d deadlocked, %d faulted, %d mis-speculated states; want 0, 0, some", res.DeadlockStates, res.FaultStates, res.MisspecStates)
+	}
+	// TSO: nothing is issued early.
+	d = drive(t, p, TSO)
+	d.mustNot("P0 early #2", "TSO: loads are performed in order")
 }
 
 func TestRuleMbBeforeAtomicIsNoOpOnTSO(t *testing.T) {

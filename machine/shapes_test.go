@@ -149,6 +149,28 @@ var shapes = []shape{
 		t.Fence(FenceMb)
 		t.StoreConst(Once, out, 1)
 	}), false, false},
+	{"MP+wmb+ctrl", mp(func(t *ThreadBuilder, x, y Loc) {
+		t.StoreConst(Once, x, 1)
+		t.Fence(FenceWmb)
+		t.StoreConst(Once, y, 1)
+	}, func(t *ThreadBuilder, r0, r1 Reg, x, y Loc) {
+		t.Load(Once, r0, y)
+		t.If(RegExpr(r0), func() { t.Load(Once, r1, x) }, nil)
+	}), false, true},
+	{"MP+mb+ctrl+W", func() (*Program, func(Outcome) bool) {
+		b := NewBuilder("MP+mb+ctrl+W")
+		x, y := b.Loc("x", 0), b.Loc("y", 0)
+		t0 := b.Thread()
+		t0.StoreConst(Once, x, 2)
+		t0.Fence(FenceMb)
+		t0.StoreConst(Once, y, 1)
+		t1 := b.Thread()
+		r0, r1 := t1.Reg("r0"), t1.Reg("r1")
+		t1.Load(Once, r0, y)
+		t1.If(RegExpr(r0), func() { t1.Load(Once, r1, x) }, nil)
+		b.Thread().StoreConst(Once, x, 1)
+		return b.Program(), func(o Outcome) bool { return reg(o, 1, r0) == 1 && reg(o, 1, r1) == 1 && o.Mem[x] == 2 }
+	}, false, true},
 	{"IRIW", iriw(nothing), false, true},
 	{"IRIW+rmbs", iriw(func(t *ThreadBuilder) { t.Fence(FenceRmb) }), false, false},
 	{"IRIW+mbs", iriw(func(t *ThreadBuilder) { t.Fence(FenceMb) }), false, false},

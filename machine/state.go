@@ -87,6 +87,11 @@ type SBEntry struct {
 	// carries (srcu.go, "Which section an unlock closes").
 	Secs uint32
 	Val  Value
+	// Guard is 1+the branch a store issued early past an unresolved
+	// branch waits for (ARM-like, early.go): it may be forwarded to the
+	// CPU's own later loads, but commits only once the pc has passed that
+	// branch; 0 for every other entry.
+	Guard uint8
 }
 
 // IQEntry is one queued invalidation (ARM-like mode). A CPU holds at most
@@ -121,6 +126,10 @@ type cpuState struct {
 	acqWait  bool   // an acquire ran: the next instruction waits for an empty invalidation queue
 	syncWait bool   // inside synchronize_rcu or synchronize_srcu, after the grace period started
 	fault    bool   // the instruction at pc used an address that is not a pointer: the execution ended
+	// misspec is 1+the branch that went the other way than the CPU guessed
+	// when it performed a read inside it early (early.go): the state is no
+	// execution; 0 if none.
+	misspec  uint8
 	rcuDepth uint8
 	// gpDomain is the kind of grace period this CPU waits for: 0 for
 	// RCU, 1+d for the SRCU domain of location d.
@@ -402,7 +411,7 @@ func (s *State) Equal(t *State) bool {
 			return false
 		}
 		if a.pc != b.pc || a.early != b.early || a.executed != b.executed || a.acqWait != b.acqWait || a.syncWait != b.syncWait ||
-			a.fault != b.fault || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
+			a.fault != b.fault || a.misspec != b.misspec || a.rcuDepth != b.rcuDepth || a.gpDomain != b.gpDomain || a.gpWait != b.gpWait || a.gpSecs != b.gpSecs ||
 			len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
 			return false
 		}

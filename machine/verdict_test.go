@@ -415,6 +415,300 @@ P1(int *x, int *y)
 exists (1:r1=1 /\ 1:r2=0)`,
 		tso: false, arm: true,
 	},
+	{
+		name: "gap-ctrl-load-intermediate",
+		rule: "a load inside an if may be performed before the condition's load (ARMv8 orders only stores after a branch)",
+		src: `C gap-ctrl-load-intermediate
+
+{}
+
+P0(int *data, int *flag)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*flag);
+	if (r0) {
+		r1 = READ_ONCE(*data);
+	}
+}
+
+P1(int *data, int *flag)
+{
+	WRITE_ONCE(*data, 2);
+	smp_mb();
+	WRITE_ONCE(*flag, 1);
+}
+
+P2(int *data)
+{
+	WRITE_ONCE(*data, 1);
+}
+
+exists (0:r0=1 /\ 0:r1=1 /\ data=2)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-ctrl-load-else",
+		rule: "a load inside an else may be performed before the condition's load",
+		src: `C gap-ctrl-load-else
+
+{
+	int flag = 1;
+}
+
+P0(int *data, int *flag)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*flag);
+	if (r0) {
+		WRITE_ONCE(*data, 3);
+	} else {
+		r1 = READ_ONCE(*data);
+	}
+}
+
+P1(int *data, int *flag)
+{
+	WRITE_ONCE(*data, 2);
+	smp_mb();
+	WRITE_ONCE(*flag, 0);
+}
+
+P2(int *data)
+{
+	WRITE_ONCE(*data, 1);
+}
+
+exists (0:r0=0 /\ 0:r1=1 /\ data=2)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "gap-ctrl-load-after-join",
+		rule: "a load after an if may be performed before the condition's load when it may be on both paths",
+		src: `C gap-ctrl-load-after-join
+
+{}
+
+P0(int *data, int *flag, int *z)
+{
+	int r0;
+	int r1;
+	int r2;
+
+	r0 = READ_ONCE(*flag);
+	if (r0) {
+		r2 = READ_ONCE(*z);
+	}
+	r1 = READ_ONCE(*data);
+}
+
+P1(int *data, int *flag)
+{
+	WRITE_ONCE(*data, 2);
+	smp_mb();
+	WRITE_ONCE(*flag, 1);
+}
+
+P2(int *data)
+{
+	WRITE_ONCE(*data, 1);
+}
+
+exists (0:r0=1 /\ 0:r1=1 /\ data=2)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "ctrl-load-corr",
+		rule: "a load after an unresolved if does not pass a load of its location inside the body (CoRR)",
+		src: `C ctrl-load-corr
+
+{}
+
+P0(int *flag, int *y)
+{
+	int r0;
+	int r1;
+	int r2;
+
+	r0 = READ_ONCE(*flag);
+	if (r0) {
+		r1 = READ_ONCE(*y);
+	}
+	r2 = READ_ONCE(*y);
+}
+
+P1(int *flag, int *y)
+{
+	WRITE_ONCE(*y, 1);
+	smp_mb();
+	WRITE_ONCE(*flag, 1);
+}
+
+exists (0:r0=1 /\ 0:r1=1 /\ 0:r2=0)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "ctrl-rmb-in-body",
+		rule: "smp_rmb inside an unresolved if still orders the condition's load before later loads",
+		src: `C ctrl-rmb-in-body
+
+{}
+
+P0(int *data, int *flag)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*flag);
+	if (r0) {
+		smp_rmb();
+		r1 = READ_ONCE(*data);
+	}
+}
+
+P1(int *data, int *flag)
+{
+	WRITE_ONCE(*data, 2);
+	smp_mb();
+	WRITE_ONCE(*flag, 1);
+}
+
+P2(int *data)
+{
+	WRITE_ONCE(*data, 1);
+}
+
+exists (0:r0=1 /\ 0:r1=1 /\ data=2)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "ctrl-store-in-body",
+		rule: "a store inside an unresolved if stays ordered after the condition's load",
+		src: `C ctrl-store-in-body
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+
+	r0 = READ_ONCE(*x);
+	if (r0) {
+		WRITE_ONCE(*y, 1);
+	}
+}
+
+P1(int *x, int *y)
+{
+	int r1;
+
+	r1 = READ_ONCE(*y);
+	if (r1) {
+		WRITE_ONCE(*x, 1);
+	}
+}
+
+exists (0:r0=1 /\ 1:r1=1)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "gap-ppoca",
+		rule: "a store inside an unresolved if is forwarded to a later load before the condition is known (PPOCA); it commits only after the branch",
+		src: `C gap-ppoca
+
+{}
+
+P0(int *x, int *y)
+{
+	WRITE_ONCE(*x, 1);
+	smp_wmb();
+	WRITE_ONCE(*y, 1);
+}
+
+P1(int *x, int *y, int *z)
+{
+	int r0;
+	int r1;
+	int r2;
+
+	r0 = READ_ONCE(*y);
+	if (r0) {
+		WRITE_ONCE(*z, 1);
+		r1 = READ_ONCE(*z);
+		r2 = READ_ONCE(*(x + (r1 & 8)));
+	}
+}
+
+exists (1:r0=1 /\ 1:r1=1 /\ 1:r2=0)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "ctrl-guess-blocked",
+		rule: "guessed moves alone are no persistent set while the CPU's in-order step waits for another CPU",
+		src: `C ctrl-guess-blocked
+
+{
+	int flags = 1;
+}
+
+P0(int *flags)
+{
+	int r0;
+
+	r0 = atomic_fetch_andnot_release(1, flags);
+}
+
+P1(int *flags, int *z, int *w)
+{
+	int r1;
+	int r2;
+
+	atomic_or(2, flags);
+	r1 = atomic_read(flags);
+	if (r1 & 1) {
+		r2 = READ_ONCE(*z);
+	} else {
+		smp_mb();
+		WRITE_ONCE(*w, 1);
+	}
+}
+
+exists (0:r0=1 /\ 1:r1=2 /\ w=1)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "ctrl-store-guarded-lb",
+		rule: "a store inside an unresolved if is not visible to other CPUs before the condition's load",
+		src: `C ctrl-store-guarded-lb
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*x);
+	if (r0) {
+		WRITE_ONCE(*y, 1);
+		r1 = READ_ONCE(*y);
+	}
+}
+
+P1(int *x, int *y)
+{
+	int r2;
+
+	r2 = READ_ONCE(*y);
+	WRITE_ONCE(*x, r2);
+}
+
+exists (0:r0=1 /\ 1:r2=1)`,
+		tso: false, arm: false,
+	},
 }
 
 func TestVerdictCases(t *testing.T) {

@@ -13,6 +13,9 @@ const (
 	WaitNone     WaitKind = iota // nothing: the CPU may perform its next instruction
 	WaitFinished                 // it has performed its whole program
 	WaitFault                    // it stopped at a fault: the execution has ended
+	// WaitMisspec: it guessed a branch wrong (reads performed early
+	// inside the side not taken): the state is no execution.
+	WaitMisspec
 	// WaitAfterAcquire: an acquire ran (ARM-like); the CPU may not
 	// execute its next instruction until the invalidations then queued
 	// (Invals) are applied.
@@ -45,7 +48,7 @@ const (
 )
 
 var waitKindNames = [...]string{
-	WaitNone: "none", WaitFinished: "finished", WaitFault: "fault", WaitAfterAcquire: "after-acquire",
+	WaitNone: "none", WaitFinished: "finished", WaitFault: "fault", WaitMisspec: "misspeculated", WaitAfterAcquire: "after-acquire",
 	WaitDrain: "drain", WaitRelease: "release", WaitQuiescent: "quiescent", WaitSections: "sections",
 	WaitLockHeld: "lock-held", WaitReserved: "reserved", WaitOwnStore: "own-store", WaitMarker: "marker",
 }
@@ -113,6 +116,7 @@ type Wait struct {
 	SRCU     bool
 	Sections []SRCUSection // WaitSections: the open sections it waits for
 	Fault    *Fault        // WaitFault: the instruction it stopped at
+	Misspec  *Misspec      // WaitMisspec: the branch and the reads guessed wrong
 }
 
 // Blocked reports whether the CPU is blocked: not finished, and unable to
@@ -204,6 +208,9 @@ func afterAcquireWait(cs *cpuState) bool { return cs.acqWait && len(cs.iq) > 0 }
 // cpuWait says whether CPU c can perform its next instruction in s, and if
 // not, what it waits for (RULES.md's primitive table, rule by rule).
 func (m *Machine) cpuWait(s *State, c int) cpuWait {
+	if s.cpus[c].misspec != 0 {
+		return cpuWait{kind: WaitMisspec}
+	}
 	if m.finished(s, c) {
 		return cpuWait{kind: WaitFinished}
 	}
@@ -357,6 +364,12 @@ func (m *Machine) Wait(s *State, c int) Wait {
 	case WaitFault:
 		f := m.faultAt(s, c)
 		w.Fault = &f
+	case WaitMisspec:
+		ms, _ := m.misspecAt(s, c)
+		w.Misspec = &ms
+		if m.finished(s, c) {
+			w.Instr = -1
+		}
 	}
 	for _, e := range cs.sb {
 		if isStore(e) && cw.entries&(1<<e.Instr) != 0 {

@@ -803,7 +803,7 @@ func writeField(b *strings.Builder, key, value string) {
 	if value = strings.TrimSpace(value); value == "" {
 		return
 	}
-	for i, l := range wrapWords(key+": "+value, 72) {
+	for i, l := range wrapLine(key+": "+value, 72, 72) {
 		if i > 0 {
 			l = "  " + l
 		}
@@ -867,25 +867,6 @@ func rewriteMeta(text string, values map[string]string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
-}
-
-// wrapWords breaks text into lines of at most width bytes at spaces (a
-// longer word gets a line of its own).
-func wrapWords(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	return append(lines, line)
 }
 
 // WriteNewEdited saves the edited scenario in dir as a new file named

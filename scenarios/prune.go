@@ -1,7 +1,9 @@
 package scenarios
 
-import "smpscope/scenarios/syntax"
-import "smpscope/machine"
+import (
+	"smpscope/machine"
+	"smpscope/scenarios/syntax"
+)
 
 // A filter clause decided early. herd7 drops the executions a filter
 // rejects; an exploration can drop them as soon as the filter's value is
@@ -34,24 +36,14 @@ func (c *Compiled) filterPrune(p *machine.Program) func(*machine.State) bool {
 }
 
 // futureRegWrites computes, for every pc, the registers an instruction at
-// or after pc may write (on some path; branches only jump forward).
+// or after pc may write (on some path).
 func futureRegWrites(code []machine.Instr) []uint32 {
-	out := make([]uint32, len(code)+1)
-	for pc := len(code) - 1; pc >= 0; pc-- {
-		in := &code[pc]
-		switch in.Op {
-		case machine.OpJump:
-			out[pc] = out[in.Target]
-		case machine.OpBranch:
-			out[pc] = out[pc+1] | out[in.Target]
-		default:
-			out[pc] = out[pc+1]
-			if in.HasDst {
-				out[pc] |= 1 << in.Dst
-			}
+	return machine.Future(code, func(in *machine.Instr) uint32 {
+		if in.HasDst {
+			return 1 << in.Dst
 		}
-	}
-	return out
+		return 0
+	})
 }
 
 // settled evaluates a condition on a running state in three values: the

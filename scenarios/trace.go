@@ -252,7 +252,8 @@ const TraceFileWidth = 72
 const noteContinues = "#   "
 
 // wrapLine breaks s at spaces into lines of at most first runes, then
-// rest; a word longer than a line stays whole.
+// rest; a word longer than a line stays whole. A trace file's comments
+// and an edited test's metadata are wrapped with it.
 func wrapLine(s string, first, rest int) []string {
 	var out []string
 	cur, limit := "", max(first, 10)

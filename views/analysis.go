@@ -407,11 +407,9 @@ type necessityHints struct {
 	replay  func(machine.Mode, []scenarios.Edit) (block, bool)
 }
 
-// necessityDoc words a necessity report; table is the annotation × mode
-// table, for the panel.
-func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table) []block {
-	sp := r.Spec
-	hint := hints.happens
+// specHead is what an analysis report of sp starts with: its name and
+// condition, its title, and the edits it was made with.
+func specHead(sp *scenarios.Spec) []block {
 	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
 	if sp.Title != "" {
 		doc = append(doc, para(sp.Title))
@@ -419,6 +417,15 @@ func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table)
 	if len(sp.Edits) > 0 {
 		doc = append(doc, para("Edited: "+scenarios.EditFlags(sp.Edits)))
 	}
+	return doc
+}
+
+// necessityDoc words a necessity report; table is the annotation × mode
+// table, for the panel.
+func necessityDoc(r scenarios.NecessityReport, hints necessityHints, tbl *table) []block {
+	sp := r.Spec
+	hint := hints.happens
+	doc := specHead(sp)
 	doc = append(doc, blank())
 
 	// As written: only where the outcome is unreachable can an
@@ -644,13 +651,7 @@ func editCommand(cmd string, edits []scenarios.Edit) []string {
 func fixDoc(r scenarios.FixReport, sel int, mark string) []block {
 	item := 0
 	sp := r.Spec
-	doc := []block{{kind: titleBlock, text: sp.Name + ": " + sp.Condition()}}
-	if sp.Title != "" {
-		doc = append(doc, para(sp.Title))
-	}
-	if len(sp.Edits) > 0 {
-		doc = append(doc, para("Edited: "+scenarios.EditFlags(sp.Edits)))
-	}
+	doc := specHead(sp)
 	doc = append(doc, note("Cost model: "+scenarios.FixCostModel+"."), blank())
 	fixes := func(list []scenarios.Fix) {
 		for k, f := range list {

@@ -207,13 +207,19 @@ func (r codeRows) instrAt(l int, lines int) (int, bool) {
 	if l < 0 || l >= lines || len(r.starts) == 0 {
 		return 0, false
 	}
+	return lineItem(r.starts, l), true
+}
+
+// lineItem returns the item that line l belongs to, of items whose lines
+// start at starts (in order): the last that starts at or before l.
+func lineItem(starts []int, l int) int {
 	i := 0
-	for j, s := range r.starts {
+	for j, s := range starts {
 		if s <= l {
 			i = j
 		}
 	}
-	return i, true
+	return i
 }
 
 func cpuColumn(in ScenarioInput, st Styles, c, w int, tall bool) [numSecs][]string {
@@ -270,6 +276,8 @@ func (k *cpuCol) head(d words.Detail) []string {
 	switch {
 	case wait.Kind == machine.WaitFinished:
 		head += " " + st.CPUFinished.Render("✓ done")
+	case wait.Kind == machine.WaitMisspec:
+		head += " " + st.CPUBlocked.Render("✗ wrong guess")
 	case wait.Blocked():
 		head += " " + st.CPUBlocked.Render("⏸ blocked")
 	default:
@@ -395,6 +403,12 @@ func (k *cpuCol) storeBuffer() []string {
 		case machine.EntryReleaseExclusive:
 			sb = append(sb, st.ReleaseEntry.Render(name+"="+val+" rel excl"))
 		default:
+			if e.Guard != 0 {
+				// Put there past an unresolved if: it commits only once
+				// the branch has executed.
+				sb = append(sb, st.StoreBufferEntry.Render(name+"="+val+" guess"))
+				continue
+			}
 			sb = append(sb, st.StoreBufferEntry.Render(name+"="+val))
 		}
 	}

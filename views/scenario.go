@@ -159,9 +159,13 @@ func finalOutcome(in ScenarioInput) (text string, hasCond, holds bool) {
 	return "Final outcome: " + OutcomeLine(in.Spec, o), in.Spec.Final != nil, in.Spec.Satisfies(o)
 }
 
-// Status is the scenario's state in words: "running", "final" or
-// "deadlock".
+// Status is the scenario's state in words: "running", "final",
+// "deadlock" or "no execution" (a CPU guessed a branch wrong:
+// Machine.Misspeculated).
 func Status(m *machine.Machine, s *machine.State) string {
+	if _, ok := m.Misspeculated(s); ok {
+		return "no execution"
+	}
 	switch {
 	case m.Final(s):
 		return "final"
@@ -211,6 +215,8 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 			s, status = st.Final, "■ final"
 		case "deadlock":
 			s, status = st.Deadlock, "✗ deadlock"
+		case "no execution":
+			s, status = st.Deadlock, "✗ wrong guess"
 		default:
 			status = "● running"
 		}
@@ -327,6 +333,11 @@ func stepLines(in ScenarioInput, st Styles) []string {
 		switch Status(in.Mach, in.State) {
 		case "final":
 			lines = append(lines, st.Final.Render("■ final state: no steps left"), st.Dim.Render("← to step back, r to reset"))
+		case "no execution":
+			ms, _ := in.Mach.Misspeculated(in.State)
+			lines = append(lines, st.Deadlock.Render("✗ wrong guess: not an execution"),
+				st.Dim.Render(in.Mach.Prog.Threads[ms.CPU].Name+" "+words.Wait(in.Mach.Prog, &machine.Wait{Kind: machine.WaitMisspec, CPU: ms.CPU, Misspec: &ms}, words.Full)),
+				st.Dim.Render("← to step back, r to reset"))
 		default:
 			lines = append(lines, st.Deadlock.Render("✗ deadlock: no CPU can move"), st.Dim.Render("← to step back, r to reset"))
 		}
@@ -507,13 +518,7 @@ func (o outcomeRows) rowOf(l int) (int, bool) {
 	if l < 0 || l >= o.rowLines {
 		return 0, false
 	}
-	row := 0
-	for i, st := range o.start {
-		if st <= l {
-			row = i
-		}
-	}
-	return row, true
+	return lineItem(o.start, l), true
 }
 
 // linesOf returns the first and last line of row i.

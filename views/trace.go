@@ -517,7 +517,10 @@ func (t *tracer) final() {
 		steps = "step"
 	}
 	var out []string
+	ms, wrong := m.Misspeculated(s)
 	switch {
+	case wrong:
+		out = append(out, t.sentence(span{fmt.Sprintf("No execution after %d %s: ", n, steps), strongSpan}, span{words.Misspec(m.Prog, &ms), plainSpan}))
 	case m.Final(s):
 		o := m.Outcome(s)
 		out = append(out, t.sentence(span{fmt.Sprintf("Final state after %d %s.", n, steps), strongSpan}, span{" Outcome: ", plainSpan}, span{sp.OutcomeText(o), codeSpan}))

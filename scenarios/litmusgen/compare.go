@@ -84,12 +84,10 @@ const (
 	// copied into both branches).
 	GapCtrlJoin = "ctrl-join"
 	// (rmw-read-early, noret-rmb and rmw-store, the relaxed-RMW, acquire
-	// and smp_rmb gaps, were closed in issue 21: such misses are failures
-	// now.)
+	// and smp_rmb gaps, were closed in issue 21, and so was ppoca, a store
+	// inside an if forwarded to a later address-dependent load: such
+	// misses are failures now.)
 	//
-	// GapPPOCA: a store inside an if forwarded to a later
-	// address-dependent load.
-	GapPPOCA = "ppoca"
 	// GapWmbRMW: an RMW after smp_wmb-ordered stores reads before they
 	// have committed.
 	GapWmbRMW = "wmb-rmw"

@@ -36,7 +36,7 @@
 //     LKMM forbids);
 //   - ARM-like mode must reach exactly the arm model's, except where a
 //     difference machine.md lists explains a missing outcome
-//     (GapCtrlJoin, GapPPOCA, GapWmbRMW, see classify);
+//     (GapCtrlJoin, GapWmbRMW, see classify);
 //   - tests with RCU are judged with LKMM in mind: herd7's hardware models
 //     treat a grace period as a full fence, so a missing outcome is put
 //     down to that (GapRCU) only if the machine reaches it once grace

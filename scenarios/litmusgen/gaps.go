@@ -21,10 +21,10 @@ import (
 //     is run on a copy of the program in which the rest of each thread
 //     after an if is copied into both branches, which gives every later
 //     store the control dependency the machine already respects; if the
-//     outcome is gone there, the join is why. The smp_wmb-RMW gap and
-//     PPOCA are matched on the program's shape (the pattern the gap needs
-//     is present on some CPU), which is weaker evidence: a minimised
-//     example shows whether it really is that gap.
+//     outcome is gone there, the join is why. The smp_wmb-RMW gap is
+//     matched on the program's shape (the pattern the gap needs is present
+//     on some CPU), which is weaker evidence: a minimised example shows
+//     whether it really is that gap.
 func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 	if r.RCU {
 		o.checkRCU(p, r)
@@ -57,7 +57,7 @@ func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 		if arm.Missing[i].Class != GapUnexplained {
 			continue
 		}
-		for _, g := range []string{GapWmbRMW, GapPPOCA} {
+		for _, g := range []string{GapWmbRMW} {
 			if pats[g] {
 				arm.Missing[i].Class = g
 				break
@@ -227,10 +227,6 @@ func patterns(p *Program) map[string]bool {
 							out[GapWmbRMW] = true
 						}
 					}
-				}
-				// A store inside an if, then an address-dependent load.
-				if a.inIf && writes(a.s.Op) && b.s.Deref && b.s.Op.reads() {
-					out[GapPPOCA] = true
 				}
 			}
 		}

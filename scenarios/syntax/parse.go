@@ -1109,21 +1109,20 @@ func (p *parser) parseCond() Cond {
 // Conditions follow herd7: \/ binds loosest, then /\, then => (right
 // associative), then ~ and not.
 func (p *parser) condOr() Cond {
-	x := p.condAnd()
-	for p.is(tDisj) {
-		p.countOp(p.tok.pos)
-		p.next()
-		x = &CondOr{X: x, Y: p.condAnd()}
-	}
-	return x
+	return p.condChain(tDisj, p.condAnd, func(x, y Cond) Cond { return &CondOr{X: x, Y: y} })
 }
 
 func (p *parser) condAnd() Cond {
-	x := p.condImplies()
-	for p.is(tConj) {
+	return p.condChain(tConj, p.condImplies, func(x, y Cond) Cond { return &CondAnd{X: x, Y: y} })
+}
+
+// condChain parses operands joined by the left-associative operator op.
+func (p *parser) condChain(op token, operand func() Cond, join func(x, y Cond) Cond) Cond {
+	x := operand()
+	for p.is(op) {
 		p.countOp(p.tok.pos)
 		p.next()
-		x = &CondAnd{X: x, Y: p.condImplies()}
+		x = join(x, operand())
 	}
 	return x
 }

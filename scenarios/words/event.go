@@ -87,6 +87,9 @@ func (x *explainer) exec() []string {
 	var out []string
 	if ev.Step.Kind == machine.StepEarly {
 		lead = fmt.Sprintf("%s issues %s early", cpu, text)
+		if ev.Guess >= 0 {
+			lead = fmt.Sprintf("%s performs %s before it knows whether %s is taken", cpu, text, x.instr(c, ev.Guess))
+		}
 		if len(ev.Skipped) > 0 {
 			var names []string
 			for _, i := range ev.Skipped {
@@ -145,6 +148,9 @@ func (x *explainer) exec() []string {
 		out = append(out, x.instr(c, f.Instr)+what+".")
 		named = fin
 	}
+	if ev.Misspec != nil {
+		out = append(out, Misspec(x.p, ev.Misspec))
+	}
 	return out
 }
 
@@ -172,6 +178,11 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 		}
 	}
 	var out []string
+	if x.ev.Guess >= 0 && in.Op == machine.OpStore {
+		out = append(out, "The core guesses which way the branch goes and puts the store in its store buffer ahead, where only its own later loads see it. If the branch goes the other way, the store is discarded and this path is no execution (smpscope ends it there).")
+	} else if x.ev.Guess >= 0 {
+		out = append(out, "ARMv8 orders only stores after a branch, not loads: the core guesses which way the branch goes and reads ahead. If the branch goes the other way, the read is discarded and this path is no execution (smpscope ends it there).")
+	}
 	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock || in.Op == machine.OpLock
 	acquire := in.Op == machine.OpLock || in.Op == machine.OpTryLock || in.Op == machine.OpLoad && in.Access == machine.Acquire ||
 		in.Op == machine.OpRMW && in.Order == machine.OrderAcquire
@@ -469,6 +480,9 @@ func (x *explainer) store(in *machine.Instr) []string {
 	}
 	if len(behind) > 0 {
 		out = append(out, fmt.Sprintf("The wmb marker ahead of it means %s cannot commit before %s.", st, x.entries(behind)))
+	}
+	if e.Guard != 0 {
+		out = append(out, fmt.Sprintf("It may not commit before %s has executed: no store is made visible past a branch whose condition is not known yet. Until then only %s's own later loads of %s can read it (store forwarding).", x.instr(x.c, int(e.Guard)-1), x.cpu(x.c), x.loc(e.Loc)))
 	}
 	return out
 }

@@ -45,6 +45,9 @@ func Step(m *machine.Machine, s *machine.State, st machine.Step) string {
 		}
 		return fmt.Sprintf("%s: execute %s", cpu, n.instr(c, pc))
 	case machine.StepEarly:
+		if g := m.Guess(s, st); g >= 0 {
+			return fmt.Sprintf("%s: perform %s before %s is known (a guess)", cpu, n.instr(c, int(st.Arg)), n.instr(c, g))
+		}
 		return fmt.Sprintf("%s: issue %s early, ahead of earlier loads", cpu, n.instr(c, int(st.Arg)))
 	case machine.StepCommit:
 		for _, e := range s.StoreBuffer(c) {

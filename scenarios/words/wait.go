@@ -32,6 +32,11 @@ func Wait(p *machine.Program, w *machine.Wait, d Detail) string {
 			return "stopped"
 		}
 		return "stopped: " + n.fault(w.Fault)
+	case machine.WaitMisspec:
+		if brief || w.Misspec == nil {
+			return "guessed a branch wrong: no execution"
+		}
+		return "guessed " + n.instr(w.CPU, w.Misspec.Branch) + " wrong: no execution (" + n.misspecReads(w.Misspec) + ")"
 	case machine.WaitAfterAcquire:
 		if brief {
 			return "after an acquire, waits for " + plural(len(w.Invals), "queued invalidation", "queued invalidations")
@@ -193,6 +198,30 @@ func Fault(p *machine.Program, f *machine.Fault) string { return newNamer(p).fau
 func (n namer) fault(f *machine.Fault) string {
 	where := fmt.Sprintf("%s, %s", Instr(n.p, f.CPU, f.Instr), n.instr(f.CPU, f.Instr))
 	return fmt.Sprintf("%s: the address %s is not a location (only a pointer plus 0 is)", where, n.val(f.Addr))
+}
+
+// Misspec says why a path ended as no execution: a CPU performed reads
+// inside one side of a branch before it knew the branch's direction (a
+// guess ARMv8 allows, since it orders only stores after a branch), and
+// the branch went the other way.
+func Misspec(p *machine.Program, ms *machine.Misspec) string {
+	n := newNamer(p)
+	way := "is not taken"
+	if ms.Taken {
+		way = "is taken"
+	}
+	return fmt.Sprintf("%s guessed wrong: it performed %s before it knew whether %s is taken, and the branch %s. "+
+		"A real core discards such a read and goes down the right path, which the executions without the guess already show: "+
+		"this path is not an execution (no outcome, no deadlock), so no step follows. Step back to try another.",
+		n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Branch), way)
+}
+
+func (n namer) misspecReads(ms *machine.Misspec) string {
+	var names []string
+	for _, i := range ms.Instrs {
+		names = append(names, n.instr(ms.CPU, i))
+	}
+	return joinAnd(names)
 }
 
 // Deadlock says what each unfinished CPU of a stuck state waits for, one
