@@ -42,8 +42,7 @@ var fuzzSeeds = []string{
 
 // FuzzParse checks that Parse never panics or hangs, that whatever parses
 // formats and re-parses to an equal scenario (whose tree Inspect walks
-// alike), and that Compile and the
-// condition evaluators never panic.
+// alike), and that Compile and the condition evaluators never panic.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
