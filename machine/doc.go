@@ -35,8 +35,12 @@
 //     reduction type, explore.go): lazy invalidations and those nobody can
 //     read applied at once, eager quiescent-state reports and grace-period
 //     steps taken alone, private steps and issued-early stores taken alone,
-//     CPU-level persistent sets (persistent.go), postponed stores and
-//     postponed rcu_read_lock while a grace period may wait, and a key
+//     CPU-level persistent sets (persistent.go) and persistent sets of
+//     CPUs (persistentset.go: the moves of a set of CPUs closed under
+//     interference, taken alone, so that CPUs touching different lines
+//     stop multiplying each other), postponed stores (an early one not
+//     paired with the in-order load before it) and postponed
+//     rcu_read_lock while a grace period may wait, and a key
 //     that leaves out dead lines (key.go, encode.go). Its static analyses
 //     of the program live in futures.go; the search's state store in
 //     store.go, reusing a small search's buffers for the next.

@@ -86,8 +86,14 @@ const (
 	// redPostponeLock: while a grace period may wait, rcu_read_lock is
 	// taken with its CPU's next step (postponedLockMoves).
 	redPostponeLock
+	// redPersistentSet: the moves of a set of CPUs are taken alone when
+	// nothing the others may do interferes (persistentSet).
+	redPersistentSet
+	// redEarlyPair: a postponed early store is not taken together with
+	// the in-order load before it (postponedStoreMoves).
+	redEarlyPair
 
-	allReductions = redPostponeLock<<1 - 1
+	allReductions = redEarlyPair<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -101,6 +107,8 @@ var requires = map[reduction]reduction{
 	// read are applied at once are the merged states equivalent (the
 	// differential test found witnesses that did not replay without it).
 	redDeadLines: redUnreadable,
+	// A refinement of postponed stores.
+	redEarlyPair: redPostpone,
 }
 
 // enabledReductions returns the reductions on when off are turned off:
@@ -277,10 +285,12 @@ type outcomeAcc struct {
 //     influence is taken alone (privateStep; without grace periods that
 //     includes a plain store issued early, earlyStore), as are all the
 //     moves of a CPU that nothing another CPU may still do interferes with
-//     (persistentCPU);
+//     (persistentCPU), and else the moves of the smallest set of CPUs
+//     closed under interference (persistentSet, persistentset.go);
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
-//     (postponedStoreMoves);
+//     (postponedStoreMoves; an early one not with the in-order load
+//     before it, which does not need it);
 //   - postponed read-side sections: while a grace period may wait,
 //     rcu_read_lock is taken only together with its CPU's next step
 //     (postponedLockMoves);
@@ -752,6 +762,11 @@ type worker struct {
 	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
+	cur          []setFoot // per CPU footprints of its moves (persistentSet)
+	fut          []futFoot // per CPU footprints of its futures (persistentSet)
+	fpSc         scratch   // persistentSet's copy of the state
+	part         setFoot   // persistentSet's footprint of a single commit
+	partFut      futFoot   // and of the rest of its CPU's future
 	final        []finalState
 	transitions  int
 }
@@ -849,25 +864,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 		m.apply(t, st, ev)
 		did(st)
 	}
-	c := int(mv.step.CPU)
-	if mv.lock {
-		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
-	}
-	switch {
-	case mv.store == 1:
-		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
-	case mv.store > 1:
-		do(Step{Kind: StepEarly, CPU: mv.step.CPU, Arg: mv.store - 2}, nil)
-	}
-	switch mv.pre {
-	case preOne:
-		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
-	case preAll:
-		for len(t.cpus[c].iq) > 0 {
-			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
-		}
-	}
-	do(mv.step, ev)
+	ownSteps(t, mv, ev, do)
 	if m.Mode == ARM && e.on(redUnreadable) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
@@ -912,6 +909,32 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			do(Step{Kind: StepReportQS, CPU: uint8(d)}, nil)
 		}
 	}
+}
+
+// ownSteps takes the ordinary steps of mv itself on t with do, in order:
+// a postponed rcu_read_lock, a postponed store, the queued invalidations
+// applied first, then the step (with ev). What perform takes eagerly
+// after them is not among them.
+func ownSteps(t *State, mv macro, ev *Event, do func(st Step, ev *Event)) {
+	c := int(mv.step.CPU)
+	if mv.lock {
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	}
+	switch {
+	case mv.store == 1:
+		do(Step{Kind: StepExec, CPU: mv.step.CPU}, nil)
+	case mv.store > 1:
+		do(Step{Kind: StepEarly, CPU: mv.step.CPU, Arg: mv.store - 2}, nil)
+	}
+	switch mv.pre {
+	case preOne:
+		do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(mv.preLoc)}, nil)
+	case preAll:
+		for len(t.cpus[c].iq) > 0 {
+			do(Step{Kind: StepInvalidate, CPU: mv.step.CPU, Arg: uint8(t.cpus[c].iq[0].Loc)}, nil)
+		}
+	}
+	do(mv.step, ev)
 }
 
 // liveReads returns the locations some CPU may still load from.
@@ -964,6 +987,18 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	}
 	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
 		return append([]macro(nil), w.cpuMvs[c]...)
+	}
+	if p, part, mv, ok := e.persistentSet(s, w); ok {
+		var out []macro
+		for c := range s.cpus {
+			switch {
+			case c == part:
+				out = append(out, mv)
+			case p&(1<<c) != 0:
+				out = append(out, w.cpuMvs[c]...)
+			}
+		}
+		return out
 	}
 	var out []macro
 	for c := range s.cpus {
@@ -1154,8 +1189,11 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 		from := len(out)
 		out = e.cpuMoves(out, t, c, w)
 		keep := out[:from]
+		// An early store need not come with the in-order load before it
+		// (postponedEarlyLoad).
+		skipExec := store > 1 && e.on(redEarlyPair) && m.code(c)[t.cpus[c].pc].Op == OpLoad
 		for _, mv := range out[from:] {
-			if k := mv.step.Kind; k == StepExec || k == StepEarly || k == StepCommit && mv.step.Arg == instr {
+			if k := mv.step.Kind; k == StepExec && !skipExec || k == StepEarly || k == StepCommit && mv.step.Arg == instr {
 				mv.store = store
 				keep = append(keep, mv)
 			}
@@ -1164,6 +1202,24 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 	}
 	return out
 }
+
+// Postponed early stores, taken with the step that needs them. A plain
+// store issued early (ARM-like) while its stores are postponed comes with
+// its own commit, with an instruction issued early after it (which may
+// need it issued first: stores after it go ahead only once it has), or
+// with the CPU's in-order next step. When that next step is a load, it
+// does not need the store: the early rules keep the store's location out
+// of every instruction it passes, and a plain store in the buffer changes
+// nothing a load of another location reads. Performing the load first and
+// the store afterwards reaches the same states: after the load, the store
+// is still the CPU's to issue (in order if the load was the last it
+// passed, else early: passing fewer loads, it meets every condition it
+// met), postponed again, and offered with its commit or the next step;
+// and a CPU whose buffer lacks the entry is quiescent at least whenever
+// one that holds it is (postponedStoreMoves). So the search does not offer
+// the early store together with the in-order load (redEarlyPair): the
+// store issued early matters only where it commits, or lets later
+// instructions go, before the loads it passed.
 
 // Postponed read-side sections. While a grace period is running or may
 // still start, the moment a CPU executes rcu_read_lock() matters (a grace

@@ -21,7 +21,8 @@ var Reductions = []struct {
 	{"lazy", redLazy}, {"unreadable", redUnreadable}, {"eagerQS", redEagerQS},
 	{"graceStep", redGraceStep}, {"private", redPrivate}, {"earlyStore", redEarlyStore},
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
-	{"postponeLock", redPostponeLock},
+	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
+	{"earlyPair", redEarlyPair},
 }
 
 // AllReductions is every reduction.

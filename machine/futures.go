@@ -1,5 +1,7 @@
 package machine
 
+import "math/bits"
+
 // The explorer's analyses of a program (issue 23, item 2): what each CPU
 // may still load, write or start from each pc, computed once per machine
 // from the code alone. The rules of the machine (exec.go, early.go,
@@ -30,11 +32,22 @@ type futures struct {
 	futureAccess [][]uint64
 	// futureWrites[c][pc]: the locations it may still write.
 	futureWrites [][]uint64
+	// futureCond[c][pc]: the locations of the conditional RMWs and
+	// spin_trylocks it may still perform (whether one fails, and so
+	// whether it may be issued early, depends on their values).
+	futureCond [][]uint64
 	// futureSync[c][pc]: whether it may still start a grace period.
 	futureSync [][]bool
 	// futureReader[c][pc]: whether it may still enter a read-side
 	// section (RCU or SRCU).
 	futureReader [][]bool
+	// reach[c][pc]: the instructions a path from pc may perform (pc
+	// included); instrReads[c][k] and instrWrites[c][k]: the locations
+	// instruction k may load from and write (every location when its
+	// address is computed). With them, readsLeft and writesLeft leave
+	// out what instructions issued early have already done.
+	reach                   [][]uint64
+	instrReads, instrWrites [][]uint64
 	// readerCanHang: some CPU may stay inside an RCU read-side section
 	// for ever (it blocks on a lock or a grace period inside one, or ends
 	// its program inside one), or the program uses SRCU. Only then can a
@@ -68,6 +81,14 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 		f.drainReads = append(f.drainReads, readsBeforeDrain(t.Code))
 		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, anyAccess))
 		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, writesLoc))
+		f.futureCond = append(f.futureCond, futureLocs(t.Code, func(in *Instr) bool { return in.Op == OpTryLock || in.isConditional() }))
+		f.reach = append(f.reach, reachable(t.Code))
+		reads, writes := make([]uint64, len(t.Code)), make([]uint64, len(t.Code))
+		for k := range t.Code {
+			reads[k], writes[k] = instrLocs(&t.Code[k], readsLine), instrLocs(&t.Code[k], writesLoc)
+		}
+		f.instrReads = append(f.instrReads, reads)
+		f.instrWrites = append(f.instrWrites, writes)
 		f.futureSync = append(f.futureSync, futureOp(t.Code, func(op Op) bool { return op == OpSyncRCU || op == OpSyncSRCU }))
 		f.futureReader = append(f.futureReader, futureOp(t.Code, func(op Op) bool { return op == OpRCULock || op == OpSRCULock }))
 	}
@@ -248,3 +269,34 @@ func writesLoc(in *Instr) bool {
 }
 
 func anyAccess(*Instr) bool { return true }
+
+// readsLeft returns the locations CPU c may still load from in s: those of
+// futureReads less what instructions issued early have loaded.
+func (m *Machine) readsLeft(s *State, c int) uint64 {
+	cs := &s.cpus[c]
+	if cs.early == 0 {
+		return m.fut.futureReads[c][cs.pc]
+	}
+	return m.leftOf(m.fut.instrReads[c], m.fut.reach[c][cs.pc]&^cs.early)
+}
+
+// writesLeft returns the locations CPU c may still write by an instruction
+// in s: those of futureWrites less what instructions issued early have
+// written (their entries, if still pending, are in its store buffer).
+func (m *Machine) writesLeft(s *State, c int) uint64 {
+	cs := &s.cpus[c]
+	if cs.early == 0 {
+		return m.fut.futureWrites[c][cs.pc]
+	}
+	return m.leftOf(m.fut.instrWrites[c], m.fut.reach[c][cs.pc]&^cs.early)
+}
+
+func (m *Machine) leftOf(per []uint64, instrs uint64) uint64 {
+	var out uint64
+	for ; instrs != 0; instrs &= instrs - 1 {
+		if k := bits.TrailingZeros64(instrs); k < len(per) {
+			out |= per[k]
+		}
+	}
+	return out
+}

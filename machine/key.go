@@ -44,7 +44,11 @@ func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
 	return b
 }
 
-// liveReads returns the locations some CPU may still load from.
+// liveReads returns the locations some CPU may still load from. (Loads
+// issued early count too: perform keeps a queued invalidation of a line
+// its CPU may load before its next drain by the same static count,
+// drainReads, and the key must not force to I a copy such an
+// invalidation may still arrive at.)
 func (m *Machine) liveReads(s *State) uint64 {
 	var live uint64
 	for c := range s.cpus {
@@ -58,7 +62,7 @@ func (m *Machine) liveReads(s *State) uint64 {
 func (m *Machine) liveWrites(s *State) uint64 {
 	var live uint64
 	for c := range s.cpus {
-		live |= m.fut.futureWrites[c][s.cpus[c].pc]
+		live |= m.writesLeft(s, c)
 		for _, e := range s.cpus[c].sb {
 			if e.Kind != EntryWmb {
 				live |= 1 << e.Loc

@@ -303,3 +303,57 @@ func TestFoldingChangesNoOutcome(t *testing.T) {
 		t.Error("the unfolded machine never had more states: folding was not exercised")
 	}
 }
+
+// TestPersistentSetActs checks that the persistent sets of CPUs
+// (persistentset.go) act where issue 24 needs them, and change no
+// result there: the relaxed load-buffering ring, whose CPUs each touch
+// two lines of their own neighbours, and grace-period cycles with RCU
+// readers touching different lines. With the reduction off the search
+// must store more states and reach the same outcomes, deadlocks and
+// faults.
+func TestPersistentSetActs(t *testing.T) {
+	var cases []struct{ name, src string }
+	for _, links := range []string{"O+O+O+O+O", "G+R+R+R"} {
+		src, err := litmusgen.Cycle(links, "RW")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct{ name, src string }{links, src})
+	}
+	p, err := litmusgen.GraceCycleProgram("G+G+R+R+R", "RW", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct{ name, src string }{"grace G+G+R+R+R", p.Source()})
+	var set machine.Reduction
+	for _, r := range machine.Reductions {
+		if r.Name == "persistentSet" {
+			set = r.R
+		}
+	}
+	for _, tc := range cases {
+		c := compile(t, tc.name, []byte(tc.src))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			with := machine.ExploreWithout(m, machine.Options{Workers: 1, NoWitnesses: true}, 0)
+			without := machine.ExploreWithout(m, machine.Options{Workers: 1, NoWitnesses: true}, set)
+			if !with.Complete || !without.Complete {
+				t.Fatalf("%s, %s: incomplete", tc.name, mode)
+			}
+			if with.States >= without.States {
+				t.Errorf("%s, %s: %d states with persistent sets, %d without: the reduction does not act", tc.name, mode, with.States, without.States)
+			}
+			keys := func(r *machine.Result) string {
+				var ks []string
+				for _, o := range r.Outcomes {
+					ks = append(ks, o.Outcome.Key())
+				}
+				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
+			}
+			if a, b := keys(with), keys(without); a != b {
+				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
+			}
+			t.Logf("%-16s %-4s %6d states, %6d without persistent sets", tc.name, mode, with.States, without.States)
+		}
+	}
+}

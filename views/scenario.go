@@ -11,6 +11,7 @@ import (
 	"smpscope/scenarios"
 	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
+	"smpscope/views/textwrap"
 )
 
 // ScenarioInput is everything the scenario screen shows. The model fills
@@ -542,7 +543,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 		cond = "no condition"
 	}
 	var condLines []string
-	for _, l := range wrapWords(cond, w, w-2, false) {
+	for _, l := range textwrap.Words(cond, w, w-2, false) {
 		if len(condLines) > 0 {
 			l = "  " + l
 		}
@@ -581,7 +582,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 		if !o.Result.Complete {
 			expected = "" // no verdict anywhere, not even the one to compare with
 		}
-		for i, l := range wrapItems(verdictParts(mode, core, expected, st, w-2), " ", w, w-2, false) {
+		for i, l := range textwrap.Items(verdictParts(mode, core, expected, st, w-2), " ", w, w-2, false) {
 			if i > 0 {
 				l = "  " + l
 			}
@@ -603,7 +604,7 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 				sel = "› "
 			}
 			out.start = append(out.start, len(out.lines))
-			for j, l := range wrapItems(items, " ", w-4, w-4, false) {
+			for j, l := range textwrap.Items(items, " ", w-4, w-4, false) {
 				lead := sel + mark
 				if j > 0 {
 					lead = "    "

@@ -40,6 +40,17 @@ func benchFamilies() []struct{ name, src string } {
 		src, err := LockCycle(4, "WR", v)
 		add("lock-WR-"+v+"/4", src, err)
 	}
+	// Issue 24: perfbook's 6-CPU lock cycles (explored here without the
+	// filter's pruning, as the UI does) and the relaxed load-buffering
+	// ring, whose CPUs each touch only their neighbours' lines.
+	for _, v := range []string{"C", "X"} {
+		src, err := LockCycle(6, "WR", v)
+		add("lock-WR-"+v+"/6", src, err)
+	}
+	for n := 6; n <= 8; n++ {
+		src, err := Cycle(strings.TrimSuffix(strings.Repeat("O+", n), "+"), "RW")
+		add(fmt.Sprintf("LB-ring/%d", n), src, err)
+	}
 	return out
 }
 
@@ -67,6 +78,39 @@ func BenchmarkCycles(b *testing.B) {
 				b.ReportMetric(float64(r.States), "states")
 				if r.States > 0 {
 					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+				}
+				if !r.Complete {
+					b.ReportMetric(1, "incomplete")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGrace explores issue 24's class (GraceFamilies) in both modes,
+// one exploration per iteration, reporting states and the explorer's
+// peak memory per state; each run stops at 10 s (reported as the metric
+// "incomplete", states then counts what was done). State counts do not
+// depend on the machine's load, times do.
+//
+//	go test ./scenarios/litmusgen -run '^$' -bench Grace -benchtime 1x
+func BenchmarkGrace(b *testing.B) {
+	for _, f := range GraceFamilies() {
+		c, err := Compile(f.Name, f.Src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			b.Run(fmt.Sprintf("%s/%s", strings.TrimPrefix(strings.ReplaceAll(f.Name, "+", ""), "C-gp-"), mode), func(b *testing.B) {
+				m := machine.MustNew(c.Program, mode)
+				var r *machine.Result
+				for i := 0; i < b.N; i++ {
+					r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
+				}
+				b.ReportMetric(float64(r.States), "states")
+				if r.States > 0 {
+					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+					b.ReportMetric(float64(r.Transitions)/float64(r.States), "succ/state")
 				}
 				if !r.Complete {
 					b.ReportMetric(1, "incomplete")

@@ -1,0 +1,885 @@
+package machine
+
+import "slices"
+
+// CPU-set persistent sets (issue 24). persistentCPU takes the moves of one
+// CPU alone when nothing any other CPU may still do interferes with them;
+// in a cycle every CPU's first move interferes with its neighbour's future,
+// so no one CPU ever qualifies. persistentSet looks for a set P of CPUs
+// instead: all the moves of the CPUs in P (T, the union of their
+// cpuMacros), taken alone, the other CPUs left for later. P is grown from
+// one CPU by a closure: a CPU whose possible future interferes with a move
+// of P joins P.
+//
+// The argument. Write s·a for the state the explorer's move a (a macro,
+// with what perform takes eagerly after it) leads to from s, and call a
+// path of moves of CPUs outside P a P-free path. Suppose that, at every
+// state v of every P-free path from s:
+//
+//	(stability) every CPU c in P has exactly the moves at v it has at s;
+//	(commutation) for every move a of P and every move b of a CPU d
+//	outside P at v, b is still a move of d at v·a, and v·a·b = v·b·a
+//	(equal search keys).
+//
+// Then every final, stuck or faulted state reachable from s is matched by
+// one of the same kind (the same outcome, a deadlock, a fault) reachable
+// through a move of T first. Take a path w from s to such a state. If w
+// has a move of a CPU in P, let a be the first one: the moves before it
+// form a P-free path, so a is a move at s (stability), and it can be
+// swapped to the front one move at a time (commutation at the states of
+// that P-free path), reaching the same state by the same moves otherwise.
+// If w has none, it is P-free; a move a of T stays a move along it
+// (stability) and commutes with each of its moves, so a·w is a path too
+// and ends in (end of w)·a. The end of w is not stuck (a is still enabled
+// there). If it is a fault, so is (end of w)·a: a touches nothing of the
+// faulted CPU. If it is final (every CPU finished, every store buffer
+// drained), a can only be a queued invalidation applied or a report (a
+// step of its own when those reductions are off), which change no
+// register and no latest value: (end of w)·a is final with the same
+// outcome. By
+// induction on the longest path from s (the graph has no cycles), the
+// reduced search reaches a state of every kind the full one does. The
+// proof needs nothing of how the other states' moves were chosen, so it
+// composes with the other reductions, each argued the same way (a move
+// first, then a path to an equivalent end).
+//
+// Both conditions follow from a resource view of the state, each move
+// reading or writing:
+//
+//   - LOC(l), per location: the latest value, memory, every cache's copy
+//     of the line and its MESI state, and pending reservations. Loads read
+//     it (a miss that makes an owner write back still commutes with another
+//     CPU's load of l: both orders leave every copy in the same state);
+//     commits, RMWs, locks and applied invalidations write it. A move
+//     that takes the last pending or future write, or the last reread, of
+//     l from its CPU's future writes it too: perform may then apply at once
+//     other CPUs' invalidations of l, dropping their copies.
+//   - the invalidation queue of each CPU (ARM-like mode): a commit that
+//     queues an invalidation at x that stays (x may still load the line,
+//     or another CPU may load it twice more and it is written again; else
+//     perform applies it at once and only LOC(l) changed) *arrives* at x;
+//     applying entries *removes* from x; and x's moves *observe* it (a
+//     barrier, an acquire, an RMW or lock, a load whose value feeds an
+//     address, a release commit, which marks the queue, a fence folded
+//     into the step, a report, any variant applying entries first, and any
+//     move of a CPU whose queue is not empty). Arrivals commute with
+//     arrivals (the key lists the queue by location), removals with
+//     removals; an arrival or removal at x does not commute with x's
+//     observing moves, nor arrivals with removals (emptiness decides the
+//     acquire wait and reports).
+//   - grace periods. Reports are eager (perform), so a CPU owes a grace
+//     period a report exactly while it is not quiescent (inside a reader,
+//     its store buffer or, ARM-like, its queue not empty). A move that
+//     makes a quiescent CPU non-quiescent (a store into an empty buffer,
+//     rcu_read_lock, an arrival that stays) *delays* it: it does not
+//     commute with another CPU starting a grace period (whether the new
+//     grace period waits for that CPU depends on the order). Every other
+//     move commutes with a grace period's start (a move that makes a CPU
+//     quiescent lets it report at once, before or after the start) and
+//     with its end (a CPU still owing the grace period a report keeps the
+//     end disabled; one that has reported is not touched by it).
+//
+// A CPU's moves touch, besides its own private state, the resources their
+// footprint (setFoot, computed by performing each move on a copy of s)
+// names; what a CPU d outside P may touch along any P-free path is
+// over-approximated from its program (the locations it may still load or
+// write, futures.go), its store buffer and queue, and whether it may still
+// start a grace period (futFoot). A CPU d joins P when its possible future
+// conflicts with a move of P in the resource view (conflicts), which gives
+// commutation; stability needs also that what decides a CPU's moves in P is
+// not written by a P-free path:
+//
+//   - LOC(l) for the lines of its locks, RMWs and trylocks (whether they
+//     wait or fail, and whether a failing one may go early: futureCond) and
+//     of its store-buffer entries (reservations), read by the footprint;
+//   - its queue (the lazy-invalidation variants): observing;
+//   - whether a grace period starts: a CPU with an empty store buffer
+//     outside any reader would owe a new one a report its variants offer
+//     after applying its queue (startSens), so it conflicts with a CPU that
+//     may start one;
+//   - whether a grace period may still run (the postponed stores and
+//     locks depend on it, gpPossible): it stays so along P-free paths when
+//     P holds a CPU inside or before a grace period; one joins P otherwise;
+//   - the end of a grace period a CPU of P waits for: it needs a report
+//     from a CPU that cannot report without moving (inside a reader or with
+//     stores buffered) in P; when P has none, one such CPU joins, or every
+//     CPU the grace period still waits for when none is such.
+//
+// Which instructions a CPU may issue early depends on its queue too
+// (smp_rmb is passed only while it is empty): a CPU of P with an empty
+// queue whose early moves would change if an entry arrived counts as
+// observing it (earlyQueueSensitive).
+//
+// A CPU d outside P that waits in a grace period for a CPU of P that
+// cannot report without moving is frozen: no P-free path moves it, so it
+// conflicts with nothing (frozen; only with lazy invalidations and eager
+// reports, without which its queue and its report are moves of its own).
+//
+// A move whose footprint is unknown — a grace period's start or end, SRCU,
+// a report taken as a move, an instruction the footprint does not know,
+// a step kind added later — keeps its CPU's set from being taken;
+// programs with SRCU are left to the other reductions. As a guard against
+// rules added later, each move performed on a copy of s is checked to
+// change nothing outside its CPU's own state but the lines of its
+// footprint and the queue entries it arrives with (changedOnly, by
+// State.Equal, which compares every field a rule reads); a move that does
+// is treated as unknown.
+//
+// What needs the full search and what does not. Outcomes (registers and
+// latest values), deadlocks and faults are ends, kept as argued above;
+// their witnesses are still sequences of ordinary steps (perform), which
+// replay with Enabled and Apply, shortest within the explored graph. The
+// closest attempt (scenarios) needs only the outcomes, their witnesses
+// and the first deadlock, the necessity and what-if analyses only
+// verdicts; the counts of states (OutcomeResult.States among them) were
+// never the full graph's. The filter's pruning (Options.Prune) drops
+// only states from which no end matters, wherever the reordered path
+// meets them.
+//
+// Faults: a faulting move ends the execution and touches nothing else; its
+// own state is the end (a fault, like any other), and a fault at the end
+// of a P-free path is handled above.
+
+// earlyQueueSensitive reports whether, for a move of mvs that issues an
+// instruction early (after the postponed rcu_read_lock or store it takes
+// first, if any), CPU c's early candidates there change when its queue,
+// empty, gains an entry. (A non-empty queue only ever removes candidates:
+// smp_rmb is passed only while it is empty, nothing after an acquire
+// while it is not.)
+func (e *explorer) earlyQueueSensitive(s *State, c int, mvs []macro, w *worker) bool {
+	m := e.m
+	for _, mv := range mvs {
+		early := mv.step.Kind == StepEarly || mv.store > 1
+		if !early {
+			continue
+		}
+		t := w.fpSc.load(s)
+		if mv.lock {
+			m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		}
+		if mv.store > 1 && e.queueChangesEarly(t, c, w) {
+			return true
+		}
+		switch {
+		case mv.store == 1:
+			m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		case mv.store > 1:
+			m.apply(t, Step{Kind: StepEarly, CPU: uint8(c), Arg: mv.store - 2}, nil)
+		}
+		if mv.step.Kind == StepEarly && e.queueChangesEarly(t, c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// queueChangesEarly reports whether CPU c's early candidates in t change
+// when its queue gains an entry (or its queue is not empty: then an
+// arrival is observed anyway). It leaves t as it found it.
+func (e *explorer) queueChangesEarly(t *State, c int, w *worker) bool {
+	m := e.m
+	cs := &t.cpus[c]
+	if len(cs.iq) > 0 {
+		return true
+	}
+	w.steps = m.appendEarly(w.steps[:0], t, c)
+	iq := cs.iq
+	cs.iq = append(cs.iq, IQEntry{})
+	w.steps2 = m.appendEarly(w.steps2[:0], t, c)
+	cs.iq = iq
+	return !slices.Equal(w.steps, w.steps2)
+}
+
+// setFoot is what the moves of a CPU touch from a state (see above).
+type setFoot struct {
+	locR, locW uint64 // LOC(l) read and written
+	arrive     uint32 // CPUs at which a move queues an invalidation that stays
+	remove     uint32 // other CPUs whose queued invalidations a move may apply
+	observe    bool   // the moves or the move set depend on the CPU's own queue
+	delays     bool   // a move may make a quiescent CPU non-quiescent
+	startSens  bool   // the move set changes when a grace period starts
+	waitsGP    bool   // its grace period still waits for reports
+	gpDep      bool   // a move postpones a store or rcu_read_lock (gpPossible)
+	global     bool   // a move the footprint does not know
+}
+
+// futFoot over-approximates what a CPU may touch along any path of moves
+// of CPUs outside P.
+type futFoot struct {
+	locR, locW uint64
+	writes     uint64 // the lines it may still commit (arrivals)
+	rel        uint64 // the lines its moves may release (removals elsewhere)
+	observe    bool   // it may observe its own queue
+	gpStart    bool   // it may start a grace period
+}
+
+// persistentSet returns a set of CPUs whose moves (w.cpuMvs) form a
+// persistent set of s smaller than all the moves, if it finds one: of the
+// closures of every CPU with moves, and of every single commit seed
+// (partialSeed), the one with the fewest moves. When part is not -1, the
+// set holds of CPU part only its move mv (the seed), of the others in p
+// all their moves.
+func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv macro, ok bool) {
+	m := e.m
+	if !e.on(redPersistentSet) || len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock {
+		return 0, -1, macro{}, false
+	}
+	movers := 0
+	for c := range s.cpus {
+		if len(w.cpuMvs[c]) > 0 {
+			movers++
+		}
+	}
+	if movers < 2 {
+		return 0, -1, macro{}, false // all the moves are one CPU's already
+	}
+	n := len(s.cpus)
+	w.cur = grow(w.cur, n)
+	w.fut = grow(w.fut, n)
+	gpPossible := e.gpPossible(s)
+	live := m.liveWrites(s)
+	var rereads [32]uint64 // futureRereads of every CPU but the one named
+	for c := range s.cpus {
+		var others uint64
+		for d := range s.cpus {
+			if d != c {
+				others |= m.fut.futureRereads[d][s.cpus[d].pc]
+			}
+		}
+		rereads[c] = others
+	}
+	total := 0
+	var gpCPUs uint32 // CPUs inside or before a grace period
+	for c := range s.cpus {
+		total += len(w.cpuMvs[c])
+		w.cur[c] = e.curFoot(s, c, w.cpuMvs[c], live, rereads[:n], w)
+		w.fut[c] = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
+		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
+			gpCPUs |= 1 << c
+		}
+	}
+	needGP := gpPossible && m.hasSync
+	best, bestPart, bestMoves := uint32(0), -1, total
+	var bestMv macro
+	count := func(p uint32, part int) int {
+		moves := 0
+		for c := range s.cpus {
+			switch {
+			case c == part:
+				moves++
+			case p&(1<<c) != 0:
+				moves += len(w.cpuMvs[c])
+			}
+		}
+		return moves
+	}
+	for seed := range s.cpus {
+		if len(w.cpuMvs[seed]) == 0 || w.cur[seed].global {
+			continue
+		}
+		part := -1
+		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], w)
+		if !ok {
+			continue
+		}
+		if moves := count(p, -1); moves < bestMoves {
+			best, bestPart, bestMoves = p, -1, moves
+		}
+	}
+	for c := range s.cpus {
+		if len(w.cpuMvs[c]) < 2 || bestMoves <= 1 {
+			continue
+		}
+		for _, mv := range w.cpuMvs[c] {
+			l, ok := e.partialSeed(s, c, mv)
+			if !ok {
+				continue
+			}
+			w.part = setFoot{locR: 1 << l} // whether another CPU reserves the line
+			e.movesFoot(s, c, []macro{mv}, &w.part, live, rereads[:n], w)
+			if w.part.global {
+				continue
+			}
+			w.partFut = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
+			w.partFut.without(m, s, c, l)
+			part := c
+			p, ok := e.closure(s, uint32(1)<<c, &part, needGP, gpCPUs, live, rereads[:n], w)
+			if !ok {
+				continue
+			}
+			if moves := count(p, part); moves < bestMoves {
+				best, bestPart, bestMoves, bestMv = p, part, moves, mv
+			}
+		}
+	}
+	return best, bestPart, bestMv, best != 0
+}
+
+// Single commits (partial seeds). The moves of a CPU c with stores
+// buffered include commits of entries to different lines, and its
+// program may still touch every line, so a set that holds all its moves
+// holds every CPU that touches a line c may: a CPU storing every location
+// pulls in every reader. A set may hold instead one commit a of c, of a
+// plain entry of line l whose invalidation c does not hold queued, with
+// c's other moves left outside it. The argument above then needs, besides
+// the conflicts between the other CPUs of the set and c's remaining
+// future (checked as for any CPU outside the set, with futFootOf less
+// line l: partFut), that a is stable under c's other moves and commutes
+// with them. It is: while a's entry is pending, c's own moves cannot
+// commit another entry of l (an older one would have to commit first; a
+// younger one waits for it), nor perform an RMW or lock on l (the
+// own-store wait), nor release l (its entry keeps the line releasable),
+// nor insert a wmb marker before it (a marker goes after the stores);
+// its loads of l forward from its buffer, before a or (reading its own
+// line in M) after it, the same value without touching another cache; a
+// barrier, a grace period or a report waits for the buffer to drain, and
+// a release entry for being the oldest. What a's commit changes besides
+// c's own buffer and cache is line l and the queues of its other holders,
+// which c's other moves do not touch. And while a's entry is pending, c
+// cannot become quiescent along a path that leaves the set out: it is
+// stuck, as a CPU of the set with stores buffered (stuckIn). Moves of c
+// outside the set may move it past its grace periods, so c never serves
+// as the CPU that keeps a grace period possible (gpCPUs), and its waits
+// for a grace period do not concern a.
+
+// partialSeed reports whether mv, a move of CPU c, may be a set's only
+// move of c (see above), and the line it commits.
+func (e *explorer) partialSeed(s *State, c int, mv macro) (Loc, bool) {
+	if mv.store != 0 || mv.lock || mv.pre != preNone || mv.step.Kind != StepCommit || s.cpus[c].fault {
+		return 0, false
+	}
+	for _, en := range s.cpus[c].sb {
+		if en.Instr == mv.step.Arg && en.Kind != EntryWmb {
+			return en.Loc, en.Kind == EntryPlain && s.iqIndex(c, en.Loc) < 0
+		}
+	}
+	return 0, false
+}
+
+// without takes out of f, the future of CPU c, what it does with line l
+// only through the pending commit of its entry of l, when that entry is
+// its only one of l and its program writes l no more: it neither reads
+// nor writes nor releases the line while the entry is pending.
+func (f *futFoot) without(m *Machine, s *State, c int, l Loc) {
+	bit := uint64(1) << l
+	n := 0
+	for _, en := range s.cpus[c].sb {
+		if en.Kind != EntryWmb && en.Loc == l {
+			n++
+		}
+	}
+	if n == 1 && m.writesLeft(s, c)&bit == 0 {
+		f.writes &^= bit
+	}
+	// Its loads of l forward from the entry, and the entry keeps the line
+	// releasable, while it is pending.
+	f.locR &^= bit
+	f.rel &^= bit
+	f.locW = f.writes | iqLocs(s.cpus[c].iq) | f.rel
+}
+
+// foot returns the footprint of CPU c's moves in the set: of the seed
+// alone when c is the set's partial CPU.
+func (w *worker) foot(c, part int) *setFoot {
+	if c == part {
+		return &w.part
+	}
+	return &w.cur[c]
+}
+
+// closure grows p until no CPU outside it conflicts with it (see above),
+// and reports false when a CPU in it has a move the footprint does not
+// know. *part is the CPU of p of which the set holds only its seed, or
+// -1; when the others' moves conflict with its remaining future, all its
+// moves join (*part becomes -1).
+func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
+	for changed := true; changed; {
+		changed = false
+		for c := range s.cpus {
+			if p&(1<<c) == 0 {
+				continue
+			}
+			cf := w.foot(c, *part)
+			if cf.global {
+				return 0, false
+			}
+			for d := range s.cpus {
+				if p&(1<<d) == 0 && e.conflicts(s, p, c, d, cf, &w.fut[d], live, rereads) {
+					p |= 1 << d
+					changed = true
+				}
+			}
+			if x := *part; x >= 0 && c != x && e.conflicts(s, p, c, x, cf, &w.partFut, live, rereads) {
+				*part = -1
+				changed = true
+			}
+		}
+		dep := false
+		for c := range s.cpus {
+			dep = dep || p&(1<<c) != 0 && w.foot(c, *part).gpDep
+		}
+		whole := p
+		if *part >= 0 {
+			whole &^= 1 << *part
+		}
+		if needGP && dep && whole&gpCPUs == 0 {
+			// Keep a grace period possible along every path P leaves to
+			// the others: a CPU inside or before one joins (all of its
+			// moves).
+			x := gpCPUs & -gpCPUs
+			if x&(1<<max(*part, 0)) != 0 && *part >= 0 {
+				*part = -1
+			}
+			p |= x
+			changed = true
+		}
+		for c := range s.cpus {
+			if p&(1<<c) == 0 || !w.foot(c, *part).waitsGP {
+				continue
+			}
+			owe := s.cpus[c].gpWait
+			stuck := func(x int) bool { return s.cpus[x].rcuDepth > 0 || len(s.cpus[x].sb) > 0 }
+			var stuckOwers uint32
+			for x := range s.cpus {
+				if owe&(1<<x) != 0 && stuck(x) {
+					stuckOwers |= 1 << x
+				}
+			}
+			switch {
+			case stuckOwers&p != 0:
+			case stuckOwers != 0:
+				p |= stuckOwers & -stuckOwers
+				changed = true
+			case owe&^p != 0:
+				p |= owe
+				changed = true
+			}
+		}
+	}
+	return p, true
+}
+
+// conflicts reports whether what CPU d (outside P, or the remaining
+// future of P's partial CPU) may still do, df, conflicts with the moves
+// of CPU c (in P), cf.
+func (e *explorer) conflicts(s *State, p uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
+	m := e.m
+	if e.frozen(s, p, d) {
+		return false // it cannot move along any path that leaves P out
+	}
+	if cf.locW&(df.locR|df.locW) != 0 || cf.locR&df.locW != 0 {
+		return true
+	}
+	// An arrival that stays delays its CPU unless that CPU stays
+	// non-quiescent anyway: inside a reader or with stores buffered, in P.
+	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^stuckIn(s, p) != 0) {
+		return true
+	}
+	if m.Mode != ARM {
+		return false
+	}
+	if (cf.arrive|cf.remove)&(1<<d) != 0 && df.observe {
+		return true
+	}
+	if !cf.observe {
+		return false
+	}
+	// d's commits would queue invalidations at c that stay, or d's moves
+	// may release lines whose entries c holds and would apply at once.
+	cs := &s.cpus[c]
+	own := m.fut.drainReads[c][cs.pc]
+	for l := range cs.cache {
+		bit := uint64(1) << l
+		if cs.cache[l].State != Shared {
+			continue
+		}
+		queued := s.iqIndex(c, Loc(l)) >= 0
+		if !queued && df.writes&bit != 0 && (!e.on(redUnreadable) || own&bit != 0 || rereads[c]&live&bit != 0) {
+			return true
+		}
+		if queued && own&bit == 0 && df.rel&bit != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stuckIn returns the CPUs of p that cannot become quiescent without
+// moving themselves: inside a read-side section or with stores buffered.
+func stuckIn(s *State, p uint32) uint32 {
+	var out uint32
+	for x := range s.cpus {
+		if p&(1<<x) != 0 && (s.cpus[x].rcuDepth > 0 || len(s.cpus[x].sb) > 0) {
+			out |= 1 << x
+		}
+	}
+	return out
+}
+
+// frozen reports whether CPU d cannot move along any path of moves of
+// CPUs outside p: it waits in a grace period for a CPU of p that cannot
+// report without moving. (Waiting there, it has nothing in its store
+// buffer, nothing it may issue early and has reported itself.)
+func (e *explorer) frozen(s *State, p uint32, d int) bool {
+	ds := &s.cpus[d]
+	if !ds.syncWait || ds.gpDomain != 0 || ds.gpWait&stuckIn(s, p) == 0 || len(ds.sb) > 0 {
+		return false
+	}
+	// Without lazy invalidations its queued entries are steps of its
+	// own, and without eager reports so may its report be.
+	if !e.on(redLazy) && len(ds.iq) > 0 || !e.on(redEagerQS) {
+		return false
+	}
+	return e.m.cpuWait(s, d).kind == WaitQuiescent
+}
+
+// futFootOf over-approximates what CPU d may still touch.
+func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) futFoot {
+	m := e.m
+	ds := &s.cpus[d]
+	pc := ds.pc
+	sb := sbLocs(ds.sb)
+	f := futFoot{
+		locR:   m.readsLeft(s, d),
+		writes: m.writesLeft(s, d) | sb,
+	}
+	f.locW = f.writes
+	if m.Mode == ARM {
+		// Releasing a line applies the invalidations of it other CPUs
+		// hold queued now (one arriving later comes from a commit, which
+		// writes the line anyway).
+		f.rel = (m.fut.futureRereads[d][pc] | f.writes) & queued
+		f.locW |= iqLocs(ds.iq) | f.rel
+		// A finished CPU still commits, and a release commit marks its
+		// queue.
+		f.observe = !m.finished(s, d) || gpPossible || len(ds.sb) > 0
+	}
+	if m.hasSync {
+		next := pc
+		if ds.syncWait {
+			next++ // the grace period it waits in has started
+		}
+		f.gpStart = int(next) <= len(m.code(d)) && m.fut.futureSync[d][next]
+	}
+	return f
+}
+
+// curFoot computes the footprint of CPU c's moves mvs from s.
+func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []uint64, w *worker) setFoot {
+	m := e.m
+	cs := &s.cpus[c]
+	arm := m.Mode == ARM
+	var f setFoot
+	if arm {
+		f.locR |= sbLocs(cs.sb) // reservations decide its commits
+		f.observe = len(cs.iq) > 0 || cs.acqWait
+	}
+	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && cs.rcuDepth == 0
+	if !m.finished(s, c) && !cs.fault {
+		in := &m.code(c)[cs.pc]
+		switch in.Op {
+		case OpRMW, OpLock, OpTryLock:
+			if l, ok := m.addr(in, cs.regs); ok {
+				f.locR |= 1 << l // whether it waits or fails
+			}
+		}
+		if arm {
+			f.locR |= m.fut.futureCond[c][cs.pc] // whether one fails and may go early
+		}
+		switch cw := m.cpuWait(s, c); cw.kind {
+		case WaitQuiescent:
+			f.waitsGP = true
+		case WaitSections:
+			f.global = true
+		case WaitLockHeld, WaitReserved:
+			f.locR |= 1 << cw.loc
+		case WaitDrain, WaitAfterAcquire:
+			if cw.invals != 0 {
+				f.observe = true
+			}
+			if cw.rule == RuleLateSection {
+				f.global = true
+			}
+		}
+	}
+	if arm && !f.observe {
+		// Which instructions may be issued early depends on the queue
+		// (smp_rmb is passed only while it is empty): an arrival that
+		// changes them changes the moves.
+		f.observe = e.earlyQueueSensitive(s, c, mvs, w)
+	}
+	e.movesFoot(s, c, mvs, &f, live, rereads, w)
+	return f
+}
+
+// movesFoot adds to f what the moves mvs of CPU c touch from s, each
+// performed on a copy of s.
+func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint64, rereads []uint64, w *worker) {
+	m := e.m
+	before := releasable(m, s, c)
+	quiet := quiescent(m, s, c)
+	for _, mv := range mvs {
+		if f.global {
+			break
+		}
+		if mv.store != 0 || mv.lock {
+			// Postponed only while a grace period may run: without one
+			// the store or lock would be a move of its own.
+			f.gpDep = true
+		}
+		t := w.fpSc.load(s)
+		var fp setFoot
+		ownSteps(t, mv, nil, func(st Step, _ *Event) {
+			e.stepFoot(t, c, st, &fp, w)
+		})
+		f.locR |= fp.locR
+		f.locW |= fp.locW
+		f.observe = f.observe || fp.observe
+		f.global = f.global || fp.global
+		if f.global {
+			break
+		}
+		for x := range s.cpus {
+			if x == c {
+				continue
+			}
+			for _, q := range t.cpus[x].iq {
+				if s.iqIndex(x, q.Loc) >= 0 {
+					continue
+				}
+				bit := uint64(1) << q.Loc
+				// It stays when x may still load the line, or another CPU
+				// may load it twice more and it is written again.
+				// (The static count, as perform keeps it; without
+				// redUnreadable every entry stays.)
+				if !e.on(redUnreadable) || m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
+					f.arrive |= 1 << x
+				}
+			}
+		}
+		if rel := before &^ releasable(m, t, c) & queuedElsewhere(s, c); rel != 0 {
+			f.locW |= rel
+			for x := range s.cpus {
+				if x == c {
+					continue
+				}
+				// Only entries queued now: an arrival of the line on the
+				// way conflicts with this move's write of it.
+				if iqLocs(s.cpus[x].iq)&rel != 0 {
+					f.remove |= 1 << x
+				}
+			}
+		}
+		if quiet && !quiescent(m, t, c) {
+			f.delays = true
+		}
+		// What it changed elsewhere: only lines of its footprint, and
+		// queue entries for lines it writes. (Last: it patches t.)
+		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW) {
+			f.global = true
+			break
+		}
+	}
+}
+
+// stepFoot adds to fp what the ordinary step st of CPU c touches when
+// taken from t, and takes it.
+func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
+	m := e.m
+	arm := m.Mode == ARM
+	cs := &t.cpus[c]
+	if int(st.CPU) != c {
+		fp.global = true
+		return
+	}
+	switch st.Kind {
+	case StepExec:
+		in := &m.code(c)[cs.pc]
+		var l Loc
+		if in.Addr != nil {
+			var ok bool
+			if l, ok = m.addr(in, cs.regs); !ok {
+				m.apply(t, st, nil) // it faults: the execution ends here
+				return
+			}
+		}
+		switch in.Op {
+		case OpLoad:
+			fp.locR |= 1 << l
+			if arm && (in.Access == Acquire || in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0) {
+				fp.observe = true
+			}
+		case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump:
+		case OpRMW, OpLock, OpTryLock:
+			fp.locR |= 1 << l
+			fp.locW |= 1 << l
+			fp.observe = fp.observe || arm
+		case OpFence:
+			if k := m.fenceKind(in.Fence); arm && (k == fenceFull || k == fenceRead) {
+				fp.observe = true
+			}
+		default:
+			fp.global = true // grace periods, SRCU, and what this does not know
+			return
+		}
+		w.ev.Folded = w.ev.Folded[:0]
+		m.apply(t, st, &w.ev)
+		w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
+		for _, i := range w.ev.Folded {
+			f := &m.code(c)[i]
+			switch f.Op {
+			case OpAssign, OpBranch, OpJump, OpRCULock, OpRCUUnlock:
+			case OpFence:
+				if k := m.fenceKind(f.Fence); arm && (k == fenceFull || k == fenceRead) {
+					fp.observe = true // folded because the queue is empty
+				}
+			default:
+				fp.global = true
+			}
+		}
+		return
+	case StepEarly:
+		in := &m.code(c)[st.Arg]
+		l, kind := m.earlyLoc(t, c, int(st.Arg))
+		switch {
+		case kind == earlyLoad:
+			fp.locR |= 1 << l
+			if arm && in.HasDst && m.fut.addrRegs[c]&(1<<in.Dst) != 0 {
+				fp.observe = true
+			}
+		case kind == earlyRMW || kind == earlyAcquire:
+			// As in order: an acquire observes the queue (its marked
+			// entries, the wait after it); an RMW or lock also writes
+			// (reserves) its line and applies its own entry of it.
+			fp.locR |= 1 << l
+			fp.observe = true
+			if in.Op != OpLoad {
+				fp.locW |= 1 << l
+			}
+		case kind == earlyStore, kind == earlyWmb:
+		default:
+			fp.global = true
+			return
+		}
+	case StepCommit:
+		found := false
+		for _, en := range cs.sb {
+			if en.Instr == st.Arg && en.Kind != EntryWmb {
+				fp.locW |= 1 << en.Loc
+				if arm && (en.Kind == EntryRelease || t.iqIndex(c, en.Loc) >= 0) {
+					fp.observe = true // marks its queue, or applies its own entry
+				}
+				found = true
+			}
+		}
+		if !found {
+			fp.global = true
+			return
+		}
+	case StepInvalidate:
+		fp.locW |= 1 << st.Arg
+		fp.observe = true
+	case StepReportQS:
+		// A report after its queue is applied (the lazy variant): with
+		// reports eager it commutes with grace periods starting and
+		// ending (it only makes the CPU quiescent sooner). Taken as a
+		// move of its own (reports not eager), it reaches every grace
+		// period.
+		if !e.on(redEagerQS) {
+			fp.global = true
+			return
+		}
+		fp.observe = true
+	default:
+		fp.global = true
+		return
+	}
+	m.apply(t, st, nil)
+}
+
+// changedOnly reports whether t, reached from s by moves of CPU c, differs
+// from s outside c's own state only in the lines lines (every cache's copy,
+// memory) and in queue entries for lines in queued that other CPUs gained.
+// It patches t (a scratch state, left unusable) back to s in exactly
+// those places and compares the two with State.Equal, which compares
+// every field a rule reads (fields_test.go ties each field to Equal): a
+// field added later that a move of c changes elsewhere makes the move
+// unknown, not overlooked.
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64) bool {
+	u := t
+	u.steps, u.coh, u.memCo = s.steps, s.coh, s.memCo
+	u.cpus[c] = s.cpus[c] // shallow: u is only compared (scratch.load rebuilds it)
+	for l := range u.mem {
+		if lines&(1<<l) != 0 {
+			u.mem[l] = s.mem[l]
+			if u.memSecs != nil && s.memSecs != nil {
+				u.memSecs[l] = s.memSecs[l]
+			}
+		}
+	}
+	for x := range u.cpus {
+		if x == c {
+			continue
+		}
+		a, b := &s.cpus[x], &u.cpus[x]
+		for l := range b.cache {
+			if lines&(1<<l) != 0 {
+				b.cache[l] = a.cache[l]
+			}
+		}
+		kept := b.iq[:0]
+		for _, q := range b.iq {
+			if queued&(1<<q.Loc) != 0 && s.iqIndex(x, q.Loc) < 0 {
+				continue // gained by the move
+			}
+			kept = append(kept, q)
+		}
+		b.iq = kept
+	}
+	return s.Equal(u)
+}
+
+// releasable returns the lines whose pending or future writes, or future
+// rereads, by CPU c can let perform apply other CPUs' queued invalidations
+// of them at once when they end.
+func releasable(m *Machine, s *State, c int) uint64 {
+	cs := &s.cpus[c]
+	return m.fut.futureRereads[c][cs.pc] | m.writesLeft(s, c) | sbLocs(cs.sb)
+}
+
+// queuedElsewhere returns the lines of which a CPU other than c holds a
+// queued invalidation.
+func queuedElsewhere(s *State, c int) uint64 {
+	var out uint64
+	for x := range s.cpus {
+		if x != c {
+			out |= iqLocs(s.cpus[x].iq)
+		}
+	}
+	return out
+}
+
+// quiescent reports whether CPU c could report a quiescent state to an
+// RCU grace period now.
+func quiescent(m *Machine, s *State, c int) bool {
+	cs := &s.cpus[c]
+	return cs.rcuDepth == 0 && len(cs.sb) == 0 && (m.Mode != ARM || len(cs.iq) == 0)
+}
+
+func sbLocs(sb []SBEntry) uint64 {
+	var l uint64
+	for _, e := range sb {
+		if e.Kind != EntryWmb {
+			l |= 1 << e.Loc
+		}
+	}
+	return l
+}
+
+func iqLocs(iq []IQEntry) uint64 {
+	var l uint64
+	for _, e := range iq {
+		l |= 1 << e.Loc
+	}
+	return l
+}
