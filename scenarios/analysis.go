@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -325,48 +326,26 @@ func (t CompareTable) HasExpected() bool {
 
 // Incomplete reports whether any cell's search did not finish or failed.
 func (t CompareTable) Incomplete() bool {
-	for _, r := range t.Rows {
-		for _, c := range r.Cells {
-			if !c.Complete || c.Err != nil {
-				return true
-			}
-		}
-	}
-	return false
+	return t.anyCell(func(c CompareCell) bool { return !c.Complete || c.Err != nil })
 }
 
 // Fault reports whether some cell's search reached a fault.
-func (t CompareTable) Fault() bool {
-	for _, r := range t.Rows {
-		for _, c := range r.Cells {
-			if c.Fault {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (t CompareTable) Fault() bool { return t.anyCell(func(c CompareCell) bool { return c.Fault }) }
 
 // NoEnd reports whether some cell's search found no execution that
 // reached the end.
-func (t CompareTable) NoEnd() bool {
-	for _, r := range t.Rows {
-		for _, c := range r.Cells {
-			if c.NoEnd {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (t CompareTable) NoEnd() bool { return t.anyCell(func(c CompareCell) bool { return c.NoEnd }) }
 
 // Deadlock reports whether any cell's search reached deadlocks.
 func (t CompareTable) Deadlock() bool {
+	return t.anyCell(func(c CompareCell) bool { return c.Deadlock })
+}
+
+// anyCell reports whether some cell of the table satisfies f.
+func (t CompareTable) anyCell(f func(CompareCell) bool) bool {
 	for _, r := range t.Rows {
-		for _, c := range r.Cells {
-			if c.Deadlock {
-				return true
-			}
+		if slices.ContainsFunc(r.Cells, f) {
+			return true
 		}
 	}
 	return false

@@ -449,13 +449,7 @@ func (tc *threadCompiler) stmt(st syntax.Stmt) {
 // regLvalue resolves the target of an assignment or ++/-- that must be a
 // register.
 func (tc *threadCompiler) regLvalue(e syntax.Expr, op string) machine.Reg {
-	for {
-		p, ok := e.(*syntax.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
+	e = syntax.StripParens(e)
 	switch x := e.(type) {
 	case *syntax.Ident:
 		if r, ok := tc.lookupReg(x.Name); ok {
@@ -488,13 +482,7 @@ var assignBinOps = map[string]machine.ExprOp{
 
 func (tc *threadCompiler) assignStmt(s *syntax.AssignStmt) {
 	lhs := s.LHS
-	for {
-		p, ok := lhs.(*syntax.ParenExpr)
-		if !ok {
-			break
-		}
-		lhs = p.X
-	}
+	lhs = syntax.StripParens(lhs)
 	if u, ok := lhs.(*syntax.UnaryExpr); ok && u.Op == "*" {
 		if s.Op != "=" {
 			tc.fail(s.OpPos, "compound assignment %s to memory is not supported; load into a register, compute, and store", s.Op)
@@ -691,13 +679,7 @@ func hasEffects(e syntax.Expr) bool {
 // addrOf compiles "&e": only "&location" and "&*p" are supported.
 func (tc *threadCompiler) addrOf(u *syntax.UnaryExpr) *machine.Expr {
 	inner := u.X
-	for {
-		p, ok := inner.(*syntax.ParenExpr)
-		if !ok {
-			break
-		}
-		inner = p.X
-	}
+	inner = syntax.StripParens(inner)
 	switch x := inner.(type) {
 	case *syntax.Ident:
 		if _, ok := tc.lookupReg(x.Name); ok {

@@ -79,19 +79,11 @@ func TestCorpus(t *testing.T) {
 }
 
 // readExpected returns the lkmm column by file (a path relative to
-// corpusDir) of expected.tsv and of public/expected.tsv; both have it
-// second.
+// corpusDir) of expected.tsv and of public/expected.tsv.
 func readExpected(t *testing.T) map[string]string {
 	out := map[string]string{}
-	for _, table := range []struct{ file, prefix string }{{"expected.tsv", ""}, {"public/expected.tsv", "public/"}} {
-		rows, err := readTSV(filepath.Join(corpusDir, table.file))
-		if err != nil {
-			t.Logf("%s: %v", table.file, err)
-			continue
-		}
-		for _, r := range rows {
-			out[table.prefix+r["file"]] = r["lkmm"]
-		}
+	for _, r := range conformanceRows(t) {
+		out[r.file] = r.lkmm
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,10 +163,10 @@ exists ((0:r2=5 \/ 0:r2=6) /\ 1:r0=x /\ 0:r3=-2 /\ 1:r2=0 /\ p=z /\ x=1)
 	if got := strings.Join(p.Threads[1].Regs, " "); got != "r0 r2" {
 		t.Errorf("P1 registers %s", got)
 	}
-	if got, want := p.Threads[0].Init, []machine.Value{0, 0, 5, -2}; !equalValues(got, want) {
+	if got, want := p.Threads[0].Init, []machine.Value{0, 0, 5, -2}; !slices.Equal(got, want) {
 		t.Errorf("P0 Init = %v, want %v", got, want)
 	}
-	if got, want := p.Threads[1].Init, []machine.Value{loc("x"), 0}; !equalValues(got, want) {
+	if got, want := p.Threads[1].Init, []machine.Value{loc("x"), 0}; !slices.Equal(got, want) {
 		t.Errorf("P1 Init = %v, want %v", got, want)
 	}
 	checkRoundTrip(t, "init", c.Scenario)
@@ -177,18 +178,6 @@ exists ((0:r2=5 \/ 0:r2=6) /\ 1:r0=x /\ 0:r3=-2 /\ 1:r2=0 /\ p=z /\ x=1)
 			t.Errorf("mode %v: %+v, want Always (registers start from the initial state)", mode, v)
 		}
 	}
-}
-
-func equalValues(a, b []machine.Value) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestUndeclaredAndBlockRegisters(t *testing.T) {

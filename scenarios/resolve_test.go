@@ -3,6 +3,7 @@ package scenarios
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,8 +249,8 @@ func TestRandomStream(t *testing.T) {
 	if len(a.Steps) == 0 || !a.Mach.Final(a.Last()) {
 		t.Fatalf("a random run ends in a final state: %d steps", len(a.Steps))
 	}
-	if !sameSteps(a.Steps, b.Steps) || sameSteps(a.Steps, c.Steps) {
-		t.Errorf("seed 7 twice: equal %v; seeds 7 and 8: equal %v", sameSteps(a.Steps, b.Steps), sameSteps(a.Steps, c.Steps))
+	if !slices.Equal(a.Steps, b.Steps) || slices.Equal(a.Steps, c.Steps) {
+		t.Errorf("seed 7 twice: equal %v; seeds 7 and 8: equal %v", slices.Equal(a.Steps, b.Steps), slices.Equal(a.Steps, c.Steps))
 	}
 	// Drawing step by step, as the UI does, gives the same run; a copy of
 	// the stream continues from where it was.
@@ -269,25 +270,13 @@ func TestRandomStream(t *testing.T) {
 		s, _, _ = m.Apply(s, st)
 		steps = append(steps, st)
 	}
-	if !sameSteps(steps, a.Steps) {
+	if !slices.Equal(steps, a.Steps) {
 		t.Error("step by step differs from RandomExecution")
 	}
 	s2 := a.States[2]
-	if rest := fork.Run(m, s2); !sameSteps(append(append([]machine.Step{}, a.Steps[:2]...), rest...), a.Steps) {
+	if rest := fork.Run(m, s2); !slices.Equal(append(append([]machine.Step{}, a.Steps[:2]...), rest...), a.Steps) {
 		t.Error("a copy of the stream does not continue where it was")
 	}
-}
-
-func sameSteps(a, b []machine.Step) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestVerdictCountsShownStates: the one counting rule is herd7's: distinct

@@ -1,10 +1,8 @@
 package scenarios
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"smpscope/machine"
@@ -33,25 +31,17 @@ func exploreFull(t *testing.T, cs *Compiled, mode machine.Mode, opts machine.Opt
 
 // readExpectedModes reads expected.tsv: file -> column -> verdict.
 func readExpectedModes(t *testing.T) map[string]map[string]syntax.Observation {
-	f, err := os.Open(filepath.Join(corpusDir, "expected.tsv"))
+	rows, err := readTSV(filepath.Join(corpusDir, "expected.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	out := map[string]map[string]syntax.Observation{}
-	sc := bufio.NewScanner(f)
-	var cols []string
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if cols == nil {
-			cols = fields
-			continue
-		}
+	for _, r := range rows {
 		row := map[string]syntax.Observation{}
-		for i := 1; i < len(fields) && i < len(cols); i++ {
-			row[cols[i]] = syntax.Observation(fields[i])
+		for col, v := range r {
+			row[col] = syntax.Observation(v)
 		}
-		out[fields[0]] = row
+		out[r["file"]] = row
 	}
 	return out
 }

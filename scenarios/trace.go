@@ -353,151 +353,196 @@ func ParseTrace(name string, src []byte) (*Trace, error) {
 // parseTrace is ParseTrace of a trace taken out of a mail: cut is, per
 // line, the columns its quoting took off, added back to every position.
 func parseTrace(name string, src []byte, cut []int) (*Trace, error) {
-	t := &Trace{File: name, header: map[string]syntax.Position{}, cut: cut}
-	pos := func(line, col int) syntax.Position {
-		if line >= 1 && line <= len(cut) {
-			col += cut[line-1]
-		}
-		return syntax.Position{File: name, Line: line, Col: col}
-	}
+	r := &traceReader{t: &Trace{File: name, header: map[string]syntax.Position{}, cut: cut}, name: name, cut: cut}
+	t := r.t
 	if len(src) > MaxTraceSize {
-		return nil, syntax.Errorf(pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
+		return nil, syntax.Errorf(r.pos(1, 1), "trace is %d bytes; at most %d are accepted", len(src), MaxTraceSize)
 	}
 	if err := plainText(name, src); err != nil {
 		e := err.(syntax.Error)
-		return nil, syntax.Errorf(pos(e.Pos.Line, e.Pos.Col), "%s", e.Msg)
+		return nil, syntax.Errorf(r.pos(e.Pos.Line, e.Pos.Col), "%s", e.Msg)
 	}
-	magic := false
-	litmusEnd := 0 // the line the litmus source ended on, once read
-	ln := 0
-	for rest := string(src); rest != "" || ln == 0; {
+	for r.rest = string(src); r.rest != "" || r.ln == 0; {
 		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		ln++
+		line, r.rest, _ = strings.Cut(r.rest, "\n")
+		r.ln++
 		line = strings.TrimSuffix(line, "\r")
 		code, comment, hasComment := splitComment(line)
 		fs := fieldsOf(code)
-		if len(fs) == 0 {
-			switch {
-			case !hasComment || !magic || litmusEnd > 0:
-			case len(t.Steps) > 0 && strings.TrimLeft(code, " \t") != code:
-				// An indented comment line goes on with the comment of
-				// the step above (Format wraps long ones so).
-				last := &t.Steps[len(t.Steps)-1]
-				last.Comment = strings.TrimSpace(last.Comment + " " + comment)
-			case len(t.Steps) == 0 && len(t.Notes) > 0 && strings.HasPrefix(strings.TrimLeft(line, " \t"), noteContinues):
-				t.Notes[len(t.Notes)-1] += " " + comment
-			case len(t.Steps) == 0:
-				t.Notes = append(t.Notes, comment)
+		var err error
+		switch {
+		case len(fs) == 0:
+			if hasComment && r.magic && r.litmusEnd == 0 {
+				r.comment(line, code, comment)
 			}
-			continue
+		case !r.magic:
+			err = r.magicLine(fs)
+		case r.litmusEnd > 0:
+			err = syntax.Errorf(r.pos(r.ln, fs[0].col), "%s after the litmus source, which ends at line %d (its \"litmus:\" line says how many lines it has)", syntax.QuoteShort(fs[0].text), r.litmusEnd)
+		case fs[0].text == litmusKey:
+			err = r.litmus(fs)
+		case strings.HasSuffix(fs[0].text, ":"):
+			err = r.headerLine(code, fs)
+		default:
+			err = r.steps(code, comment, fs)
 		}
-		if !magic {
-			if len(fs) != 3 || fs[0].text != "smpscope" || fs[1].text != "trace" {
-				return nil, syntax.Errorf(pos(ln, fs[0].col), "not a smpscope trace: the first line must be \"smpscope trace %d\"", TraceVersion)
-			}
-			v, err := strconv.Atoi(fs[2].text)
-			if err != nil || v < 1 {
-				return nil, syntax.Errorf(pos(ln, fs[2].col), "bad trace version %q", fs[2].text)
-			}
-			if v < oldestTraceVersion || v > TraceVersion {
-				return nil, syntax.Errorf(pos(ln, fs[2].col), "trace format version %d is not supported (this smpscope reads versions %d to %d)", v, oldestTraceVersion, TraceVersion)
-			}
-			t.Version = v
-			magic = true
-			continue
-		}
-		if litmusEnd > 0 {
-			return nil, syntax.Errorf(pos(ln, fs[0].col), "%s after the litmus source, which ends at line %d (its \"litmus:\" line says how many lines it has)", syntax.QuoteShort(fs[0].text), litmusEnd)
-		}
-		if fs[0].text == litmusKey {
-			n, err := 0, error(nil)
-			if len(fs) >= 2 {
-				n, err = strconv.Atoi(fs[1].text)
-			}
-			if len(fs) != 3 || err != nil || n < 1 || fs[2].text != "lines" && fs[2].text != "line" {
-				return nil, syntax.Errorf(pos(ln, fs[0].col), "want \"litmus: N lines\", the number of lines of litmus source that follow")
-			}
-			var b strings.Builder
-			for i := 0; i < n; i++ {
-				if rest == "" {
-					return nil, syntax.Errorf(pos(ln, fs[1].col), "the litmus source should have %d lines, but %d follow", n, i)
-				}
-				var l string
-				l, rest, _ = strings.Cut(rest, "\n")
-				b.WriteString(strings.TrimSuffix(l, "\r"))
-				b.WriteByte('\n')
-				if b.Len() > syntax.MaxSourceSize {
-					return nil, syntax.Errorf(pos(ln, fs[1].col), "the litmus source is more than %s; a scenario is at most that", byteSize(syntax.MaxSourceSize))
-				}
-			}
-			t.Litmus, t.LitmusLine = b.String(), ln+1
-			ln += n
-			litmusEnd = ln
-			continue
-		}
-		if key, ok := strings.CutSuffix(fs[0].text, ":"); ok {
-			p := pos(ln, fs[0].col)
-			if len(t.Steps) > 0 {
-				return nil, syntax.Errorf(p, "header line %q after the first step (header lines come first)", key+":")
-			}
-			if prev, dup := t.header[key]; dup {
-				return nil, syntax.Errorf(p, "duplicate %q line (first at line %d)", key+":", prev.Line)
-			}
-			value := ""
-			if len(fs) > 1 {
-				value = strings.TrimSpace(code[byteOffset(code, fs[1].col):])
-			}
-			if value == "" {
-				return nil, syntax.Errorf(p, "%q needs a value", key+":")
-			}
-			if strings.HasSuffix(value, "#") {
-				// It could not be written back: "#" ending a line starts a comment.
-				return nil, syntax.Errorf(pos(ln, fs[1].col), "the %q value cannot end in \"#\"", key+":")
-			}
-			if len(value) > maxHeaderValue {
-				return nil, syntax.Errorf(pos(ln, fs[1].col), "the %q value is %d bytes long; at most %d are accepted", key+":", len(value), maxHeaderValue)
-			}
-			set, known := traceHeaders[key]
-			if !known {
-				return nil, syntax.Errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
-			}
-			if err := set(t, value); err != nil {
-				return nil, syntax.Errorf(pos(ln, fs[1].col), "%v", err)
-			}
-			t.header[key] = p
-			continue
-		}
-		// A line holds one step, or several separated by commas (the
-		// short form a mail's replay block uses).
-		for _, seg := range stepSegments(code) {
-			if len(t.Steps) == MaxTraceSteps {
-				return nil, syntax.Errorf(pos(ln, seg[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
-			}
-			words := make([]string, len(seg))
-			cols := make([]int, len(seg))
-			for j, f := range seg {
-				words[j], cols[j] = f.text, pos(ln, f.col).Col
-			}
-			ts := TraceStep{ID: strings.Join(words, " "), Pos: pos(ln, seg[0].col), cols: cols}
-			if len(fs) == len(seg) {
-				ts.Comment = comment // a comment describes a step alone on its line
-			}
-			if _, err := ts.step(nil); err != nil {
-				return nil, err
-			}
-			t.Steps = append(t.Steps, ts)
+		if err != nil {
+			return nil, err
 		}
 	}
-	if !magic {
-		return nil, syntax.Errorf(pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+	if !r.magic {
+		return nil, syntax.Errorf(r.pos(1, 1), "empty trace: the first line must be \"smpscope trace %d\"", TraceVersion)
 	}
 	for _, key := range []string{"scenario", "mode"} {
 		if _, ok := t.header[key]; !ok {
-			return nil, syntax.Errorf(pos(strings.Count(string(src), "\n")+1, 1), "missing %q line in the header", key+":")
+			return nil, syntax.Errorf(r.pos(strings.Count(string(src), "\n")+1, 1), "missing %q line in the header", key+":")
 		}
 	}
 	return t, nil
+}
+
+// traceReader reads a trace file line by line into t.
+type traceReader struct {
+	t         *Trace
+	name      string
+	cut       []int  // per line, the columns cut off its start (a quoted mail)
+	rest      string // the text after the current line
+	ln        int    // the current line
+	magic     bool   // the "smpscope trace N" line was read
+	litmusEnd int    // the line the litmus source ended on, once read
+}
+
+// pos is the position of column col of line ln in the file the trace
+// came from.
+func (r *traceReader) pos(line, col int) syntax.Position {
+	if line >= 1 && line <= len(r.cut) {
+		col += r.cut[line-1]
+	}
+	return syntax.Position{File: r.name, Line: line, Col: col}
+}
+
+// comment takes a line that is only a comment: the notes before the
+// first step, or more of a step's comment.
+func (r *traceReader) comment(line, code, comment string) {
+	t := r.t
+	switch {
+	case len(t.Steps) > 0 && strings.TrimLeft(code, " \t") != code:
+		// An indented comment line goes on with the comment of
+		// the step above (Format wraps long ones so).
+		last := &t.Steps[len(t.Steps)-1]
+		last.Comment = strings.TrimSpace(last.Comment + " " + comment)
+	case len(t.Steps) == 0 && len(t.Notes) > 0 && strings.HasPrefix(strings.TrimLeft(line, " \t"), noteContinues):
+		t.Notes[len(t.Notes)-1] += " " + comment
+	case len(t.Steps) == 0:
+		t.Notes = append(t.Notes, comment)
+	}
+}
+
+// magicLine reads the first line, "smpscope trace N".
+func (r *traceReader) magicLine(fs []field) error {
+	if len(fs) != 3 || fs[0].text != "smpscope" || fs[1].text != "trace" {
+		return syntax.Errorf(r.pos(r.ln, fs[0].col), "not a smpscope trace: the first line must be \"smpscope trace %d\"", TraceVersion)
+	}
+	v, err := strconv.Atoi(fs[2].text)
+	if err != nil || v < 1 {
+		return syntax.Errorf(r.pos(r.ln, fs[2].col), "bad trace version %q", fs[2].text)
+	}
+	if v < oldestTraceVersion || v > TraceVersion {
+		return syntax.Errorf(r.pos(r.ln, fs[2].col), "trace format version %d is not supported (this smpscope reads versions %d to %d)", v, oldestTraceVersion, TraceVersion)
+	}
+	r.t.Version = v
+	r.magic = true
+	return nil
+}
+
+// litmus reads "litmus: N lines" and the N lines of litmus source after
+// it.
+func (r *traceReader) litmus(fs []field) error {
+	n, err := 0, error(nil)
+	if len(fs) >= 2 {
+		n, err = strconv.Atoi(fs[1].text)
+	}
+	if len(fs) != 3 || err != nil || n < 1 || fs[2].text != "lines" && fs[2].text != "line" {
+		return syntax.Errorf(r.pos(r.ln, fs[0].col), "want \"litmus: N lines\", the number of lines of litmus source that follow")
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if r.rest == "" {
+			return syntax.Errorf(r.pos(r.ln, fs[1].col), "the litmus source should have %d lines, but %d follow", n, i)
+		}
+		var l string
+		l, r.rest, _ = strings.Cut(r.rest, "\n")
+		b.WriteString(strings.TrimSuffix(l, "\r"))
+		b.WriteByte('\n')
+		if b.Len() > syntax.MaxSourceSize {
+			return syntax.Errorf(r.pos(r.ln, fs[1].col), "the litmus source is more than %s; a scenario is at most that", byteSize(syntax.MaxSourceSize))
+		}
+	}
+	r.t.Litmus, r.t.LitmusLine = b.String(), r.ln+1
+	r.ln += n
+	r.litmusEnd = r.ln
+	return nil
+}
+
+// headerLine reads a "key: value" line of the header.
+func (r *traceReader) headerLine(code string, fs []field) error {
+	t := r.t
+	key := strings.TrimSuffix(fs[0].text, ":")
+	p := r.pos(r.ln, fs[0].col)
+	if len(t.Steps) > 0 {
+		return syntax.Errorf(p, "header line %q after the first step (header lines come first)", key+":")
+	}
+	if prev, dup := t.header[key]; dup {
+		return syntax.Errorf(p, "duplicate %q line (first at line %d)", key+":", prev.Line)
+	}
+	value := ""
+	if len(fs) > 1 {
+		value = strings.TrimSpace(code[byteOffset(code, fs[1].col):])
+	}
+	if value == "" {
+		return syntax.Errorf(p, "%q needs a value", key+":")
+	}
+	if strings.HasSuffix(value, "#") {
+		// It could not be written back: "#" ending a line starts a comment.
+		return syntax.Errorf(r.pos(r.ln, fs[1].col), "the %q value cannot end in \"#\"", key+":")
+	}
+	if len(value) > maxHeaderValue {
+		return syntax.Errorf(r.pos(r.ln, fs[1].col), "the %q value is %d bytes long; at most %d are accepted", key+":", len(value), maxHeaderValue)
+	}
+	set, known := traceHeaders[key]
+	if !known {
+		return syntax.Errorf(p, "unknown header %q (want scenario:, source:, variant:, mode: or edits:)", key+":")
+	}
+	if err := set(t, value); err != nil {
+		return syntax.Errorf(r.pos(r.ln, fs[1].col), "%v", err)
+	}
+	t.header[key] = p
+	return nil
+}
+
+// steps reads a line of steps: one, or several separated by commas (the
+// short form a mail's replay block uses).
+func (r *traceReader) steps(code, comment string, fs []field) error {
+	t := r.t
+	for _, seg := range stepSegments(code) {
+		if len(t.Steps) == MaxTraceSteps {
+			return syntax.Errorf(r.pos(r.ln, seg[0].col), "more than %d steps: no execution is that long", MaxTraceSteps)
+		}
+		words := make([]string, len(seg))
+		cols := make([]int, len(seg))
+		for j, f := range seg {
+			words[j], cols[j] = f.text, r.pos(r.ln, f.col).Col
+		}
+		ts := TraceStep{ID: strings.Join(words, " "), Pos: r.pos(r.ln, seg[0].col), cols: cols}
+		if len(fs) == len(seg) {
+			ts.Comment = comment // a comment describes a step alone on its line
+		}
+		if _, err := ts.step(nil); err != nil {
+			return err
+		}
+		t.Steps = append(t.Steps, ts)
+	}
+	return nil
 }
 
 // stepSegments splits a line's code at its commas into the words of each

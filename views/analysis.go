@@ -9,6 +9,7 @@ import (
 	"smpscope/machine"
 	"smpscope/scenarios"
 	"smpscope/scenarios/words"
+	"smpscope/views/textwrap"
 )
 
 // The two analyses (compare: a family's variants in both modes; why: which
@@ -161,7 +162,7 @@ func textLines(doc []block, w int) []string {
 		}
 		if len(b.steps) > 0 {
 			const step = "    "
-			for _, l := range wrapItems(b.steps, " ", w-len(step), w-len(step), false) {
+			for _, l := range textwrap.Items(b.steps, " ", w-len(step), w-len(step), false) {
 				out = append(out, step+l)
 			}
 		}
@@ -197,7 +198,7 @@ func panelLines(doc []block, st Styles, w int) []string {
 		}
 		if len(b.steps) > 0 {
 			step := ind + "  "
-			for _, l := range wrapItems(b.steps, " ", tw-len(step), tw-len(step), false) {
+			for _, l := range textwrap.Items(b.steps, " ", tw-len(step), tw-len(step), false) {
 				out = append(out, step+l)
 			}
 		}

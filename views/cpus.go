@@ -8,6 +8,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios/words"
+	"smpscope/views/textwrap"
 )
 
 // cpuColumns returns how many CPU columns fit in width w, and their
@@ -573,7 +574,7 @@ func flowHang(label string, groups [][]string, w int, sep string, hang int) []st
 			cur = item
 			continue
 		}
-		parts := wrapItems(g, " ", room(), avail, false)
+		parts := textwrap.Items(g, " ", room(), avail, false)
 		ls = append(ls, parts[:len(parts)-1]...)
 		cur = parts[len(parts)-1]
 	}
@@ -651,7 +652,7 @@ func wrapCode(text string, w int) []string {
 		// Each cut reads only what it keeps: linear in a long atom
 		// (issue 22, item 3).
 		for aw > w {
-			head, hw := cutCells(a, w)
+			head, hw := textwrap.Cut(a, w)
 			lines = append(lines, head)
 			a, aw = a[len(head):], aw-hw
 		}

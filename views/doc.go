@@ -24,6 +24,7 @@
 // subpackage picture; picture.go here puts them on the UI's picture page
 // (pictureLines) and in trace --picture (RenderPicture).
 //
-// Text has one word-wrapper (wrapWords, wrapItems, paragraph) and one
-// table renderer (table), shared by screens and reports.
+// Text has one word-wrapper, the subpackage textwrap (Words, Items; here
+// wrap and paragraph put it to use), which the pictures wrap with too,
+// and one table renderer (table), shared by screens and reports.
 package views

@@ -11,6 +11,7 @@ import (
 	"smpscope/scenarios"
 	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
+	"smpscope/views/textwrap"
 )
 
 // ScenarioInput is everything the scenario screen shows. The model fills
@@ -535,28 +536,50 @@ func (o outcomeRows) linesOf(i int) (first, last int) {
 
 func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 	var out outcomeRows
-	o := in.Outcome
-	mode := in.Mach.Mode.Title()
+	// The verdict first, then the condition it is about: a long
+	// condition in a short pane leaves the verdict in view.
+	out.head = append(outcomeVerdict(in, st, w), conditionLines(in, st, w)...)
+	if r := in.Outcome.Result; r != nil {
+		out.addRows(in, st, w)
+		// Outcomes an edit made vanish follow the rows; they are no rows.
+		out.rowLines = len(out.lines)
+		out.lines = append(out.lines, vanishedLines(in, st)...)
+		out.bottom = outcomeBottom(r, w)
+	}
+	return out
+}
+
+// conditionLines is the condition the outcomes are about, wrapped.
+func conditionLines(in ScenarioInput, st Styles, w int) []string {
 	cond := in.Spec.Condition()
 	if cond == "" {
 		cond = "no condition"
 	}
 	var condLines []string
-	for _, l := range wrapWords(cond, w, w-2, false) {
+	for _, l := range textwrap.Words(cond, w, w-2, false) {
 		if len(condLines) > 0 {
 			l = "  " + l
 		}
 		condLines = append(condLines, st.Condition.Render(l))
 	}
+	return condLines
+}
+
+// outcomeVerdict is the verdict line (or what stands in for it: an
+// error, the search running, a what-if's comparison), wrapped.
+func outcomeVerdict(in ScenarioInput, st Styles, w int) []string {
+	o := in.Outcome
+	mode := in.Mach.Mode.Title()
+	var head []string
 	switch {
 	case in.WhatIf != nil && o.Err == "":
-		out.head = append(out.head, whatIfHead(in, st, w)...)
+		head = append(head, whatIfHead(in, st, w)...)
 	case o.Err != "":
-		out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+o.Err), w)...)
+		head = append(head, wrapIndented("", st.Error.Render("✗ "+o.Err), w)...)
 	case o.Running:
-		out.head = append(out.head, st.Spinner.Render(o.Spinner)+" exploring every "+mode+" execution…")
+		head = append(head, st.Spinner.Render(o.Spinner)+" exploring every "+mode+" execution…")
 	case o.Result == nil:
-		out.head = append(out.head, st.Dim.Render("not explored yet"))
+		head = append(head, st.Dim.Render("not explored yet"))
 	default:
 		var core string
 		var v scenarios.Verdict
@@ -581,97 +604,97 @@ func outcomeLines(in ScenarioInput, st Styles, w int) outcomeRows {
 		if !o.Result.Complete {
 			expected = "" // no verdict anywhere, not even the one to compare with
 		}
-		for i, l := range wrapItems(verdictParts(mode, core, expected, st, w-2), " ", w, w-2, false) {
+		for i, l := range textwrap.Items(verdictParts(mode, core, expected, st, w-2), " ", w, w-2, false) {
 			if i > 0 {
 				l = "  " + l
 			}
-			out.head = append(out.head, l)
+			head = append(head, l)
 		}
 		if ne := noEnd(o.Result); ne != "" {
-			out.head = append(out.head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
+			head = append(head, wrapIndented("", st.Error.Render("✗ "+ne), w)...)
 		}
 	}
-	// The verdict first, then the condition it is about: a long
-	// condition in a short pane leaves the verdict in view.
-	out.head = append(out.head, condLines...)
-	if o.Result != nil {
-		// Each row: a selection mark and an outcome mark, then its text,
-		// wrapping under itself.
-		add := func(selected bool, mark string, items []string, style func(...string) string) {
-			sel := "  "
+	return head
+}
+
+// addRows adds the outcome rows: a selection mark and an outcome mark,
+// then its text, wrapping under itself; the deadlocks and faults follow.
+func (out *outcomeRows) addRows(in ScenarioInput, st Styles, w int) {
+	o := in.Outcome
+	add := func(selected bool, mark string, items []string, style func(...string) string) {
+		sel := "  "
+		if selected {
+			sel = "› "
+		}
+		out.start = append(out.start, len(out.lines))
+		for j, l := range textwrap.Items(items, " ", w-4, w-4, false) {
+			lead := sel + mark
+			if j > 0 {
+				lead = "    "
+			}
 			if selected {
-				sel = "› "
-			}
-			out.start = append(out.start, len(out.lines))
-			for j, l := range wrapItems(items, " ", w-4, w-4, false) {
-				lead := sel + mark
-				if j > 0 {
-					lead = "    "
-				}
-				if selected {
-					out.lines = append(out.lines, st.Selected.Render(lead+l))
-				} else {
-					out.lines = append(out.lines, style(lead+l))
-				}
-			}
-		}
-		row := 0
-		before := in.beforeOutcomes()
-		for _, or := range o.Result.Outcomes {
-			mk := "  "
-			holds := in.Spec.Satisfies(or.Outcome)
-			kept := in.Spec.Kept(or.Outcome)
-			if holds && kept {
-				mk = "✓ "
-			}
-			if row == o.Loaded {
-				mk = "▶ "
-			}
-			items := strings.Fields(OutcomeLine(in.Spec, or.Outcome))
-			style := func(x ...string) string { return strings.Join(x, "") }
-			if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
-				items = append(items, "new")
-			}
-			switch {
-			case !kept:
-				items = append(items, "(filtered)")
-				style = st.Dim.Render
-			case holds:
-				style = st.OutcomeMatch.Render
-			}
-			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, items, style)
-			row++
-		}
-		for _, d := range o.Result.Deadlocks {
-			mk := "✗ "
-			if row == o.Loaded {
-				mk = "▶ "
-			}
-			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(words.Deadlock(in.Mach.Prog, &d), "; ")), st.Deadlock.Render)
-			row++
-		}
-		for _, f := range o.Result.Faults {
-			mk := "✗ "
-			if row == o.Loaded {
-				mk = "▶ "
-			}
-			add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("fault: "+words.Fault(in.Mach.Prog, &f.Fault)), st.Deadlock.Render)
-			row++
-		}
-		// Outcomes an edit made vanish follow the rows; they are no rows.
-		out.rowLines = len(out.lines)
-		out.lines = append(out.lines, vanishedLines(in, st)...)
-		if o.Result.Complete {
-			out.bottom = fmt.Sprintf("%d states", o.Result.States)
-		} else {
-			// Where the search stopped, as much as the border holds.
-			out.bottom = words.Summary(o.Result)
-			if ansi.StringWidth(out.bottom)+3 > w {
-				out.bottom = "stopped: " + words.Stop(o.Result.Stop)
+				out.lines = append(out.lines, st.Selected.Render(lead+l))
+			} else {
+				out.lines = append(out.lines, style(lead+l))
 			}
 		}
 	}
-	return out
+	row := 0
+	before := in.beforeOutcomes()
+	for _, or := range o.Result.Outcomes {
+		mk := "  "
+		holds := in.Spec.Satisfies(or.Outcome)
+		kept := in.Spec.Kept(or.Outcome)
+		if holds && kept {
+			mk = "✓ "
+		}
+		if row == o.Loaded {
+			mk = "▶ "
+		}
+		items := strings.Fields(OutcomeLine(in.Spec, or.Outcome))
+		style := func(x ...string) string { return strings.Join(x, "") }
+		if before != nil && !before[OutcomeLine(in.Spec, or.Outcome)] {
+			items = append(items, "new")
+		}
+		switch {
+		case !kept:
+			items = append(items, "(filtered)")
+			style = st.Dim.Render
+		case holds:
+			style = st.OutcomeMatch.Render
+		}
+		add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, items, style)
+		row++
+	}
+	for _, d := range o.Result.Deadlocks {
+		mk := "✗ "
+		if row == o.Loaded {
+			mk = "▶ "
+		}
+		add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("deadlock: "+strings.Join(words.Deadlock(in.Mach.Prog, &d), "; ")), st.Deadlock.Render)
+		row++
+	}
+	for _, f := range o.Result.Faults {
+		mk := "✗ "
+		if row == o.Loaded {
+			mk = "▶ "
+		}
+		add(in.Focus == PaneOutcomes && row == in.Sel[PaneOutcomes], mk, strings.Fields("fault: "+words.Fault(in.Mach.Prog, &f.Fault)), st.Deadlock.Render)
+		row++
+	}
+}
+
+// outcomeBottom is the bottom border's text: the states explored, or
+// where the search stopped, as much as the border holds.
+func outcomeBottom(r *machine.Result, w int) string {
+	if r.Complete {
+		return fmt.Sprintf("%d states", r.States)
+	}
+	bottom := words.Summary(r)
+	if ansi.StringWidth(bottom)+3 > w {
+		bottom = "stopped: " + words.Stop(r.Stop)
+	}
+	return bottom
 }
 
 // verdictParts is the one form of a verdict on screen, in the parts it

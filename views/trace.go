@@ -14,6 +14,7 @@ import (
 	"smpscope/scenarios"
 	"smpscope/scenarios/syntax"
 	"smpscope/scenarios/words"
+	"smpscope/views/textwrap"
 )
 
 // TraceFormat selects what RenderTrace writes.
@@ -313,7 +314,7 @@ func (t *tracer) step(i int) {
 		t.para(ind, ind, t.text(words.Event(m, &ev)))
 	}
 	for _, n := range notes {
-		for j, l := range wrapWords(t.text(n), t.width-len(ind), t.width-len(ind)-2, false) {
+		for j, l := range textwrap.Words(t.text(n), t.width-len(ind), t.width-len(ind)-2, false) {
 			if j > 0 {
 				l = "  " + l
 			}

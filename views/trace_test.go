@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/views/textwrap"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -237,16 +238,16 @@ func TestTraceNotFinal(t *testing.T) {
 }
 
 func TestTraceHelpers(t *testing.T) {
-	if got := wrapWords("a bb ccc dddd", 10, 10, false); len(got) != 2 || got[0] != "a bb ccc" {
+	if got := textwrap.Words("a bb ccc dddd", 10, 10, false); len(got) != 2 || got[0] != "a bb ccc" {
 		t.Errorf("wrap: %q", got)
 	}
 	// A word too long for any line is cut.
-	if got := wrapWords(strings.Repeat("x", 25), 10, 10, false); len(got) != 3 || got[2] != "xxxxx" {
+	if got := textwrap.Words(strings.Repeat("x", 25), 10, 10, false); len(got) != 3 || got[2] != "xxxxx" {
 		t.Errorf("long word: %q", got)
 	}
 	// Markdown: "- x" and "12." never start a continuation line.
-	for _, l := range wrapWords("aaaa bbbb - cccc 12. dddd", 10, 10, true)[1:] {
-		if mdBlockStart(strings.Fields(l)[0]) {
+	for _, l := range textwrap.Words("aaaa bbbb - cccc 12. dddd", 10, 10, true)[1:] {
+		if textwrap.MarkdownBlockStart(strings.Fields(l)[0]) {
 			t.Errorf("markdown line starts a block: %q", l)
 		}
 	}

@@ -89,22 +89,15 @@ func editNth(list []*Stmt, k int, edit func(list []*Stmt, i int) []*Stmt) ([]*St
 			return out, out != nil
 		}
 		k--
-		if n := countStmts(s.Body); k < n {
-			b, ok := editNth(s.Body, k, edit)
-			if ok {
-				s.Body = b
+		for _, sub := range []*[]*Stmt{&s.Body, &s.Else} {
+			n := countStmts(*sub)
+			if k < n {
+				b, ok := editNth(*sub, k, edit)
+				if ok {
+					*sub = b
+				}
+				return list, ok
 			}
-			return list, ok
-		} else {
-			k -= n
-		}
-		if n := countStmts(s.Else); k < n {
-			b, ok := editNth(s.Else, k, edit)
-			if ok {
-				s.Else = b
-			}
-			return list, ok
-		} else {
 			k -= n
 		}
 	}

@@ -1001,6 +1001,17 @@ func Unparen(e Expr) Expr {
 	}
 }
 
+// StripParens strips parentheses only (a cast stays).
+func StripParens(e Expr) Expr {
+	for {
+		p, ok := e.(*ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
 // ---- clauses ----
 
 func (p *parser) parseClauses(s *Scenario) {

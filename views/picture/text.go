@@ -7,6 +7,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios/syntax"
+	"smpscope/views/textwrap"
 )
 
 // Class is what a piece of the text picture means, for colouring it.
@@ -696,36 +697,15 @@ func (t *textPic) note(k int, r *Row, n Note) []line {
 // than a line is cut).
 func wrap(s string, w int) []string { return wrapHanging(s, w, w) }
 
-// wrapHanging is wrap with the first line w1 wide and the others w2.
+// wrapHanging is wrap with the first line w1 wide and the others w2 (at
+// least eight cells each). A picture folds the spaces between words into
+// one, and text without words is no line.
 func wrapHanging(s string, w1, w2 int) []string {
-	w1, w2 = max(w1, 8), max(w2, 8)
-	var out []string
-	cur := ""
-	w := w1
-	flush := func(l string) {
-		out = append(out, l)
-		w = w2
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return nil
 	}
-	for _, word := range strings.Fields(s) {
-		switch {
-		case cur == "":
-			cur = word
-		case width(cur)+1+width(word) <= w:
-			cur += " " + word
-		default:
-			flush(cur)
-			cur = word
-		}
-		for width(cur) > w {
-			head := ansi.Truncate(cur, w, "")
-			flush(head)
-			cur = string([]rune(cur)[len([]rune(head)):])
-		}
-	}
-	if cur != "" {
-		out = append(out, cur)
-	}
-	return out
+	return textwrap.Items(words, " ", max(w1, 8), max(w2, 8), false)
 }
 
 // para wraps text over the whole width, the lines after the first
