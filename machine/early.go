@@ -251,7 +251,9 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 					return false
 				}
 				w.join(&a, &b)
-				w.guess, w.last = a.guess, i
+				// A guarded store waits for every unresolved branch it
+				// passed, those inside either body too.
+				w.guess, w.last = a.guess, max(a.last, b.last)
 			}
 			i = join
 			continue

@@ -162,6 +162,7 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 func (m *Machine) advance(s *State, c int, ev *Event) {
 	cs := &s.cpus[c]
 	code := m.code(c)
+	defer unguard(cs)
 	for int(cs.pc) < len(code) && cs.misspec == 0 {
 		pc := int(cs.pc)
 		if cs.early&(1<<uint(pc)) != 0 {
@@ -214,6 +215,17 @@ func (m *Machine) advance(s *State, c int, ev *Event) {
 				cs.acqWait = false
 			}
 			cs.pc++
+		}
+	}
+}
+
+// unguard clears the guards of CPU c's store-buffer entries whose branch
+// the pc has passed (SBEntry.Guard): they are ordinary entries now, and
+// states that differ only in a spent guard are one state.
+func unguard(cs *cpuState) {
+	for i := range cs.sb {
+		if g := cs.sb[i].Guard; g != 0 && int(cs.pc) >= int(g) {
+			cs.sb[i].Guard = 0
 		}
 	}
 }

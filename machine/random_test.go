@@ -116,12 +116,26 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 		}
 	case 8: // publish a location through the pointer
 		g.emit(machine.Instr{Op: machine.OpStore, Access: []machine.Access{machine.Once, machine.RCUAssign}[g.draw(2, "pacc")], Addr: at(g.ptr), Val: machine.Const(machine.PtrTo(g.locs[1]))})
-	case 9: // control dependency
+	case 9: // control dependency: a store or a load inside (guessed when issued early), sometimes an else
 		r := g.reg()
 		g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: r, Addr: at(g.loc())})
 		br := g.emit(machine.Instr{Op: machine.OpBranch, Cond: machine.Bin(machine.ENe, machine.RegExpr(r), machine.Const(0))})
-		g.emit(machine.Instr{Op: machine.OpStore, Access: machine.Once, Addr: at(g.loc()), Val: machine.Const(g.value()), Depth: 1})
-		g.th.Code[br].Target = len(g.th.Code)
+		body := func() {
+			if g.draw(2, "ctrlop") == 0 {
+				g.emit(machine.Instr{Op: machine.OpStore, Access: machine.Once, Addr: at(g.loc()), Val: machine.Const(g.value()), Depth: 1})
+			} else {
+				g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: g.reg(), Addr: at(g.loc()), Depth: 1})
+			}
+		}
+		body()
+		if g.draw(3, "else") == 0 {
+			j := g.emit(machine.Instr{Op: machine.OpJump})
+			g.th.Code[br].Target = len(g.th.Code)
+			body()
+			g.th.Code[j].Target = len(g.th.Code)
+		} else {
+			g.th.Code[br].Target = len(g.th.Code)
+		}
 	case 10: // lock operations
 		switch {
 		case *locked:

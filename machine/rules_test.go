@@ -490,8 +490,15 @@ func TestRuleEarlyIssue(t *testing.T) {
 		t.Fatalf("the store's entry is not guarded by the if: %+v", ev.Stored)
 	}
 	d.mustNot("P0 commit #2", "ARM: no store is made visible past an unresolved branch on a skipped load")
-	d.do("P1 exec")
+	d.do("P1 early #1") // x=1
+	d.do("P1 commit #1")
 	d.mustNot("P0 commit #2", "ARM: no store is made visible past an unresolved branch on a skipped load")
+	d.do("P0 inv x")
+	d.do("P0 exec") // r0 = 1: the if is taken, as guessed
+	d.must("P0 commit #2", "ARM: a guarded store commits once its branch has executed")
+	if e := d.state().StoreBuffer(0); len(e) != 1 || e[0].Guard != 0 {
+		t.Errorf("the entry's guard is not cleared once the pc passed its branch: %+v", e)
+	}
 	d = drive(t, b.Program(), ARM)
 	d.must("P1 early #1", "ARM: a plain store may be issued before an earlier plain load")
 	d.do("P1 early #1")

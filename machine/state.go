@@ -87,10 +87,11 @@ type SBEntry struct {
 	// carries (srcu.go, "Which section an unlock closes").
 	Secs uint32
 	Val  Value
-	// Guard is 1+the branch a store issued early past an unresolved
-	// branch waits for (ARM-like, early.go): it may be forwarded to the
-	// CPU's own later loads, but commits only once the pc has passed that
-	// branch; 0 for every other entry.
+	// Guard is 1+the last unresolved branch a store issued early past
+	// one waits for (ARM-like, early.go): it may be forwarded to the CPU's
+	// own later loads, but commits only once the pc has passed that
+	// branch (and so every one before it); 0 for every other entry, and
+	// once the pc has passed it (unguard).
 	Guard uint8
 }
 

@@ -188,6 +188,8 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 		in.Op == machine.OpRMW && in.Order == machine.OrderAcquire
 	switch {
 	case !loads && !rmws:
+	case x.ev.Guess >= 0 && in.Op == machine.OpStore:
+		// Said above: it goes ahead into its own store buffer only.
 	case in.Op == machine.OpFence:
 		out = append(out, "ARM-like mode lets smp_wmb() go ahead of earlier loads: it orders stores only.")
 	case acquire:

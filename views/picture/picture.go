@@ -398,6 +398,9 @@ func (b *builder) exec(r *Row) {
 		j := b.journey(machine.StoreID{CPU: c, Instr: int(e.Instr)}, e.Loc, e.Val, e.Kind)
 		j.Exec = r.Step
 		s := storeText(p, e.Loc, e.Val) + kindSuffix(e.Kind)
+		if e.Guard != 0 {
+			s += " guess" // put there past an unresolved if: commits once it has executed
+		}
 		r.Label = Label{"W " + s + " ▸ sb", "W" + s + "▸sb"}
 		r.Quiet = true
 	case ev.GPStart || ev.GPEnd:
