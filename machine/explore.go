@@ -985,8 +985,10 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	for c := range s.cpus {
 		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
 	}
-	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
-		return append([]macro(nil), w.cpuMvs[c]...)
+	if e.on(redPersistentCPU) {
+		if c, ok := e.persistentCPU(s, w); ok {
+			return append([]macro(nil), w.cpuMvs[c]...)
+		}
 	}
 	if p, part, mv, ok := e.persistentSet(s, w); ok {
 		var out []macro
