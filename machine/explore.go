@@ -303,17 +303,7 @@ type outcomeAcc struct {
 // Successors are generated on all cores in chunks and merged in a fixed
 // order, so results do not depend on scheduling.
 func Explore(m *Machine, opts Options) *Result {
-	if opts.MaxStates <= 0 {
-		opts.MaxStates = defaultMaxStates
-	}
-	budget := opts.Budget
-	switch {
-	case budget != nil:
-	case opts.MaxMemory > 0:
-		budget = NewBudget(opts.MaxMemory)
-	default:
-		budget = NewBudget(defaultMaxMemory)
-	}
+	opts, budget := exploreDefaults(opts)
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -324,16 +314,12 @@ func Explore(m *Machine, opts Options) *Result {
 		defer cancel()
 	}
 	start := time.Now()
-	if opts.Workers <= 0 {
-		opts.Workers = runtime.GOMAXPROCS(0)
-	}
 	e := newExplorer(m, opts, budget)
 	defer e.release()
-	pool := e.workers
 	init := m.Initial()
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
-	e.add(e.encode(init, pool[0]), nil, -1, macro{}, 0)
-	transitions := make([]int, len(pool))
+	e.add(e.encode(init, e.workers[0]), nil, -1, macro{}, 0)
+	transitions := make([]int, len(e.workers))
 	var stopped Stop
 	for d := 0; d < len(e.buckets) && stopped.Kind == StopNone; d++ {
 		for len(e.buckets[d]) > 0 && stopped.Kind == StopNone {
@@ -347,96 +333,10 @@ func Explore(m *Machine, opts Options) *Result {
 				stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 				break
 			}
-			b := e.buckets[d]
-			n := min(len(b), expandChunk)
-			work := e.work[:0]
-			for _, idx := range b[len(b)-n:] {
-				dv := e.nodes.dist.at(int(idx))
-				if dv&doneBit != 0 || int(dv) != d || e.res.States+len(work) >= opts.MaxStates {
-					continue
-				}
-				e.nodes.dist.set(int(idx), dv|doneBit)
-				work = append(work, idx)
-			}
-			e.buckets[d] = b[:len(b)-n]
-			e.work = work
-			gens := grow(e.gens, len(work))
-			terminal := grow(e.terminals, len(work))
-			pruned := grow(e.pruned, len(work))
-			clear(terminal)
-			clear(pruned)
-			e.gens, e.terminals, e.pruned = gens, terminal, pruned
-			expand := func(w *worker, i int) {
-				s := e.decode(int(work[i]), w)
-				if opts.Prune != nil && opts.Prune(s) {
-					pruned[i] = true
-					return
-				}
-				gens[i] = e.successors(s, int32(d), w)
-				terminal[i] = w.transitions == 0
-				transitions[w.id] += w.transitions
-				if terminal[i] || m.Final(s) {
-					w.final = append(w.final, finalState{i: i, state: s.clone()})
-				}
-			}
-			for _, w := range pool {
-				// The previous chunk's successors are merged: their
-				// buffers are free again.
-				w.final = w.final[:0]
-				w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
-			}
-			if len(pool) > 1 && len(work) >= parallelMin {
-				var wg sync.WaitGroup
-				for _, w := range pool {
-					wg.Add(1)
-					go func(w *worker) {
-						defer wg.Done()
-						for i := w.id; i < len(work); i += len(pool) {
-							expand(w, i)
-						}
-					}(w)
-				}
-				wg.Wait()
-			} else {
-				for i := range work {
-					expand(pool[0], i)
-				}
-			}
-			finals := grow(e.finals, len(work))
-			clear(finals)
-			e.finals = finals
-			for _, w := range pool {
-				for _, f := range w.final {
-					finals[f.i] = f.state
-				}
-			}
-			for i, idx := range work {
-				e.res.States++
-				if pruned[i] {
-					e.res.Pruned++
-				}
-				if s := finals[i]; s != nil {
-					e.terminal(int32(idx), s)
-				}
-				for _, sc := range gens[i] {
-					e.add(sc.enc, sc.ids, int32(idx), sc.via, int32(d)+sc.cost)
-				}
-				gens[i] = nil
-			}
-			if err := ctx.Err(); err != nil {
-				switch {
-				case err != context.DeadlineExceeded:
-					stopped = Stop{Kind: StopCancelled}
-					if c := context.Cause(ctx); c != nil && c != err {
-						stopped.Cause = c // why, when the caller said (check: "interrupted")
-					}
-				default:
-					stopped = Stop{Kind: StopTime, Timeout: opts.Timeout}
-				}
-			}
-			if !e.charge() {
-				stopped = Stop{Kind: StopMemory, MaxMemory: e.budget.Limit()}
-			}
+			work := e.takeChunk(d)
+			e.expandChunk(work, d, transitions)
+			e.mergeChunk(work, d)
+			stopped = e.stopAfterChunk(ctx)
 		}
 		e.buckets[d] = nil
 	}
@@ -449,6 +349,148 @@ func Explore(m *Machine, opts Options) *Result {
 	for _, t := range transitions {
 		e.res.Transitions += t
 	}
+	return e.finish(stopped, start)
+}
+
+// exploreDefaults fills in the options left zero and picks the memory
+// budget: the caller's, one of MaxMemory, or the default.
+func exploreDefaults(opts Options) (Options, *Budget) {
+	if opts.MaxStates <= 0 {
+		opts.MaxStates = defaultMaxStates
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case opts.Budget != nil:
+		return opts, opts.Budget
+	case opts.MaxMemory > 0:
+		return opts, NewBudget(opts.MaxMemory)
+	default:
+		return opts, NewBudget(defaultMaxMemory)
+	}
+}
+
+// takeChunk takes up to expandChunk states of distance d off its bucket
+// and marks them expanded, skipping stale entries (expanded already, or
+// re-queued at a shorter distance) and stopping at the state limit.
+func (e *explorer) takeChunk(d int) []uint32 {
+	b := e.buckets[d]
+	n := min(len(b), expandChunk)
+	work := e.work[:0]
+	for _, idx := range b[len(b)-n:] {
+		dv := e.nodes.dist.at(int(idx))
+		if dv&doneBit != 0 || int(dv) != d || e.res.States+len(work) >= e.opts.MaxStates {
+			continue
+		}
+		e.nodes.dist.set(int(idx), dv|doneBit)
+		work = append(work, idx)
+	}
+	e.buckets[d] = b[:len(b)-n]
+	e.work = work
+	return work
+}
+
+// expandChunk generates the successors of the chunk's states into e.gens
+// (and e.terminals, e.pruned, the workers' final states), on all workers
+// when the chunk is big enough to pay for it; each worker counts its
+// transitions in transitions[w.id].
+func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
+	gens := grow(e.gens, len(work))
+	terminal := grow(e.terminals, len(work))
+	pruned := grow(e.pruned, len(work))
+	clear(terminal)
+	clear(pruned)
+	e.gens, e.terminals, e.pruned = gens, terminal, pruned
+	expand := func(w *worker, i int) {
+		s := e.decode(int(work[i]), w)
+		if e.opts.Prune != nil && e.opts.Prune(s) {
+			pruned[i] = true
+			return
+		}
+		gens[i] = e.successors(s, int32(d), w)
+		terminal[i] = w.transitions == 0
+		transitions[w.id] += w.transitions
+		if terminal[i] || e.m.Final(s) {
+			w.final = append(w.final, finalState{i: i, state: s.clone()})
+		}
+	}
+	pool := e.workers
+	for _, w := range pool {
+		// The previous chunk's successors are merged: their buffers are
+		// free again.
+		w.final = w.final[:0]
+		w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
+	}
+	if len(pool) > 1 && len(work) >= parallelMin {
+		var wg sync.WaitGroup
+		for _, w := range pool {
+			wg.Add(1)
+			go func(w *worker) {
+				defer wg.Done()
+				for i := w.id; i < len(work); i += len(pool) {
+					expand(w, i)
+				}
+			}(w)
+		}
+		wg.Wait()
+		return
+	}
+	for i := range work {
+		expand(pool[0], i)
+	}
+}
+
+// mergeChunk adds the chunk's successors to the search in the chunk's
+// order (so results do not depend on scheduling) and records its final
+// and stuck states.
+func (e *explorer) mergeChunk(work []uint32, d int) {
+	finals := grow(e.finals, len(work))
+	clear(finals)
+	e.finals = finals
+	for _, w := range e.workers {
+		for _, f := range w.final {
+			finals[f.i] = f.state
+		}
+	}
+	for i, idx := range work {
+		e.res.States++
+		if e.pruned[i] {
+			e.res.Pruned++
+		}
+		if s := finals[i]; s != nil {
+			e.terminal(int32(idx), s)
+		}
+		for _, sc := range e.gens[i] {
+			e.add(sc.enc, sc.ids, int32(idx), sc.via, int32(d)+sc.cost)
+		}
+		e.gens[i] = nil
+	}
+}
+
+// stopAfterChunk says whether the search must stop after a chunk: the
+// context was cancelled (with the caller's cause) or timed out, or the
+// memory budget is spent.
+func (e *explorer) stopAfterChunk(ctx context.Context) Stop {
+	if err := ctx.Err(); err != nil {
+		if err == context.DeadlineExceeded {
+			return Stop{Kind: StopTime, Timeout: e.opts.Timeout}
+		}
+		stop := Stop{Kind: StopCancelled}
+		if c := context.Cause(ctx); c != nil && c != err {
+			stop.Cause = c // why, when the caller said (check: "interrupted")
+		}
+		return stop
+	}
+	if !e.charge() {
+		return Stop{Kind: StopMemory, MaxMemory: e.budget.Limit()}
+	}
+	return Stop{}
+}
+
+// finish fills in the result: how the search ended, each outcome with its
+// witness (sorted by key), the time and the bytes per state.
+func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	e.res.Complete = stopped.Kind == StopNone
 	e.res.Stop = stopped
 	for _, acc := range e.outs {
