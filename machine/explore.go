@@ -946,7 +946,7 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 
 // macros returns the moves of the search from s.
 //
-// Lazy invalidations (machine.md, "What the explorer owes"): the search
+// Lazy invalidations (RULES.md, "The explorer"): the search
 // never applies a queued invalidation as a step of its own; it applies
 // them just before a step of their CPU whose behaviour or enabledness
 // depends on the queue, and offers that step both ways. Why that loses
@@ -985,8 +985,10 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	for c := range s.cpus {
 		w.cpuMvs[c] = e.cpuMacros(w.cpuMvs[c][:0], s, c, w)
 	}
-	if c, ok := e.persistentCPU(s, w); ok && e.on(redPersistentCPU) {
-		return append([]macro(nil), w.cpuMvs[c]...)
+	if e.on(redPersistentCPU) {
+		if c, ok := e.persistentCPU(s, w); ok {
+			return append([]macro(nil), w.cpuMvs[c]...)
+		}
 	}
 	if p, part, mv, ok := e.persistentSet(s, w); ok {
 		var out []macro
@@ -1233,8 +1235,8 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 // machine, the one in which each such rcu_read_lock runs just before its
 // CPU's next step (its next instruction or one issued early) takes the
 // same steps otherwise and reaches the same final state: the search
-// offers the lock only together with that step (machine.md allows it to
-// be folded into the CPU's next step).
+// offers the lock only together with that step (RULES.md, "The explorer":
+// folding).
 //
 // Stuck states: when no CPU can stay inside a section for ever
 // (Machine.readerCanHang false), a stuck state has no CPU inside a section

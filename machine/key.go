@@ -3,7 +3,7 @@ package machine
 // Key returns a canonical encoding of everything in s that can influence
 // any future step or outcome: two states with equal keys offer the same
 // steps, leading to states that again have equal keys, and reach the same
-// outcomes, deadlocks and faults (machine.md, "What the explorer owes").
+// outcomes, deadlocks and faults (RULES.md, "The explorer").
 //
 // Left out, each because no rule reads it:
 //   - the coherence history, step numbers, executed marks and the arrival

@@ -43,6 +43,18 @@ import "slices"
 // composes with the other reductions, each argued the same way (a move
 // first, then a path to an equivalent end).
 //
+// Guesses (reads and plain stores issued past a branch whose condition
+// is not known yet, early.go) are moves like the others here: unlike
+// persistentCPU's, this argument does not need every execution to perform
+// every instruction of c, only stability and commutation. A wrong guess
+// ends in a state that is no execution (Misspeculated), which no end
+// needs matched, and a path to a real end passes through none (the flag
+// is in the key, so a reordered path meets one only where the original
+// did). Stability covers a CPU whose in-order step waits for another CPU
+// while it may guess: what would enable that step (a lock's line, a
+// reservation, a grace period's reports, its queue) is in its
+// footprint.
+//
 // Both conditions follow from a resource view of the state, each move
 // reading or writing:
 //

@@ -8,8 +8,8 @@ import (
 	"smpscope/machine"
 )
 
-// This file is the reference explorer of machine.md ("What the explorer
-// owes"): the yardstick every reduction and abstraction of machine.Explore
+// This file is the reference explorer of RULES.md ("The explorer"): the
+// yardstick every reduction and abstraction of machine.Explore
 // is measured against. It is deliberately naive and shares nothing with
 // the explorer but Machine.Enabled and Machine.Apply:
 //

@@ -52,9 +52,9 @@ import (
 // deadlock where LKMM has an execution. That only ever removes outcomes.
 
 // Sections opened late. A grace period of a domain waits only for the
-// sections of that domain open when it started (machine.md: "A section of
-// s opened after the grace period started is not waited for, but it must
-// not then read a value older than the grace period's start"). Such a
+// sections of that domain open when it started (RULES.md, the
+// synchronize_srcu row: "A section opened after it started is not waited
+// for, and reads nothing older than its start"). Such a
 // section's CPU still owes the grace period a quiescent state, and may
 // report it from inside the section; LKMM then orders the grace period's
 // start before everything the section does (Tree SRCU's __srcu_read_lock

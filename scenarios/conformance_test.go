@@ -55,7 +55,7 @@ const herdNoExecution = "herd7 finds no execution at all (0 final states) for C1
 
 // knownDifferences are files whose verdict may differ from the oracle
 // column of a mode, with the reason. The ARM-like entries must be
-// differences machine.md lists ("Where ARM-like mode knowingly differs").
+// differences machine/RULES.md lists ("Where ARM-like mode knowingly differs").
 var knownDifferences = map[string]modeGap{
 	"public/herdtools-C/C03.litmus": {tso: herdNoExecution, arm: herdNoExecution},
 	"public/herdtools-C/C14.litmus": {tso: herdNoExecution, arm: herdNoExecution},
@@ -68,7 +68,7 @@ var pendingMachineFixes = map[string]modeGap{}
 
 // noOracleColumn gives verdicts for files the hardware models do not
 // judge (RCU and SRCU: the tso and arm columns are empty), where the
-// answer follows from machine.md. Other RCU files are judged against the
+// answer follows from machine/RULES.md. Other RCU files are judged against the
 // lkmm column only.
 var noOracleColumn = map[string]modeGap{
 	// Different domains: synchronize_srcu(s2) does not wait for P0's

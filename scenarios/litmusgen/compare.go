@@ -67,7 +67,7 @@ type Finding struct {
 }
 
 // Missing-outcome classes. GapTSO and GapUnexplained are failures; the
-// others name a difference machine.md lists, or an RCU approximation.
+// others name a difference machine/RULES.md lists, or an RCU approximation.
 const (
 	// GapTSO: TSO mode misses an outcome x86-TSO allows (no RCU).
 	GapTSO = "tso"

@@ -28,14 +28,14 @@
 //
 // [Herd] runs ../shared/tools/herd7/verdict with a timeout and parses its
 // final states. [Oracle.Check] compares them with the machine's outcome
-// sets ([ExploreStates]) under the rules of shared/design/machine.md:
+// sets ([ExploreStates]) under the rules of machine/RULES.md:
 //
 //   - no mode may reach an outcome its hardware model (tso, arm) forbids,
 //     nor one LKMM forbids (unless LKMM flags a data race);
 //   - TSO mode must reach exactly the tso model's outcomes (minus those
 //     LKMM forbids);
 //   - ARM-like mode must reach exactly the arm model's, except where a
-//     difference machine.md lists explains a missing outcome
+//     difference machine/RULES.md lists explains a missing outcome
 //     (GapCtrlJoin, GapWmbRMW, see classify);
 //   - tests with RCU are judged with LKMM in mind: herd7's hardware models
 //     treat a grace period as a full fence, so a missing outcome is put

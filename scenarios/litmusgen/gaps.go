@@ -16,7 +16,7 @@ import (
 //     see them); otherwise RCU is not why, and it is judged as in a test
 //     without RCU (GapTSO in TSO mode, GapUnexplained in ARM-like mode);
 //   - in ARM-like mode, a GapUnexplained outcome is put down to a
-//     difference machine.md lists ("Where ARM-like mode knowingly
+//     difference machine/RULES.md lists ("Where ARM-like mode knowingly
 //     differs") where one fits. ctrl-join is verified: herd7's arm model
 //     is run on a copy of the program in which the rest of each thread
 //     after an if is copied into both branches, which gives every later

@@ -41,8 +41,8 @@ var fuzzSeeds = []string{
 }
 
 // FuzzParse checks that Parse never panics or hangs, that whatever parses
-// formats and re-parses to an equal scenario, and that Compile and the
-// condition evaluators never panic.
+// formats and re-parses to an equal scenario (whose tree Inspect walks
+// alike), and that Compile and the condition evaluators never panic.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -69,6 +69,10 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		// The walker reaches every node: as many as the formatted text
+		// parses back to.
+		nodes := 0
+		syntax.Inspect(s, func(syntax.Node) bool { nodes++; return true })
 		out := syntax.Format(s)
 		s2, err := scenarios.Parse("fuzz", []byte(out))
 		if err != nil {
@@ -78,6 +82,11 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Format not idempotent:\n%s\n---\n%s", out, out2)
 		}
 		c, cerr := scenarios.Compile(s)
+		nodes2 := 0
+		syntax.Inspect(s2, func(syntax.Node) bool { nodes2++; return true })
+		if nodes != nodes2 {
+			t.Fatalf("Inspect visits %d nodes, and %d after the round trip:\n%s", nodes, nodes2, out)
+		}
 		if !syntaxtest.Same(s, s2) {
 			t.Fatalf("round trip changed the scenario:\n%s", out)
 		}

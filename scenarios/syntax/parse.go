@@ -907,13 +907,8 @@ func (p *parser) primary() Expr {
 		}
 		return ident
 	case tLParen:
-		open := p.tok
-		p.next()
-		p.enter()
-		x := p.parseExpr()
-		p.leave()
-		p.expect(tRParen, "to close the parenthesis")
-		return &ParenExpr{Lparen: open.pos, X: x}
+		open, x := parens(p, p.parseExpr)
+		return &ParenExpr{Lparen: open, X: x}
 	}
 	p.fail(p.tok.pos, "expected an expression, found %s", p.tok.describe())
 	return nil
@@ -985,6 +980,18 @@ func (p *parser) parseCall(fun *Ident) Expr {
 		}
 	}
 	return call
+}
+
+// parens parses "(" inner ")" from the current token, one level deeper,
+// and returns where it opened.
+func parens[T any](p *parser, inner func() T) (Position, T) {
+	open := p.tok.pos
+	p.next()
+	p.enter()
+	x := inner()
+	p.leave()
+	p.expect(tRParen, "to close the parenthesis")
+	return open, x
 }
 
 // Unparen strips parentheses and casts.
@@ -1164,13 +1171,8 @@ func (p *parser) condUnary() Cond {
 		p.leave()
 		return &CondNot{TildePos: op.pos, X: x, Word: op.kind == tIdent}
 	case p.is(tLParen):
-		open := p.tok
-		p.next()
-		p.enter()
-		x := p.condOr()
-		p.leave()
-		p.expect(tRParen, "to close the parenthesis")
-		return &CondParen{Lparen: open.pos, X: x}
+		open, x := parens(p, p.condOr)
+		return &CondParen{Lparen: open, X: x}
 	case p.isIdent("true") || p.isIdent("false"):
 		b := &CondBool{ValuePos: p.tok.pos, Value: p.tok.text == "true"}
 		p.next()
