@@ -380,6 +380,9 @@ func (b *builder) exec(r *Row) {
 		if len(passed) > 0 {
 			text += ", ahead of " + strings.Join(passed, ", ")
 		}
+		if g := b.instr(c, ev.Guess); ev.Guess >= 0 && g != nil {
+			text += ", before " + strings.TrimSpace(g.Text) + " is known (a guess)"
+		}
 		r.Notes = append(r.Notes, Note{Kind: NoteReorder, CPU: c, Text: text})
 	}
 	switch {
