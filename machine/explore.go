@@ -1351,22 +1351,18 @@ func (e *explorer) queueSensitive(s *State, c int) bool {
 	if m.finished(s, c) {
 		return false
 	}
-	in := &m.code(c)[s.cpus[c].pc]
-	switch in.Op {
-	case OpLoad:
-		return in.Access == Acquire
-	case OpRMW:
-		return in.Order == OrderAcquire || in.isConditional()
-	case OpLock, OpTryLock:
-		return true
-	}
-	return false
+	return queueSensitiveInstr(&m.code(c)[s.cpus[c].pc])
 }
 
 // earlySensitive is queueSensitive for instruction k of CPU c issued
-// early: an acquire, a conditional RMW, a lock operation.
+// early.
 func (e *explorer) earlySensitive(c, k int) bool {
-	in := &e.m.code(c)[k]
+	return queueSensitiveInstr(&e.m.code(c)[k])
+}
+
+// queueSensitiveInstr is what queueSensitive and earlySensitive ask of the
+// instruction: an acquire, a conditional RMW, a lock operation.
+func queueSensitiveInstr(in *Instr) bool {
 	switch in.Op {
 	case OpLoad:
 		return in.Access == Acquire

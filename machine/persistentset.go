@@ -387,7 +387,7 @@ func (f *futFoot) without(m *Machine, s *State, c int, l Loc) {
 	// releasable, while it is pending.
 	f.locR &^= bit
 	f.rel &^= bit
-	f.locW = f.writes | iqLocs(s.cpus[c].iq) | f.rel
+	f.locW = f.writes | iqMask(s.cpus[c].iq) | f.rel
 }
 
 // foot returns the footprint of CPU c's moves in the set: of the seed
@@ -561,7 +561,7 @@ func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) fu
 		// hold queued now (one arriving later comes from a commit, which
 		// writes the line anyway).
 		f.rel = (m.fut.futureRereads[d][pc] | f.writes) & queued
-		f.locW |= iqLocs(ds.iq) | f.rel
+		f.locW |= iqMask(ds.iq) | f.rel
 		// A finished CPU still commits, and a release commit marks its
 		// queue.
 		f.observe = !m.finished(s, d) || gpPossible || len(ds.sb) > 0
@@ -677,7 +677,7 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 				}
 				// Only entries queued now: an arrival of the line on the
 				// way conflicts with this move's write of it.
-				if iqLocs(s.cpus[x].iq)&rel != 0 {
+				if iqMask(s.cpus[x].iq)&rel != 0 {
 					f.remove |= 1 << x
 				}
 			}
@@ -865,7 +865,7 @@ func queuedElsewhere(s *State, c int) uint64 {
 	var out uint64
 	for x := range s.cpus {
 		if x != c {
-			out |= iqLocs(s.cpus[x].iq)
+			out |= iqMask(s.cpus[x].iq)
 		}
 	}
 	return out
@@ -884,14 +884,6 @@ func sbLocs(sb []SBEntry) uint64 {
 		if e.Kind != EntryWmb {
 			l |= 1 << e.Loc
 		}
-	}
-	return l
-}
-
-func iqLocs(iq []IQEntry) uint64 {
-	var l uint64
-	for _, e := range iq {
-		l |= 1 << e.Loc
 	}
 	return l
 }
