@@ -357,3 +357,62 @@ func TestPersistentSetActs(t *testing.T) {
 		}
 	}
 }
+
+// An rcu_read_lock whose step finishes its CPU (here the unlock after it
+// is folded into it) has no next step to be postponed to: postponing it
+// kept the CPU from finishing, so the search reported a stuck state with
+// the lock still to run, whose witness did not replay to a deadlock (P0
+// spins for ever on the lock P2's trylock took; found by
+// TestReductionsAlone, grace, in TSO mode with every reduction on).
+func TestPostponedLockThatFinishesItsCPU(t *testing.T) {
+	src := []byte(`C lock-then-nothing
+
+{}
+
+P0(int *x, spinlock_t *l)
+{
+	WRITE_ONCE(*x, 1);
+	spin_lock(l);
+	synchronize_rcu();
+	WRITE_ONCE(*x, 2);
+	spin_unlock(l);
+}
+
+P1(int *x)
+{
+	synchronize_rcu();
+}
+
+P2(spinlock_t *l)
+{
+	int r0;
+
+	r0 = spin_trylock(l);
+}
+
+P3(int *x)
+{
+	rcu_read_lock();
+	rcu_read_unlock();
+}
+
+exists (2:r0=1)
+`)
+	c := compile(t, "lock-then-nothing.litmus", src)
+	for _, mode := range modes {
+		m := machine.MustNew(c.Program, mode)
+		ref := refExplore(m, 100000)
+		if !ref.complete {
+			t.Fatalf("%s: the reference did not finish", mode)
+		}
+		for _, v := range variants() {
+			res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+			if diff := variantDiff(m, ref, res); diff != "" {
+				t.Errorf("%s, %s:\n%s", mode, v.name, diff)
+			}
+			if len(res.Deadlocks) == 0 {
+				t.Errorf("%s, %s: no deadlock, though P0 can spin for ever", mode, v.name)
+			}
+		}
+	}
+}
