@@ -226,6 +226,26 @@ exists (1:r4=1 /\ 0:r2=1 /\ 1:r3=0)`,
 		refLimit: 400_000,
 	},
 	{
+		name: "gap-lb-empty-rcu-sections",
+		rule: "without synchronize_rcu, rcu_read_lock and rcu_read_unlock order nothing: a store may go ahead of a load past them (perfbook's C-LB+o-rl-rul-o+o-rl-rul-o; herd7: ARMv8 and LKMM Sometimes)",
+		src: `C gap-lb-empty-rcu-sections
+{}
+P0(int *x0, int *x1) { int r1; r1 = READ_ONCE(*x0); rcu_read_lock(); rcu_read_unlock(); WRITE_ONCE(*x1, 1); }
+P1(int *x0, int *x1) { int r1; r1 = READ_ONCE(*x1); rcu_read_lock(); rcu_read_unlock(); WRITE_ONCE(*x0, 1); }
+exists (0:r1=1 /\ 1:r1=1)`,
+		tso: false, arm: true,
+	},
+	{
+		name: "lb-rcu-sections-with-gp",
+		rule: "with a synchronize_rcu in the program a store does not go ahead of a load past rcu_read_lock (the section's start is observed; LKMM: Never, by the RCU guarantee)",
+		src: `C lb-rcu-sections-with-gp
+{}
+P0(int *x0, int *x1) { int r1; r1 = READ_ONCE(*x0); rcu_read_lock(); WRITE_ONCE(*x1, 1); rcu_read_unlock(); }
+P1(int *x0, int *x1) { int r1; r1 = READ_ONCE(*x1); synchronize_rcu(); WRITE_ONCE(*x0, 1); }
+exists (0:r1=1 /\ 1:r1=1)`,
+		tso: false, arm: false,
+	},
+	{
 		name: "gap-lb-relaxed-rmw",
 		rule: "a relaxed RMW (or no-return atomic) may be performed ahead of an earlier load (LB through relaxed RMWs)",
 		src: `C gap-lb-relaxed-rmw
