@@ -70,18 +70,7 @@ func BenchmarkCycles(b *testing.B) {
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 			name := fmt.Sprintf("%s/N=%d/%s", strings.ReplaceAll(f.name, "+", ""), n, mode)
 			b.Run(name, func(b *testing.B) {
-				m := machine.MustNew(c.Program, mode)
-				var r *machine.Result
-				for i := 0; i < b.N; i++ {
-					r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
-				}
-				b.ReportMetric(float64(r.States), "states")
-				if r.States > 0 {
-					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
-				}
-				if !r.Complete {
-					b.ReportMetric(1, "incomplete")
-				}
+				benchExplore(b, machine.MustNew(c.Program, mode))
 			})
 		}
 	}
@@ -102,20 +91,29 @@ func BenchmarkGrace(b *testing.B) {
 		}
 		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
 			b.Run(fmt.Sprintf("%s/%s", strings.TrimPrefix(strings.ReplaceAll(f.Name, "+", ""), "C-gp-"), mode), func(b *testing.B) {
-				m := machine.MustNew(c.Program, mode)
-				var r *machine.Result
-				for i := 0; i < b.N; i++ {
-					r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
-				}
-				b.ReportMetric(float64(r.States), "states")
+				r := benchExplore(b, machine.MustNew(c.Program, mode))
 				if r.States > 0 {
-					b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
 					b.ReportMetric(float64(r.Transitions)/float64(r.States), "succ/state")
-				}
-				if !r.Complete {
-					b.ReportMetric(1, "incomplete")
 				}
 			})
 		}
 	}
+}
+
+// benchExplore explores m once per iteration (no witnesses, stopping at
+// 10 s) and reports the states, the peak bytes per state and, for a search
+// that stopped, the metric "incomplete"; it returns the last result.
+func benchExplore(b *testing.B, m *machine.Machine) *machine.Result {
+	var r *machine.Result
+	for i := 0; i < b.N; i++ {
+		r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
+	}
+	b.ReportMetric(float64(r.States), "states")
+	if r.States > 0 {
+		b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
+	}
+	if !r.Complete {
+		b.ReportMetric(1, "incomplete")
+	}
+	return r
 }
