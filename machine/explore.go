@@ -92,8 +92,12 @@ const (
 	// redEarlyPair: a postponed early store is not taken together with
 	// the in-order load before it (postponedStoreMoves).
 	redEarlyPair
+	// redPartialSet: persistent sets in which a CPU may take part with
+	// only the moves that perform some of its instructions (partialSet,
+	// persistentpart.go).
+	redPartialSet
 
-	allReductions = redEarlyPair<<1 - 1
+	allReductions = redPartialSet<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -109,6 +113,8 @@ var requires = map[reduction]reduction{
 	redDeadLines: redUnreadable,
 	// A refinement of postponed stores.
 	redEarlyPair: redPostpone,
+	// A refinement of persistent sets of CPUs, computed with them.
+	redPartialSet: redPersistentSet,
 }
 
 // enabledReductions returns the reductions on when off are turned off:
@@ -286,7 +292,9 @@ type outcomeAcc struct {
 //     includes a plain store issued early, earlyStore), as are all the
 //     moves of a CPU that nothing another CPU may still do interferes with
 //     (persistentCPU), and else the moves of the smallest set of CPUs
-//     closed under interference (persistentSet, persistentset.go);
+//     closed under interference (persistentSet, persistentset.go), or of
+//     a set in which some CPUs take part with only the moves performing
+//     some of their instructions (partialSet, persistentpart.go);
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves; an early one not with the in-order load
@@ -809,8 +817,18 @@ type worker struct {
 	fpSc         scratch   // persistentSet's copy of the state
 	part         setFoot   // persistentSet's footprint of a single commit
 	partFut      futFoot   // and of the rest of its CPU's future
-	final        []finalState
-	transitions  int
+	// partialSet's (persistentpart.go): per CPU what it knows of its
+	// moves, the instructions in the set, footprints of the set's moves
+	// and I-free futures, the best set's instructions, its moves.
+	pinfo       []partInfo
+	pids        []uint64
+	pfoot       []setFoot
+	pfut        []futFoot
+	bestIDs     []uint64
+	partOut     []macro
+	ppSc        scratch
+	final       []finalState
+	transitions int
 }
 
 // successor is a new state (or a shorter way to one) to record.
@@ -1033,6 +1051,9 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		}
 	}
 	if p, part, mv, ok := e.persistentSet(s, w); ok {
+		if part == partMoves {
+			return append([]macro(nil), w.partOut...)
+		}
 		var out []macro
 		for c := range s.cpus {
 			switch {
