@@ -419,7 +419,7 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		terminal[i] = w.transitions == 0
 		transitions[w.id] += w.transitions
 		if terminal[i] || e.m.Final(s) {
-			w.final = append(w.final, finalState{i: i, state: s.clone()})
+			w.keep(i, s)
 		}
 	}
 	pool := e.workers
@@ -524,6 +524,20 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 type finalState struct {
 	i     int
 	state *State
+}
+
+// keep copies s, the chunk's i-th state, final or stuck, into one of w's
+// buffers for mergeChunk. mergeChunk reads them and keeps nothing of them
+// (terminal copies what it reports), so the next chunk, and the next
+// exploration of a batch, reuse the buffers instead of allocating a state
+// each: that was an eighth of what checking the kernel's litmus tests
+// allocated (issue 24).
+func (w *worker) keep(i int, s *State) {
+	k := len(w.final)
+	if k == len(w.finalBufs) {
+		w.finalBufs = append(w.finalBufs, &scratch{})
+	}
+	w.final = append(w.final, finalState{i: i, state: w.finalBufs[k].load(s)})
 }
 
 // bytes is what the explorer holds now.
@@ -845,7 +859,9 @@ type worker struct {
 	part         setFoot   // persistentSet's footprint of a single commit
 	partFut      futFoot   // and of the rest of its CPU's future
 	final        []finalState
-	transitions  int
+	// finalBufs are the buffers of final's states (keep).
+	finalBufs   []*scratch
+	transitions int
 }
 
 // successor is a new state (or a shorter way to one) to record.
