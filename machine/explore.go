@@ -856,8 +856,8 @@ type worker struct {
 	symBest      []byte // the least encoding so far (canonical)
 	symLatest    []Value
 	symTied      []int
-	part         setFoot   // persistentSet's footprint of a single commit
-	partFut      futFoot   // and of the rest of its CPU's future
+	part         setFoot // persistentSet's footprint of a single commit
+	partFut      futFoot // and of the rest of its CPU's future
 	final        []finalState
 	// finalBufs are the buffers of final's states (keep).
 	finalBufs   []*scratch
