@@ -96,7 +96,8 @@ func emitBody(g *gen, n int) {
 // TestReductionsSymmetric compares every variant with the reference on
 // symmetric random programs.
 func TestReductionsSymmetric(t *testing.T) {
-	n, perRound := *reductionPrograms, 100
+	// Half of -reduction.programs per kind of template: three kinds.
+	n, perRound := max(1, *reductionPrograms/2), 100
 	if testing.Short() {
 		n, perRound = max(1, n/5), 20
 	}
