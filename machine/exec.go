@@ -509,10 +509,6 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 }
 
 func (m *Machine) canReportQS(s *State, c int) bool {
-	cs := &s.cpus[c]
-	if len(cs.sb) > 0 || (m.Mode == ARM && len(cs.iq) > 0) {
-		return false
-	}
 	for d := range s.cpus {
 		if m.canReportTo(s, c, d) {
 			return true
@@ -522,10 +518,16 @@ func (m *Machine) canReportQS(s *State, c int) bool {
 }
 
 // canReportTo reports whether CPU c owes CPU d's grace period a quiescent
+// state and may report it now (qsHold says what keeps it from reporting).
+func (m *Machine) canReportTo(s *State, c, d int) bool {
+	return m.owesOutside(s, c, d) && (m.drained(s, c) || !m.qsDrains(s, c, d))
+}
+
+// owesOutside reports whether CPU c owes CPU d's grace period a quiescent
 // state and is outside every read-side section that grace period waits
 // for: an RCU reader, or (SRCU) a section of the domain that was open when
-// it started. The store-buffer and queue conditions are canReportQS's.
-func (m *Machine) canReportTo(s *State, c, d int) bool {
+// it started.
+func (m *Machine) owesOutside(s *State, c, d int) bool {
 	g := &s.cpus[d]
 	if g.gpWait&(1<<uint(c)) == 0 {
 		return false
@@ -534,6 +536,35 @@ func (m *Machine) canReportTo(s *State, c, d int) bool {
 		return s.cpus[c].rcuDepth == 0
 	}
 	return !m.inSections(s, c, g.gpSecs)
+}
+
+// drained reports whether CPU c's store buffer and (ARM-like) invalidation
+// queue are empty.
+func (m *Machine) drained(s *State, c int) bool {
+	cs := &s.cpus[c]
+	return len(cs.sb) == 0 && !(m.Mode == ARM && len(cs.iq) > 0)
+}
+
+// qsDrains reports whether CPU c's quiescent state for CPU d's grace
+// period waits for an empty store buffer and queue, as the kernel's
+// quiescent-state path (a full barrier) does. It does for a CPU whose
+// program has read-side sections of the grace period's kind: LKMM orders
+// what such a CPU did before a section's end before the grace period's
+// end when the section began before it (and its reads after a section's
+// start after the grace period's start), and the drain is how the machine
+// keeps that for the sections it no longer waits for. A CPU with no such
+// section is bound by no RCU rule in LKMM (only the grace period's own CPU
+// is, through its full barriers), so it reports with stores still
+// buffered: store buffering with synchronize_rcu on one side and nothing
+// on the other is reachable, as LKMM and ARMv8 allow.
+func (m *Machine) qsDrains(s *State, c, d int) bool {
+	if c == d {
+		return true // its own grace period: its full barrier drained it already
+	}
+	if s.cpus[d].gpDomain == 0 {
+		return m.readers&(1<<uint(c)) != 0
+	}
+	return m.srcuReaders&(1<<uint(c)) != 0
 }
 
 // setDst writes v, which carries the SRCU sections secs, to the

@@ -92,6 +92,9 @@ const (
 	// redEarlyPair: a postponed early store is not taken together with
 	// the in-order load before it (postponedStoreMoves).
 	redEarlyPair
+	// redSymmetry: states are keyed by their orbit under the program's
+	// automorphisms (symmetry.go).
+	redSymmetry
 	// redPartialSet: persistent sets in which a CPU may take part with
 	// only the moves that perform some of its instructions (partialSet,
 	// persistentpart.go).
@@ -270,6 +273,7 @@ type outcomeAcc struct {
 	outcome Outcome
 	states  int
 	node    int32
+	perm    int // the automorphism that renames the node's witness (-1: none)
 }
 
 // Explore visits every state reachable from m's initial state and reports
@@ -302,7 +306,10 @@ type outcomeAcc struct {
 //   - postponed read-side sections: while a grace period may wait,
 //     rcu_read_lock is taken only together with its CPU's next step
 //     (postponedLockMoves);
-//   - the state key leaves out what no future step can observe (Key).
+//   - the state key leaves out what no future step can observe (Key);
+//   - symmetry: when renaming CPUs and locations together maps the
+//     program onto itself, states are keyed by their orbit and every
+//     outcome found is reported with its renamed images (symmetry.go).
 //
 // Each is switchable (Options.off, for the tests: reduction lists them
 // with what each requires), and the tests compare each alone, none and
@@ -420,7 +427,7 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		terminal[i] = w.transitions == 0
 		transitions[w.id] += w.transitions
 		if terminal[i] || e.m.Final(s) {
-			w.final = append(w.final, finalState{i: i, state: s.clone()})
+			w.keep(i, s)
 		}
 	}
 	pool := e.workers
@@ -502,7 +509,13 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	e.res.Complete = stopped.Kind == StopNone
 	e.res.Stop = stopped
 	for _, acc := range e.outs {
-		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: e.witness(acc.node)})
+		wit := e.witness(acc.node)
+		if acc.perm >= 0 {
+			for i, st := range wit {
+				wit[i] = e.m.sym[acc.perm].step(st)
+			}
+		}
+		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: wit})
 	}
 	sort.Slice(e.res.Outcomes, func(i, j int) bool {
 		return e.res.Outcomes[i].Outcome.Key() < e.res.Outcomes[j].Outcome.Key()
@@ -519,6 +532,20 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 type finalState struct {
 	i     int
 	state *State
+}
+
+// keep copies s, the chunk's i-th state, final or stuck, into one of w's
+// buffers for mergeChunk. mergeChunk reads them and keeps nothing of them
+// (terminal copies what it reports), so the next chunk, and the next
+// exploration of a batch, reuse the buffers instead of allocating a state
+// each: that was an eighth of what checking the kernel's litmus tests
+// allocated (issue 24).
+func (w *worker) keep(i int, s *State) {
+	k := len(w.final)
+	if k == len(w.finalBufs) {
+		w.finalBufs = append(w.finalBufs, &scratch{})
+	}
+	w.final = append(w.final, finalState{i: i, state: w.finalBufs[k].load(s)})
 }
 
 // bytes is what the explorer holds now.
@@ -778,13 +805,30 @@ func (e *explorer) terminal(idx int32, s *State) {
 		return
 	}
 	o := m.Outcome(s)
-	k := o.Key()
+	e.addOutcome(o, o.Key(), idx, -1)
+	if e.symmetric() {
+		// Its images under the automorphisms are outcomes too (symmetry.go),
+		// each reached by the witness renamed.
+		seen := []string{o.Key()}
+		for g := range m.sym {
+			og := m.sym[g].outcome(o)
+			if k := og.Key(); !slices.Contains(seen, k) {
+				seen = append(seen, k)
+				e.addOutcome(og, k, idx, g)
+			}
+		}
+	}
+}
+
+// addOutcome records outcome o (key k) of the final state at node idx,
+// whose witness is renamed by automorphism g (-1: none).
+func (e *explorer) addOutcome(o Outcome, k string, idx int32, g int) {
 	acc := e.outs[k]
 	if acc == nil {
-		acc = &outcomeAcc{outcome: o, node: idx}
+		acc = &outcomeAcc{outcome: o, node: idx, perm: g}
 		e.outs[k] = acc
 	} else if e.nodes.dist.at(int(idx))&^doneBit < e.nodes.dist.at(int(acc.node))&^doneBit {
-		acc.node = idx
+		acc.node, acc.perm = idx, g
 	}
 	acc.states++
 }
@@ -815,19 +859,26 @@ type worker struct {
 	cur          []setFoot // per CPU footprints of its moves (persistentSet)
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
-	part         setFoot   // persistentSet's footprint of a single commit
-	partFut      futFoot   // and of the rest of its CPU's future
+	symSc        scratch   // a successor renamed by an automorphism (canonical)
+	symBuf       permBuf
+	symBest      []byte // the least encoding so far (canonical)
+	symLatest    []Value
+	symTied      []int
+	part         setFoot // persistentSet's footprint of a single commit
+	partFut      futFoot // and of the rest of its CPU's future
 	// partialSet's (persistentpart.go): per CPU what it knows of its
 	// moves, the instructions in the set, footprints of the set's moves
 	// and I-free futures, the best set's instructions, its moves.
-	pinfo       []partInfo
-	pids        []uint64
-	pfoot       []setFoot
-	pfut        []futFoot
-	bestIDs     []uint64
-	partOut     []macro
-	ppSc        scratch
-	final       []finalState
+	pinfo   []partInfo
+	pids    []uint64
+	pfoot   []setFoot
+	pfut    []futFoot
+	bestIDs []uint64
+	partOut []macro
+	ppSc    scratch
+	final   []finalState
+	// finalBufs are the buffers of final's states (keep).
+	finalBufs   []*scratch
 	transitions int
 }
 
@@ -856,7 +907,7 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		t := w.sc.load(s)
 		cost := e.applyMacro(t, mv, nil)
 		w.transitions++
-		enc := e.encode(t, w)
+		enc, _ := e.canonical(t, w)
 		if idx, ok := e.lookup(enc, w); ok {
 			if dv := e.nodes.dist.at(idx); dv&doneBit != 0 || int32(dv) <= dist+cost {
 				continue
@@ -1650,8 +1701,28 @@ func (e *explorer) path(idx int32) []Step {
 	}
 	s := e.m.Initial()
 	var steps []Step
+	if !e.symmetric() {
+		for i := len(mvs) - 1; i >= 0; i-- {
+			e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+		}
+		return e.m.prune(steps)
+	}
+	// Each move is one of the representative its parent was stored as:
+	// s is kept as that representative, and g maps the path's own
+	// states (the steps before renaming) onto it (symmetry.go).
+	s.coh, s.memCo = nil, nil
+	w := &worker{}
+	g := identityPerm(len(s.cpus), len(s.mem))
 	for i := len(mvs) - 1; i >= 0; i-- {
-		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+		inv := g.inverse()
+		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, inv.step(st)) })
+		if _, h := e.canonical(s, w); h >= 0 {
+			s = e.m.sym[h].permute(&w.symSc, s, &w.symBuf).clone()
+			g = g.then(&e.m.sym[h])
+		}
+	}
+	for i, st := range steps {
+		steps[i] = g.step(st)
 	}
 	return e.m.prune(steps)
 }

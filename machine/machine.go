@@ -11,6 +11,11 @@ type Machine struct {
 	Mode Mode
 
 	hasSync bool // any synchronize_rcu: without one, RCU read-side markers have no effect
+	// readers and srcuReaders: bit c is set when CPU c's program has an
+	// RCU read-side marker (rcu_read_lock/unlock), resp. an SRCU lock or
+	// unlock of any domain. A CPU outside them reports a quiescent state
+	// without draining (exec.go, canReportTo).
+	readers, srcuReaders uint32
 	// hasSyncSRCU: any synchronize_srcu; without one, SRCU sections
 	// have no effect beyond the index srcu_read_lock returns.
 	hasSyncSRCU bool
@@ -27,6 +32,9 @@ type Machine struct {
 	// fut holds the explorer's static analyses of the program
 	// (futures.go): what each CPU may still do from each pc.
 	fut *futures
+	// sym holds the program's automorphisms but the identity
+	// (symmetry.go).
+	sym []perm
 }
 
 // New validates p and returns a machine running it in mode.
@@ -35,10 +43,15 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{Prog: p, Mode: mode}
-	for _, t := range p.Threads {
+	for c, t := range p.Threads {
 		for _, in := range t.Code {
-			if in.Op == OpSyncRCU {
+			switch in.Op {
+			case OpSyncRCU:
 				m.hasSync = true
+			case OpRCULock, OpRCUUnlock:
+				m.readers |= 1 << uint(c)
+			case OpSRCULock, OpSRCUUnlock:
+				m.srcuReaders |= 1 << uint(c)
 			}
 		}
 	}
@@ -46,6 +59,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		return nil, err
 	}
 	m.fut = analyse(p, m.hasSyncSRCU)
+	m.sym = automorphisms(p)
 	return m, nil
 }
 

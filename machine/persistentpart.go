@@ -79,8 +79,11 @@ import "math/bits"
 // pinned CPU inside a read-side section stays inside (an rcu_read_unlock
 // cannot be passed or issued early when the program waits for grace
 // periods) and one before its synchronize_rcu stays before it; with a
-// pending entry in I_c it keeps its store buffer non-empty. Such CPUs are
-// stuck (they cannot report along I-free paths) and keep a grace period
+// pending entry in I_c it keeps its store buffer non-empty, which keeps a
+// CPU with read-side sections from reporting (one without any reports at
+// once, stores buffered or not, and so never owes a report the search
+// sees: qsDrains). Such CPUs are stuck (they cannot report along I-free
+// paths) and keep a grace period
 // possible, as a CPU of P does in persistentset.go; other partial CPUs
 // are neither. A CPU that is not stuck may become quiescent along an
 // I-free path (committing its other entries, outside any section), after

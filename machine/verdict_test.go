@@ -236,6 +236,46 @@ exists (0:r1=1 /\ 1:r1=1)`,
 		tso: false, arm: true,
 	},
 	{
+		name: "sb-rcusync-no-reader",
+		rule: "a CPU with no read-side section reports its quiescent state with stores still buffered: store buffering with synchronize_rcu on one side and nothing on the other (perfbook's C-SB+o-rcusync-o+o-o; herd7: LKMM, ARMv8 and x86-TSO Sometimes)",
+		src: `C sb-rcusync-no-reader
+{}
+P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); synchronize_rcu(); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r1; WRITE_ONCE(*y, 1); r1 = READ_ONCE(*x); }
+exists (0:r0=0 /\ 1:r1=0)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "sb-rcusync-empty-section-before-load",
+		rule: "a CPU with read-side sections reports its quiescent state only drained: a store before an empty section is visible before the grace period ends when the load after it came before the grace period (herd7: LKMM Never, by the RCU guarantee)",
+		src: `C sb-rcusync-empty-section-before-load
+{}
+P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); rcu_read_lock(); rcu_read_unlock(); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r1; WRITE_ONCE(*y, 1); synchronize_rcu(); r1 = READ_ONCE(*x); }
+exists (0:r0=0 /\ 1:r1=0)`,
+		tso: false, arm: false,
+	},
+	{
+		name: "sb-srcusync-no-reader",
+		rule: "a CPU with no SRCU section reports its quiescent state to an SRCU grace period with stores still buffered (herd7: LKMM, ARMv8 and x86-TSO Sometimes)",
+		src: `C sb-srcusync-no-reader
+{}
+P0(int *x, int *y, struct srcu_struct *s) { int r0; WRITE_ONCE(*x, 1); synchronize_srcu(s); r0 = READ_ONCE(*y); }
+P1(int *x, int *y, struct srcu_struct *s) { int r1; WRITE_ONCE(*y, 1); r1 = READ_ONCE(*x); }
+exists (0:r0=0 /\ 1:r1=0)`,
+		tso: true, arm: true,
+	},
+	{
+		name: "sb-srcusync-empty-section-before-load",
+		rule: "a CPU with SRCU sections of the domain reports to its grace period only drained (herd7: LKMM Never)",
+		src: `C sb-srcusync-empty-section-before-load
+{}
+P0(int *x, int *y, struct srcu_struct *s) { int r0; int r2; WRITE_ONCE(*x, 1); r2 = srcu_read_lock(s); srcu_read_unlock(s, r2); r0 = READ_ONCE(*y); }
+P1(int *x, int *y, struct srcu_struct *s) { int r1; WRITE_ONCE(*y, 1); synchronize_srcu(s); r1 = READ_ONCE(*x); }
+exists (0:r0=0 /\ 1:r1=0)`,
+		tso: false, arm: false,
+	},
+	{
 		name: "lb-rcu-sections-with-gp",
 		rule: "with a synchronize_rcu in the program a store does not go ahead of a load past rcu_read_lock (the section's start is observed; LKMM: Never, by the RCU guarantee)",
 		src: `C lb-rcu-sections-with-gp

@@ -404,8 +404,10 @@ func (m *Machine) Wait(s *State, c int) Wait {
 func (m *Machine) qsHold(s *State, d, g int) QSHold {
 	ds := &s.cpus[d]
 	switch {
-	case !m.canReportTo(s, d, g):
+	case !m.owesOutside(s, d, g):
 		return HoldReader
+	case !m.qsDrains(s, d, g):
+		return HoldNone
 	case len(ds.sb) > 0: // markers never lead the buffer: it holds a store
 		return HoldStoreBuffer
 	case m.Mode == ARM && len(ds.iq) > 0:

@@ -369,7 +369,7 @@ func (tc *threadCompiler) emit(in machine.Instr) int {
 	}
 	in.Text = tc.text
 	if c := tc.from.call; c != nil {
-		in.Prim = prims[c.Fun.Name].prim // what a call emits is its primitive's
+		in.Prim = prims()[c.Fun.Name].prim // what a call emits is its primitive's
 	}
 	in.Line = tc.pos.Line
 	in.Depth = tc.depth
@@ -555,7 +555,13 @@ func (tc *threadCompiler) shortCircuit(x *syntax.BinaryExpr) *machine.Expr {
 }
 
 // constNames are names with a fixed value in code.
-var constNames = map[string]*machine.Value{"NULL": new(machine.Value)}
+var constNames = func() map[string]*machine.Value {
+	names := map[string]*machine.Value{"NULL": new(machine.Value)}
+	for name, v := range memoryOrders {
+		names[name] = &v
+	}
+	return names
+}()
 
 var binOps = map[string]machine.ExprOp{
 	"+": machine.EAdd, "-": machine.ESub, "*": machine.EMul, "/": machine.EDiv, "%": machine.EMod,
@@ -762,7 +768,7 @@ func dstReg(r machine.Reg) dest { return dest{kind: destReg, reg: r} }
 // that receives the result. For dstValue it returns the result.
 func (tc *threadCompiler) call(c *syntax.CallExpr, dst dest) *machine.Expr {
 	name := c.Fun.Name
-	pr := prims[name]
+	pr := prims()[name]
 	if pr == nil {
 		tc.fail(c.Fun.NamePos, "unknown function %q", name)
 	}

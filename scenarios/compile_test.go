@@ -307,7 +307,7 @@ func TestPrimitiveMapping(t *testing.T) {
 // is exercised by TestPrimitiveMapping or compiles in a generic call.
 func TestEveryPrimitiveCompiles(t *testing.T) {
 	for _, name := range Primitives() {
-		pr := prims[name]
+		pr := prims()[name]
 		var args []string
 		for _, k := range pr.args {
 			switch k {
@@ -363,7 +363,7 @@ func TestEveryPrimitiveCompiles(t *testing.T) {
 // apart into its family and ordering.
 func TestPrimsAreTheCompilersPrimitives(t *testing.T) {
 	used := map[machine.Prim]bool{}
-	for name, pr := range prims {
+	for name, pr := range prims() {
 		used[pr.prim] = true
 		if pr.prim.HasVariants() && pr.class == pRMW && pr.prim.Order() != pr.order {
 			t.Errorf("%s: Prim %s orders %v, the compiler %v", name, pr.prim, pr.prim.Order(), pr.order)

@@ -160,8 +160,8 @@ var orderFamilies = sync.OnceValue(func() [][]Ordering {
 		return []Ordering{{Word: "relaxed", Prim: relaxed}, {Word: "acquire", Prim: acquire}, {Word: "release", Prim: release}, {Word: "full", Prim: full}}
 	}
 	for _, name := range Primitives() {
-		p := prims[name]
-		if p.class != pRMW || prims[name+"_relaxed"] == nil || prims[name+"_acquire"] == nil || prims[name+"_release"] == nil {
+		p := prims()[name]
+		if p.class != pRMW || prims()[name+"_relaxed"] == nil || prims()[name+"_acquire"] == nil || prims()[name+"_release"] == nil {
 			continue
 		}
 		fams = append(fams, rmw(name+"_relaxed", name+"_acquire", name+"_release", name))
@@ -188,7 +188,7 @@ func fencePrim(word string) string {
 	if p, ok := barrierWords[word]; ok {
 		return p
 	}
-	if p := prims[word]; p != nil && p.class == pFence {
+	if p := prims()[word]; p != nil && p.class == pFence {
 		return word
 	}
 	return ""
@@ -244,7 +244,7 @@ func familyOf(name string) []Ordering {
 			}
 		}
 	}
-	if p := prims[name]; p != nil && p.class == pFence {
+	if p := prims()[name]; p != nil && p.class == pFence {
 		return append([]Ordering{{Word: name, Prim: name}}, barrierFamily...)
 	}
 	return nil
@@ -334,7 +334,7 @@ func (tg editTarget) orderings() ([]Ordering, int, error) {
 // writes a location declared to hold a pointer ("int *p=x;" or a
 // parameter "int **p").
 func (tg editTarget) pointerAccess() bool {
-	p := prims[tg.from.call.Fun.Name]
+	p := prims()[tg.from.call.Fun.Name]
 	if p.addr < 0 || p.addr >= len(tg.from.call.Args) {
 		return false
 	}
@@ -368,7 +368,7 @@ func (tg editTarget) setOrder(to string) error {
 	call := tg.from.call
 	fam := familyOf(call.Fun.Name) // rcu forms are allowed when asked for by name
 	i := slices.IndexFunc(fam, func(o Ordering) bool { return o.matches(to) })
-	if i < 0 && prims[call.Fun.Name].class == pFence && fencePrim(to) != "" {
+	if i < 0 && prims()[call.Fun.Name].class == pFence && fencePrim(to) != "" {
 		fam = append(fam, Ordering{Word: to, Prim: fencePrim(to)})
 		i = len(fam) - 1
 	}
@@ -379,7 +379,7 @@ func (tg editTarget) setOrder(to string) error {
 		}
 		return fmt.Errorf("%s cannot be %s: %s() can be %s", tg.what(), to, call.Fun.Name, strings.Join(words, ", "))
 	}
-	from, into := prims[call.Fun.Name], prims[fam[i].Prim]
+	from, into := prims()[call.Fun.Name], prims()[fam[i].Prim]
 	if from.addr >= 0 {
 		call.Args[from.addr] = convertAddr(call.Args[from.addr], from.args[from.addr], into.args[into.addr])
 	}
@@ -483,7 +483,7 @@ func fenceStmt(st syntax.Stmt) string {
 		return ""
 	}
 	call, ok := syntax.Unparen(es.X).(*syntax.CallExpr)
-	if !ok || prims[call.Fun.Name] == nil || prims[call.Fun.Name].class != pFence {
+	if !ok || prims()[call.Fun.Name] == nil || prims()[call.Fun.Name].class != pFence {
 		return ""
 	}
 	return call.Fun.Name
@@ -951,7 +951,7 @@ func (s *Spec) Weakenings() ([]Weakening, []string) {
 			case in.Op == machine.OpLoad && in.Access == machine.Acquire,
 				in.Op == machine.OpStore && in.Access.IsRelease(),
 				in.Op == machine.OpRMW && in.Order != machine.OrderRelaxed,
-				prims[name] != nil && prims[name].class == pStoreMb:
+				prims()[name] != nil && prims()[name].class == pStoreMb:
 				forms, cur, err := tg.orderings()
 				if err != nil || cur == 0 {
 					if err != nil {
@@ -1057,7 +1057,7 @@ func editDelta(tg editTarget, e Edit) int {
 		return 0
 	}
 	n := func(prim string) int {
-		if p := prims[prim]; p != nil && p.class == pStoreMb {
+		if p := prims()[prim]; p != nil && p.class == pStoreMb {
 			return 2
 		}
 		return 1

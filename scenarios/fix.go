@@ -272,7 +272,7 @@ func orderSite(tg editTarget, cpu string, at int, what string) (fixSite, bool) {
 		return fixLevel{}
 	}
 	has := func(to string) bool { return slices.ContainsFunc(forms, func(o Ordering) bool { return o.Word == to }) }
-	p := prims[name]
+	p := prims()[name]
 	switch {
 	case p == nil:
 		return fixSite{}, false

@@ -470,7 +470,7 @@ func TestEveryLKMMPrimitive(t *testing.T) {
 			continue
 		}
 		n++
-		if prims[m[1]] == nil {
+		if prims()[m[1]] == nil {
 			t.Errorf("%s (linux-kernel.def) is not a supported primitive", m[1])
 		}
 	}

@@ -30,6 +30,11 @@ func readInput(name string, stdin io.Reader, limit int, what string) ([]byte, er
 	if err != nil {
 		return nil, statError(name, err)
 	}
+	return readStated(name, pre, limit, what)
+}
+
+// readStated is readInput of a file, given what os.Stat said of it.
+func readStated(name string, pre fs.FileInfo, limit int, what string) ([]byte, error) {
 	if m := pre.Mode(); !m.IsRegular() && m&fs.ModeNamedPipe == 0 {
 		return nil, fmt.Errorf("%s: not a regular file (%s); give a file, a pipe, or - for standard input", name, fileKind(m))
 	}

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"smpscope/machine"
 	"smpscope/scenarios/syntax"
@@ -84,14 +85,39 @@ type prim struct {
 	deref []bool
 }
 
-var prims = map[string]*prim{}
+// prims is the table of supported primitives by name. It is built on
+// first use (parsing, compiling or editing a test) rather than at start-up,
+// so that commands that read no test (--version, help, list) do not pay
+// for its ~170 entries (issue 24: it was a third of the program's
+// package-initialisation time).
+var prims = sync.OnceValue(buildPrims)
 
-func addPrim(p *prim) {
-	if _, dup := prims[p.name]; dup {
+// buildPrims builds the primitive table: the kernel's primitives, C11's,
+// and herd7's internal forms of the kernel's.
+func buildPrims() map[string]*prim {
+	b := primBuilder{prims: make(map[string]*prim, 192), named: make(map[string]machine.Prim, 192)}
+	for _, mp := range machine.Prims() {
+		b.named[mp.String()] = mp
+	}
+	kernelPrims(&b)
+	c11Prims(&b)
+	return b.prims
+}
+
+// primBuilder is the table being built, with the machine's primitives by
+// name (machine.PrimNamed searches them one by one, which for every entry
+// made building the table take ten times as long).
+type primBuilder struct {
+	prims map[string]*prim
+	named map[string]machine.Prim
+}
+
+func (b *primBuilder) add(p *prim) {
+	if _, dup := b.prims[p.name]; dup {
 		panic("scenarios: duplicate primitive " + p.name)
 	}
 	if !strings.HasPrefix(p.name, "__") {
-		mp, ok := machine.PrimNamed(p.name)
+		mp, ok := b.named[p.name]
 		if !ok {
 			panic("scenarios: primitive " + p.name + " has no machine.Prim")
 		}
@@ -101,7 +127,7 @@ func addPrim(p *prim) {
 	for i, k := range p.args {
 		p.deref[i] = k == argLvalue
 	}
-	prims[p.name] = p
+	b.prims[p.name] = p
 }
 
 // Parse parses a C litmus test of the primitives smpscope supports (see
@@ -114,7 +140,7 @@ func Parse(filename string, src []byte) (*syntax.Scenario, error) {
 // KernelFuncs tells syntax.Parse the primitives a test may call, and why
 // another function cannot be called.
 func KernelFuncs(name string, at syntax.Position) ([]bool, error) {
-	if p := prims[name]; p != nil {
+	if p := prims()[name]; p != nil {
 		return p.deref, nil
 	}
 	if msg, ok := unsupportedCalls[name]; ok {
@@ -126,7 +152,8 @@ func KernelFuncs(name string, at syntax.Position) ([]bool, error) {
 	return nil, syntax.Errorf(at, "unknown function %q (see FORMAT.md for the supported primitives)", name)
 }
 
-func init() {
+func kernelPrims(b *primBuilder) {
+	addPrim := b.add
 	load := func(name string, a argKind, acc machine.Access) {
 		addPrim(&prim{name: name, class: pLoad, args: []argKind{a}, addr: 0, val: -1, exp: -1, access: acc, ret: retValue})
 	}
@@ -233,8 +260,9 @@ func init() {
 
 // Primitives returns the names of every supported kernel primitive, sorted.
 func Primitives() []string {
-	names := make([]string, 0, len(prims))
-	for n := range prims {
+	t := prims()
+	names := make([]string, 0, len(t))
+	for n := range t {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -275,10 +303,8 @@ var memoryOrders = map[string]machine.Value{
 	"memory_order_release": 3, "memory_order_acq_rel": 4, "memory_order_seq_cst": 5,
 }
 
-func init() {
-	for name, v := range memoryOrders {
-		constNames[name] = &v
-	}
+func c11Prims(b *primBuilder) {
+	addPrim, prims := b.add, b.prims
 	c11 := func(name string, class primClass, args []argKind, addr, val int, k machine.RMWKind) {
 		addPrim(&prim{name: name, class: class, args: args, addr: addr, val: val, exp: -1, rmw: k, ret: retValue})
 	}

@@ -91,7 +91,7 @@ func (s source) remap(err error) error {
 
 // resolveSource parses the scenario arg names (see Resolve).
 func resolveSource(arg string, stdin io.Reader) (source, error) {
-	path, sel := splitSelector(arg)
+	path, sel, fi, statErr := statSelector(arg)
 	if path == StdinName {
 		src, err := readInput(path, stdin, syntax.MaxSourceSize, "a scenario")
 		if err != nil {
@@ -99,9 +99,8 @@ func resolveSource(arg string, stdin io.Reader) (source, error) {
 		}
 		return parseInput(stdinFile, src, sel, false)
 	}
-	fi, statErr := os.Stat(path)
 	if statErr == nil && !fi.IsDir() {
-		src, err := readInput(path, stdin, syntax.MaxSourceSize, "a scenario")
+		src, err := readStated(path, fi, syntax.MaxSourceSize, "a scenario")
 		if err != nil {
 			return source{}, err
 		}
@@ -132,18 +131,32 @@ func resolveSource(arg string, stdin io.Reader) (source, error) {
 // test it selects, when the part before "#" is standard input or a file
 // and the whole is not.
 func splitSelector(arg string) (path, sel string) {
-	if arg == StdinName || exists(arg) {
-		return arg, ""
+	path, sel, _, _ = statSelector(arg)
+	return path, sel
+}
+
+// statSelector is splitSelector that also returns what os.Stat says of
+// path (nothing for standard input), so that a file is looked up once:
+// system calls are most of what reading a small test costs (issue 24).
+func statSelector(arg string) (path, sel string, fi fs.FileInfo, statErr error) {
+	if arg == StdinName {
+		return arg, "", nil, nil
+	}
+	if fi, statErr = os.Stat(arg); statErr == nil {
+		return arg, "", fi, nil
 	}
 	i := strings.LastIndexByte(arg, '#')
 	if i <= 0 || i == len(arg)-1 {
-		return arg, ""
+		return arg, "", nil, statErr
 	}
 	base := arg[:i]
-	if fi, err := os.Stat(base); base == StdinName || err == nil && !fi.IsDir() {
-		return base, arg[i+1:]
+	if base == StdinName {
+		return base, arg[i+1:], nil, nil
 	}
-	return arg, ""
+	if bfi, err := os.Stat(base); err == nil && !bfi.IsDir() {
+		return base, arg[i+1:], bfi, nil
+	}
+	return arg, "", nil, statErr
 }
 
 // parseInput parses what a file or standard input held: a litmus test as
@@ -412,9 +425,4 @@ func traceSource(tracePath, value string, at syntax.Position) (*Spec, error) {
 		return nil, err
 	}
 	return sp, nil
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

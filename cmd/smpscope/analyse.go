@@ -58,7 +58,7 @@ shows "?" and the counts found so far, without a verdict).`,
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a markdown table")
-	cmd.Flags().StringArrayVar(&edits, "edit", nil, "a what-if to compare with the scenario as written, e.g. `P1:2=acquire` or P0:1+mb,P1:1+mb (repeatable: a row each)")
+	cmd.Flags().Var((*repeated)(&edits), "edit", "a what-if to compare with the scenario as written, e.g. `P1:2=acquire` or P0:1+mb,P1:1+mb (repeatable: a row each)")
 	limits.add(cmd.Flags(), "exploring one variant in one mode")
 	return cmd
 }

@@ -7,7 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -120,11 +124,15 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 	var all []checked
 	var jobs []scenarios.Job
 	var at []int // index in all of each job
-	for _, arg := range args {
+	specs := resolveAll(args, func(arg string) (*scenarios.Spec, error) {
 		sp, err := scenarios.Resolve(withTest(arg, opts.test), stdin)
 		if err == nil {
 			sp, err = sp.Edited(edits...)
 		}
+		return sp, err
+	})
+	for i, arg := range args {
+		sp, err := specs[i].sp, specs[i].err
 		if err != nil {
 			all = append(all, checked{arg: arg, run: scenarios.Run{Job: scenarios.Job{Mode: opts.modes[0]}, Err: err}})
 			continue
@@ -199,6 +207,43 @@ func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr 
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// resolved is one argument's scenario, or why there is none.
+type resolved struct {
+	sp  *scenarios.Spec
+	err error
+}
+
+// resolveAll resolves every argument with resolve, in parallel on all
+// cores: reading, parsing and compiling a directory of small tests costs
+// as much as exploring them (issue 24), and each file is independent of
+// the others. Standard input is read by one goroutine, in the order the
+// arguments name it, so that "-" twice means what it means one at a time.
+func resolveAll(args []string, resolve func(arg string) (*scenarios.Spec, error)) []resolved {
+	out := make([]resolved, len(args))
+	var files []int
+	for i, arg := range args {
+		if arg == scenarios.StdinName || strings.HasPrefix(arg, scenarios.StdinName+"#") {
+			out[i].sp, out[i].err = resolve(arg)
+		} else {
+			files = append(files, i)
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
+				i := files[k]
+				out[i].sp, out[i].err = resolve(args[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // errInterrupted is why an interrupted search stopped.
