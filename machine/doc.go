@@ -40,8 +40,12 @@
 //     interference, taken alone, so that CPUs touching different lines
 //     stop multiplying each other), postponed stores (an early one not
 //     paired with the in-order load before it) and postponed
-//     rcu_read_lock while a grace period may wait, and a key
-//     that leaves out dead lines (key.go, encode.go). Its static analyses
+//     rcu_read_lock while a grace period may wait, a key
+//     that leaves out dead lines (key.go, encode.go), and symmetry
+//     (symmetry.go: when renaming CPUs and locations together maps the
+//     program onto itself, as in perfbook's lock cycles and every ring,
+//     one state of each orbit is stored and each outcome found is
+//     reported with its renamed images). Its static analyses
 //     of the program live in futures.go; the search's state store in
 //     store.go, reusing a small search's buffers for the next.
 //

@@ -92,8 +92,11 @@ const (
 	// redEarlyPair: a postponed early store is not taken together with
 	// the in-order load before it (postponedStoreMoves).
 	redEarlyPair
+	// redSymmetry: states are keyed by their orbit under the program's
+	// automorphisms (symmetry.go).
+	redSymmetry
 
-	allReductions = redEarlyPair<<1 - 1
+	allReductions = redSymmetry<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -264,6 +267,7 @@ type outcomeAcc struct {
 	outcome Outcome
 	states  int
 	node    int32
+	perm    int // the automorphism that renames the node's witness (-1: none)
 }
 
 // Explore visits every state reachable from m's initial state and reports
@@ -294,7 +298,10 @@ type outcomeAcc struct {
 //   - postponed read-side sections: while a grace period may wait,
 //     rcu_read_lock is taken only together with its CPU's next step
 //     (postponedLockMoves);
-//   - the state key leaves out what no future step can observe (Key).
+//   - the state key leaves out what no future step can observe (Key);
+//   - symmetry: when renaming CPUs and locations together maps the
+//     program onto itself, states are keyed by their orbit and every
+//     outcome found is reported with its renamed images (symmetry.go).
 //
 // Each is switchable (Options.off, for the tests: reduction lists them
 // with what each requires), and the tests compare each alone, none and
@@ -494,7 +501,13 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	e.res.Complete = stopped.Kind == StopNone
 	e.res.Stop = stopped
 	for _, acc := range e.outs {
-		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: e.witness(acc.node)})
+		wit := e.witness(acc.node)
+		if acc.perm >= 0 {
+			for i, st := range wit {
+				wit[i] = e.m.sym[acc.perm].step(st)
+			}
+		}
+		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: wit})
 	}
 	sort.Slice(e.res.Outcomes, func(i, j int) bool {
 		return e.res.Outcomes[i].Outcome.Key() < e.res.Outcomes[j].Outcome.Key()
@@ -784,13 +797,30 @@ func (e *explorer) terminal(idx int32, s *State) {
 		return
 	}
 	o := m.Outcome(s)
-	k := o.Key()
+	e.addOutcome(o, o.Key(), idx, -1)
+	if e.symmetric() {
+		// Its images under the automorphisms are outcomes too (symmetry.go),
+		// each reached by the witness renamed.
+		seen := []string{o.Key()}
+		for g := range m.sym {
+			og := m.sym[g].outcome(o)
+			if k := og.Key(); !slices.Contains(seen, k) {
+				seen = append(seen, k)
+				e.addOutcome(og, k, idx, g)
+			}
+		}
+	}
+}
+
+// addOutcome records outcome o (key k) of the final state at node idx,
+// whose witness is renamed by automorphism g (-1: none).
+func (e *explorer) addOutcome(o Outcome, k string, idx int32, g int) {
 	acc := e.outs[k]
 	if acc == nil {
-		acc = &outcomeAcc{outcome: o, node: idx}
+		acc = &outcomeAcc{outcome: o, node: idx, perm: g}
 		e.outs[k] = acc
 	} else if e.nodes.dist.at(int(idx))&^doneBit < e.nodes.dist.at(int(acc.node))&^doneBit {
-		acc.node = idx
+		acc.node, acc.perm = idx, g
 	}
 	acc.states++
 }
@@ -821,8 +851,13 @@ type worker struct {
 	cur          []setFoot // per CPU footprints of its moves (persistentSet)
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
-	part         setFoot   // persistentSet's footprint of a single commit
-	partFut      futFoot   // and of the rest of its CPU's future
+	symSc        scratch   // a successor renamed by an automorphism (canonical)
+	symBuf       permBuf
+	symBest      []byte // the least encoding so far (canonical)
+	symLatest    []Value
+	symTied      []int
+	part         setFoot // persistentSet's footprint of a single commit
+	partFut      futFoot // and of the rest of its CPU's future
 	final        []finalState
 	// finalBufs are the buffers of final's states (keep).
 	finalBufs   []*scratch
@@ -854,7 +889,7 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		t := w.sc.load(s)
 		cost := e.applyMacro(t, mv, nil)
 		w.transitions++
-		enc := e.encode(t, w)
+		enc, _ := e.canonical(t, w)
 		if idx, ok := e.lookup(enc, w); ok {
 			if dv := e.nodes.dist.at(idx); dv&doneBit != 0 || int32(dv) <= dist+cost {
 				continue
@@ -1645,8 +1680,28 @@ func (e *explorer) path(idx int32) []Step {
 	}
 	s := e.m.Initial()
 	var steps []Step
+	if !e.symmetric() {
+		for i := len(mvs) - 1; i >= 0; i-- {
+			e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+		}
+		return e.m.prune(steps)
+	}
+	// Each move is one of the representative its parent was stored as:
+	// s is kept as that representative, and g maps the path's own
+	// states (the steps before renaming) onto it (symmetry.go).
+	s.coh, s.memCo = nil, nil
+	w := &worker{}
+	g := identityPerm(len(s.cpus), len(s.mem))
 	for i := len(mvs) - 1; i >= 0; i-- {
-		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+		inv := g.inverse()
+		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, inv.step(st)) })
+		if _, h := e.canonical(s, w); h >= 0 {
+			s = e.m.sym[h].permute(&w.symSc, s, &w.symBuf).clone()
+			g = g.then(&e.m.sym[h])
+		}
+	}
+	for i, st := range steps {
+		steps[i] = g.step(st)
 	}
 	return e.m.prune(steps)
 }

@@ -22,8 +22,15 @@ var Reductions = []struct {
 	{"graceStep", redGraceStep}, {"private", redPrivate}, {"earlyStore", redEarlyStore},
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
-	{"earlyPair", redEarlyPair},
+	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry},
 }
+
+// RedSymmetry is the symmetry reduction (symmetry.go).
+const RedSymmetry = redSymmetry
+
+// Automorphisms returns how many automorphisms besides the identity the
+// symmetry reduction finds in p.
+func Automorphisms(p *Program) int { return len(automorphisms(p)) }
 
 // AllReductions is every reduction.
 const AllReductions = allReductions
@@ -108,3 +115,17 @@ func Unfolded(p *Program, mode Mode) *Machine {
 	m.noFold = true
 	return m
 }
+
+// Permuted returns g·s, g·st and g·o for the program's automorphism i
+// (symmetry.go), for the equivariance test.
+func Permuted(m *Machine, i int, s *State) *State {
+	var sc scratch
+	var buf permBuf
+	return m.sym[i].permute(&sc, s, &buf).clone()
+}
+
+// PermutedStep is g·st for automorphism i.
+func PermutedStep(m *Machine, i int, st Step) Step { return m.sym[i].step(st) }
+
+// PermutedOutcome is g·o for automorphism i.
+func PermutedOutcome(m *Machine, i int, o Outcome) Outcome { return m.sym[i].outcome(o) }

@@ -32,6 +32,9 @@ type Machine struct {
 	// fut holds the explorer's static analyses of the program
 	// (futures.go): what each CPU may still do from each pc.
 	fut *futures
+	// sym holds the program's automorphisms but the identity
+	// (symmetry.go).
+	sym []perm
 }
 
 // New validates p and returns a machine running it in mode.
@@ -56,6 +59,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		return nil, err
 	}
 	m.fut = analyse(p, m.hasSyncSRCU)
+	m.sym = automorphisms(p)
 	return m, nil
 }
 

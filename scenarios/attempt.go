@@ -45,8 +45,10 @@ type Attempt struct {
 	// Blocks are the points where a CPU had to wait on the way.
 	Blocks []Block
 	// Because completes "the outcome is unreachable because …"; empty
-	// when the analysis could not tell (a limit stopped it).
-	Because string
+	// when the analysis could not tell (a limit stopped it: then
+	// BecauseStopped).
+	Because        string
+	BecauseStopped bool
 	// States is how many states the search explored.
 	States int
 }
@@ -142,8 +144,9 @@ func closestAttempt(spec *Spec, m *machine.Machine, res *machine.Result, opts ma
 		}
 	}
 	best.Origin = fmt.Sprintf("Closest attempt at %s, which is unreachable in %s mode", spec.Condition(), m.Mode.Title())
+	because, stopped := unreachableBecause(spec, m.Mode, opts)
 	best.Attempt = &Attempt{Mode: m.Mode, Parts: parts, Held: bestHeld, Blocks: bestBlocks, States: res.States,
-		Because: unreachableBecause(spec, m.Mode, opts)}
+		Because: because, BecauseStopped: stopped}
 	return best, nil
 }
 
@@ -294,12 +297,18 @@ func (e *Execution) blocks() []Block {
 // unreachableBecause says why the outcome spec asks about is unreachable
 // in mode, after "the outcome is unreachable because": the annotations
 // the necessity analysis finds needed, or the mode's own rules when none
-// is; "" when the analysis could not tell.
-func unreachableBecause(spec *Spec, mode machine.Mode, opts machine.Options) string {
+// is; "" when the analysis could not tell, with true when that is
+// because a limit stopped one of its searches.
+func unreachableBecause(spec *Spec, mode machine.Mode, opts machine.Options) (string, bool) {
 	rep, err := Necessity(spec, []machine.Mode{mode}, opts)
 	if err != nil || !rep.Open(0) || rep.Unknown() {
-		return ""
+		return "", err == nil && rep.Open(0) && rep.Unknown()
 	}
+	return becauseWords(spec, rep, mode), false
+}
+
+// becauseWords is unreachableBecause's sentence for a report that knows.
+func becauseWords(spec *Spec, rep NecessityReport, mode machine.Mode) string {
 	var needed []string
 	for i, a := range rep.Annotations {
 		if rep.Need(i, 0) == Needed {

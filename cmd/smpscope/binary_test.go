@@ -203,9 +203,9 @@ func TestBinaryLimitInLastStates(t *testing.T) {
 		args         []string
 		banned, want string
 	}{
-		{[]string{"check", "--mode", "tso", "sb+once", "--max-states", "20"}, "Observation", "verdict unknown"},
-		{[]string{"trace", "--mode", "tso", "sb+mb", "--max-states", "21"}, "unreachable", "is unknown"},
-		{[]string{"compare", "sb", "--max-states", "20"}, "Never 0/1", "no verdict"},
+		{[]string{"check", "--mode", "tso", "sb+once", "--max-states", "13"}, "Observation", "verdict unknown"},
+		{[]string{"trace", "--mode", "tso", "sb+mb", "--max-states", "12"}, "unreachable", "is unknown"},
+		{[]string{"compare", "sb", "--max-states", "13"}, "Never 0/1", "no verdict"},
 		{[]string{"why", "iriw+mb", "--max-states", "126"}, "no annotation is needed on its own", "marked unknown"},
 	} {
 		r := runBinary(t, 20*time.Second, nil, nil, tc.args...)

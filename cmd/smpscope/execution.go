@@ -176,6 +176,9 @@ func witness(who, verb string, spec *scenarios.Spec, mode machine.Mode, opts mac
 		return nil, &exitError{1, fmt.Sprintf("%s: %v: there is no witness to %s.", prefix, err, verb)}
 	case err != nil:
 		return nil, &exitError{2, fmt.Sprintf("%s: %v", prefix, err)}
+	case ex.Attempt != nil && ex.Attempt.BecauseStopped:
+		// The output would lack what the full search says: why.
+		return nil, &exitError{2, fmt.Sprintf("%s: %s: %s is unreachable in %s mode, but why is unknown: a limit stopped the searches of its weakened programs first", prefix, spec.Name, spec.AskedWords(), mode.Title())}
 	}
 	return ex, nil
 }

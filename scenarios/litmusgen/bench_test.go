@@ -2,6 +2,8 @@ package litmusgen
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +118,69 @@ func benchExplore(b *testing.B, m *machine.Machine) *machine.Result {
 		b.ReportMetric(1, "incomplete")
 	}
 	return r
+}
+
+// lockCycleFiles are perfbook's -C and -X lock cycles (the lock taken by
+// cmpxchg_acquire or xchg_acquire, whose failure the filter rejects), 2 to
+// 5 CPUs, from the shared corpus, and the same shape at 6 CPUs from
+// LockCycle.
+func lockCycleFiles(b *testing.B) []struct{ name, src string } {
+	var out []struct{ name, src string }
+	files, _ := filepath.Glob("../../../shared/litmus/public/perfbook/C-SB+l-o-o-u*-[CX].litmus")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, struct{ name, src string }{strings.TrimSuffix(filepath.Base(f), ".litmus"), string(src)})
+	}
+	for _, v := range []string{"C", "X"} {
+		src, err := LockCycle(6, "WR", v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, struct{ name, src string }{"gen6-" + v, src})
+	}
+	return out
+}
+
+// BenchmarkLockCyclesUnpruned explores the lock cycles (lockCycleFiles)
+// in both modes as the UI does (model.DefaultExploreOptions' limits, with
+// witnesses, no filter pruning: "full") and as check does (the filter's
+// pruning, no witnesses: "pruned"), one exploration per iteration,
+// reporting states; each run stops at 20 s ("incomplete").
+//
+//	go test ./scenarios/litmusgen -run '^$' -bench LockCyclesUnpruned -benchtime 1x -benchmem
+func BenchmarkLockCyclesUnpruned(b *testing.B) {
+	for _, f := range lockCycleFiles(b) {
+		c, err := Compile(f.name, f.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.ReplaceAll(strings.TrimPrefix(f.name, "C-SB+"), "+", "")
+		for _, mode := range []machine.Mode{machine.TSO, machine.ARM} {
+			for _, full := range []bool{true, false} {
+				how := "pruned"
+				opts := machine.Options{MaxStates: 5_000_000, MaxMemory: 768 << 20, Timeout: 20 * time.Second}
+				if full {
+					how = "full"
+				} else {
+					opts.NoWitnesses = true
+					opts.Prune = c.FilterPrune()
+				}
+				b.Run(fmt.Sprintf("%s/%s/%s", name, mode, how), func(b *testing.B) {
+					m := machine.MustNew(c.Program, mode)
+					var r *machine.Result
+					for i := 0; i < b.N; i++ {
+						r = machine.Explore(m, opts)
+					}
+					b.ReportMetric(float64(r.States), "states")
+					b.ReportMetric(float64(len(r.Outcomes)), "outcomes")
+					if !r.Complete {
+						b.ReportMetric(1, "incomplete")
+					}
+				})
+			}
+		}
+	}
 }
