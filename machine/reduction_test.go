@@ -384,7 +384,6 @@ func TestPostponedLockThatFinishesItsCPU(t *testing.T) {
 
 P0(int *x, spinlock_t *l)
 {
-	WRITE_ONCE(*x, 1);
 	spin_lock(l);
 	synchronize_rcu();
 	WRITE_ONCE(*x, 2);

@@ -34,10 +34,16 @@ func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome) string {
 	}
 	sort.Strings(states)
 	var b strings.Builder
+	n := 256 // one allocation for a small report
+	for _, st := range states {
+		n += len(st) + 1
+	}
+	b.Grow(n)
 	fmt.Fprintf(&b, "Test %s %s\n", sp.Name, kind)
 	fmt.Fprintf(&b, "States %d\n", len(states))
 	for _, st := range states {
-		b.WriteString(st + "\n")
+		b.WriteString(st)
+		b.WriteByte('\n')
 	}
 	if v.Validated {
 		b.WriteString("Ok\n")
@@ -55,7 +61,7 @@ func HerdReport(sp *scenarios.Spec, outcomes []machine.Outcome) string {
 
 // runOutcomes are a run's outcomes.
 func runOutcomes(r scenarios.Run) []machine.Outcome {
-	var outs []machine.Outcome
+	outs := make([]machine.Outcome, 0, len(r.Result.Outcomes))
 	for _, o := range r.Result.Outcomes {
 		outs = append(outs, o.Outcome)
 	}
@@ -66,8 +72,10 @@ func runOutcomes(r scenarios.Run) []machine.Outcome {
 // everything: herd7's report, then the mode, the states explored, any
 // deadlocks, the expected LKMM verdict and the time.
 func CheckText(r scenarios.Run) string {
+	herd := HerdReport(r.Spec, runOutcomes(r))
 	var b strings.Builder
-	b.WriteString(HerdReport(r.Spec, runOutcomes(r)))
+	b.Grow(len(herd) + 256) // one allocation for what follows herd7's report
+	b.WriteString(herd)
 	name := r.Spec.Name
 	if len(r.Spec.Edits) > 0 {
 		fmt.Fprintf(&b, "Edited %s %s\n", name, scenarios.EditsText(r.Spec.Edits))

@@ -219,7 +219,7 @@ func renderHeader(in ScenarioInput, st Styles, w int) string {
 		case "no execution":
 			s, status = st.Deadlock, "✗ wrong guess"
 		default:
-			status = "● running"
+			status = "● in progress"
 		}
 		status = sep + s.Render(status)
 	}

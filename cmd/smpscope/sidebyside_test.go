@@ -19,6 +19,7 @@ import (
 
 var kernelSideBySide = flag.Bool("kernel.sidebyside", false, "time smpscope check --mode both (one process) against herd7 + LKMM (one process) on the kernel's litmus tests herd7 accepts, and print the ratio")
 var kernelRounds = flag.Int("kernel.rounds", 20, "rounds of -kernel.sidebyside (each runs both once, interleaved)")
+var kernelAlso = flag.String("kernel.also", "", "with -kernel.sidebyside, also time this smpscope `binary` (another build, to compare before and after)")
 
 // TestKernelSuiteSideBySide is issue 24's kernel-suite comparison: the
 // kernel's litmus tests (../shared/litmus/kernel) that herd7 accepts (33
@@ -27,8 +28,9 @@ var kernelRounds = flag.Int("kernel.rounds", 20, "rounds of -kernel.sidebyside (
 // process. Both are run in turn -kernel.rounds times; it prints the
 // fastest and the median wall time and CPU time (user + system) of each
 // and their ratios. The binary is built as go build builds it, and with
-// CGO_ENABLED=0 (a static binary, which starts faster). It measures and
-// prints; it asserts only that both programs gave every verdict.
+// CGO_ENABLED=0 (a static binary, which starts faster); -kernel.also names
+// another build to time beside them. It measures and prints; it asserts
+// only that every program gave every verdict.
 //
 //	go test ./cmd/smpscope -run TestKernelSuiteSideBySide -kernel.sidebyside -v
 func TestKernelSuiteSideBySide(t *testing.T) {
@@ -61,6 +63,10 @@ func TestKernelSuiteSideBySide(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", b.name, err, out)
 		}
+	}
+	if *kernelAlso != "" {
+		builds = append(builds, struct{ name, cgo string }{*kernelAlso, ""})
+		bins = append(bins, *kernelAlso)
 	}
 	type timing struct{ wall, cpu []time.Duration }
 	runs := make([]timing, len(bins)+1) // the builds, then herd7
