@@ -22,7 +22,7 @@ var Reductions = []struct {
 	{"graceStep", redGraceStep}, {"private", redPrivate}, {"earlyStore", redEarlyStore},
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
-	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry},
+	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"chain", redChain},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).
