@@ -28,9 +28,10 @@ func TestStateLimitIsExact(t *testing.T) {
 // item 1): the chunk's states past the limit are dropped from the queue,
 // and the search was once called complete when nothing else was queued.
 func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
-	// Without symmetry, which would take the ring below two chunks.
+	// Without symmetry and chains, which would take the ring below two
+	// chunks.
 	m := MustNew(ring(4, nil), TSO)
-	full := Explore(m, Options{off: redSymmetry})
+	full := Explore(m, Options{off: redSymmetry | redChain})
 	if !full.Complete || full.States <= expandChunk {
 		t.Fatalf("want a complete search of more than one chunk: %s", summary(full))
 	}
@@ -39,7 +40,7 @@ func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
 		limits = append(limits, n)
 	}
 	for _, n := range limits {
-		res := Explore(m, Options{MaxStates: n, off: redSymmetry})
+		res := Explore(m, Options{MaxStates: n, off: redSymmetry | redChain})
 		switch {
 		case n < full.States && res.Complete:
 			t.Errorf("MaxStates %d of %d: complete after %d states", n, full.States, res.States)

@@ -48,7 +48,9 @@
 //     (symmetry.go: when renaming CPUs and locations together maps the
 //     program onto itself, as in perfbook's lock cycles and every ring,
 //     one state of each orbit is stored and each outcome found is
-//     reported with its renamed images). Its static analyses
+//     reported with its renamed images), and chains (a state whose only
+//     move is a private step is not stored: the step is taken with the
+//     move that led to it). Its static analyses
 //     of the program live in futures.go; the search's state store in
 //     store.go, reusing a small search's buffers for the next.
 //

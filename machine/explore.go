@@ -99,8 +99,11 @@ const (
 	// only the moves that perform some of its instructions (partialSet,
 	// persistentpart.go).
 	redPartialSet
+	// redChain: a state whose only move is a private step is not stored:
+	// the step is taken with the move that led to it (chain).
+	redChain
 
-	allReductions = redPartialSet<<1 - 1
+	allReductions = redChain<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -309,7 +312,9 @@ type outcomeAcc struct {
 //   - the state key leaves out what no future step can observe (Key);
 //   - symmetry: when renaming CPUs and locations together maps the
 //     program onto itself, states are keyed by their orbit and every
-//     outcome found is reported with its renamed images (symmetry.go).
+//     outcome found is reported with its renamed images (symmetry.go);
+//   - chains: a state whose only move is a private step is not stored,
+//     the step taken with the move that led to it (chain).
 //
 // Each is switchable (Options.off, for the tests: reduction lists them
 // with what each requires), and the tests compare each alone, none and
@@ -508,9 +513,17 @@ func (e *explorer) stopAfterChunk(ctx context.Context) Stop {
 func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	e.res.Complete = stopped.Kind == StopNone
 	e.res.Stop = stopped
+	// With symmetry, an outcome's images share their node's witness
+	// (renamed): it is rebuilt once.
+	paths := map[int32][]Step{}
 	for _, acc := range e.outs {
-		wit := e.witness(acc.node)
+		wit, ok := paths[acc.node]
+		if !ok {
+			wit = e.witness(acc.node)
+			paths[acc.node] = wit
+		}
 		if acc.perm >= 0 {
+			wit = slices.Clone(wit)
 			for i, st := range wit {
 				wit[i] = e.m.sym[acc.perm].step(st)
 			}
@@ -859,6 +872,7 @@ type worker struct {
 	cur          []setFoot // per CPU footprints of its moves (persistentSet)
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
+	succ         scratch   // the successor being computed (successors)
 	symSc        scratch   // a successor renamed by an automorphism (canonical)
 	symBuf       permBuf
 	symBest      []byte // the least encoding so far (canonical)
@@ -904,9 +918,10 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 	first := len(w.succs)
 	w.transitions = 0
 	for _, mv := range e.macros(s, w) {
-		t := w.sc.load(s)
+		t := w.succ.load(s)
 		cost := e.applyMacro(t, mv, nil)
 		w.transitions++
+		cost += e.chain(t, w, func(Step) {})
 		enc, _ := e.canonical(t, w)
 		if idx, ok := e.lookup(enc, w); ok {
 			if dv := e.nodes.dist.at(idx); dv&doneBit != 0 || int32(dv) <= dist+cost {
@@ -930,6 +945,50 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost})
 	}
 	return w.succs[first:len(w.succs):len(w.succs)]
+}
+
+// Chains. A state whose expansion is a single private step (privateStep:
+// the step macros returns alone, first) has one successor, so the search
+// need not store it: it takes that step together with the move that led
+// to the state, and again while the state reached has a single private
+// step, and stores only where that ends. Such a state is no end (it has
+// a move: it is neither final, stuck nor faulted, and mis-speculated
+// states have none), so the graph the search explores is the same with
+// those nodes contracted, and reaches the same ends; each move stored is
+// still a sequence of ordinary steps, and path replays the chain after
+// it as the search took it (privateStep reads only what the key holds,
+// so the replayed state, equal in key to the stored one, chooses the
+// same steps).
+
+// chain takes on t the private steps a state with nothing else to do
+// would take one by one (see above), calling did after each ordinary
+// step, and returns their cost.
+func (e *explorer) chain(t *State, w *worker, did func(Step)) int32 {
+	if !e.on(redChain) {
+		return 0
+	}
+	cost := int32(0)
+	for !e.m.ended(t) {
+		mvs, ok := e.privateStep(t, w)
+		if !ok || len(mvs) != 1 {
+			break
+		}
+		e.perform(t, mvs[0], nil, func(st Step) {
+			cost += e.stepCost(st)
+			did(st)
+		})
+	}
+	return cost
+}
+
+// stepCost is what an ordinary step costs in applyMacro's count.
+func (e *explorer) stepCost(st Step) int32 {
+	if st.Kind == StepEarly {
+		if op := e.m.code(int(st.CPU))[st.Arg].Op; op != OpStore && op != OpFence {
+			return earlyLoadCost
+		}
+	}
+	return 1
 }
 
 // applyMacro performs a macro on t and returns its cost: the number of
@@ -1702,8 +1761,10 @@ func (e *explorer) path(idx int32) []Step {
 	s := e.m.Initial()
 	var steps []Step
 	if !e.symmetric() {
+		w := &worker{}
 		for i := len(mvs) - 1; i >= 0; i-- {
 			e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, st) })
+			e.chain(s, w, func(st Step) { steps = append(steps, st) })
 		}
 		return e.m.prune(steps)
 	}
@@ -1716,6 +1777,7 @@ func (e *explorer) path(idx int32) []Step {
 	for i := len(mvs) - 1; i >= 0; i-- {
 		inv := g.inverse()
 		e.perform(s, mvs[i], nil, func(st Step) { steps = append(steps, inv.step(st)) })
+		e.chain(s, w, func(st Step) { steps = append(steps, inv.step(st)) })
 		if _, h := e.canonical(s, w); h >= 0 {
 			s = e.m.sym[h].permute(&w.symSc, s, &w.symBuf).clone()
 			g = g.then(&e.m.sym[h])
