@@ -3,9 +3,9 @@ package machine
 import (
 	"bytes"
 	"context"
+	"maps"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 )
@@ -508,7 +508,11 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	// With symmetry, an outcome's images share their node's witness
 	// (renamed): it is rebuilt once.
 	paths := map[int32][]Step{}
-	for _, acc := range e.outs {
+	// By key: e.outs holds each outcome's Key, computed once when it was
+	// found (sorting by Key() instead built two strings per comparison:
+	// 2,300 of the kernel suite's 37,000 allocations; issue 24).
+	for _, k := range slices.Sorted(maps.Keys(e.outs)) {
+		acc := e.outs[k]
 		wit, ok := paths[acc.node]
 		if !ok {
 			wit = e.witness(acc.node)
@@ -522,9 +526,6 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 		}
 		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: wit})
 	}
-	sort.Slice(e.res.Outcomes, func(i, j int) bool {
-		return e.res.Outcomes[i].Outcome.Key() < e.res.Outcomes[j].Outcome.Key()
-	})
 	e.res.Elapsed = time.Since(start)
 	if e.res.States > 0 {
 		e.res.BytesPerState = float64(e.res.PeakBytes) / float64(e.res.States)
