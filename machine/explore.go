@@ -515,7 +515,10 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 	e.res.Stop = stopped
 	// With symmetry, an outcome's images share their node's witness
 	// (renamed): it is rebuilt once.
-	paths := map[int32][]Step{}
+	var paths map[int32][]Step
+	if e.symmetric() {
+		paths = map[int32][]Step{}
+	}
 	// By key: e.outs holds each outcome's Key, computed once when it was
 	// found (sorting by Key() instead built two strings per comparison:
 	// 2,300 of the kernel suite's 37,000 allocations; issue 24).
@@ -524,7 +527,9 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 		wit, ok := paths[acc.node]
 		if !ok {
 			wit = e.witness(acc.node)
-			paths[acc.node] = wit
+			if paths != nil {
+				paths[acc.node] = wit
+			}
 		}
 		if acc.perm >= 0 {
 			wit = slices.Clone(wit)

@@ -1,6 +1,9 @@
 package machine
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Symmetry (issue 24). perfbook's lock cycles, and every ring litmusgen
 // builds, are programs in which CPU c+1 runs CPU c's code with its
@@ -118,7 +121,7 @@ func automorphisms(p *Program) []perm {
 			if !identity {
 				out = append(out, g)
 			}
-			return len(out) >= maxAutomorphisms
+			return len(out) > maxAutomorphisms
 		}
 		for d := 0; d < n; d++ {
 			if taken[d] {
@@ -140,12 +143,44 @@ func automorphisms(p *Program) []perm {
 		return false
 	}
 	try(0)
+	if len(out) > maxAutomorphisms || !closed(out) {
+		// The argument needs the whole group: every outcome is reported
+		// with its images under all of it (a renaming found by one step
+		// of the search composes with those of the next).
+		return nil
+	}
 	return out
 }
 
-// maxAutomorphisms bounds the automorphisms the search tries per state:
-// each costs an encoding of every successor.
+// maxAutomorphisms bounds the automorphisms the search tries per state
+// (each costs a signature of every successor, and some an encoding): a
+// program with more (five CPUs or more running the same code on the same
+// locations) gets no symmetry reduction.
 const maxAutomorphisms = 23
+
+// closed reports whether the automorphisms with the identity are closed
+// under composition: a group, as enumerating all of them gives.
+func closed(gs []perm) bool {
+	for i := range gs {
+		for j := range gs {
+			c := gs[i].then(&gs[j])
+			found := true
+			for x, d := range c.cpu {
+				found = found && d == uint8(x)
+			}
+			for l, k := range c.loc {
+				found = found && k == Loc(l)
+			}
+			for k := 0; k < len(gs) && !found; k++ {
+				found = slices.Equal(c.cpu, gs[k].cpu) && slices.Equal(c.loc, gs[k].loc)
+			}
+			if !found {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // symmetricInstr reports whether the instruction's only pointer values
 // are constant addresses, and it touches no SRCU.

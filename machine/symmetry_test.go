@@ -174,6 +174,20 @@ func TestAutomorphisms(t *testing.T) {
 	if got := machine.Automorphisms(p); got != 1 {
 		t.Errorf("two CPUs alike: %d automorphisms, want 1", got)
 	}
+	// Four CPUs alike: the whole group of their permutations (23 besides
+	// the identity); five: more than the search tries, so none (a part
+	// of the group would not do).
+	for n, want := range map[int]int{4: 23, 5: 0} {
+		q := &machine.Program{Name: "alike", Locs: []string{"x"}, Init: []machine.Value{0}}
+		for c := 0; c < n; c++ {
+			q.Threads = append(q.Threads, machine.Thread{Name: fmt.Sprintf("P%d", c), Code: []machine.Instr{
+				{Op: machine.OpStore, Addr: at(0), Val: machine.Const(1)},
+			}})
+		}
+		if got := machine.Automorphisms(q); got != want {
+			t.Errorf("%d CPUs alike: %d automorphisms, want %d", n, got, want)
+		}
+	}
 	p.Init[1] = machine.PtrTo(0)
 	p.Locs = append(p.Locs, "q")
 	p.Init = append(p.Init, 0)
