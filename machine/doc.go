@@ -38,9 +38,12 @@
 //     CPU-level persistent sets (persistent.go) and persistent sets of
 //     CPUs (persistentset.go: the moves of a set of CPUs closed under
 //     interference, taken alone, so that CPUs touching different lines
-//     stop multiplying each other), postponed stores (an early one not
-//     paired with the in-order load before it) and postponed
-//     rcu_read_lock while a grace period may wait, a key
+//     stop multiplying each other), step-level persistent sets
+//     (persistentpart.go: a CPU takes part with only the moves that
+//     perform some of its instructions, so that a CPU storing every
+//     location no longer pulls in every reader), postponed stores (an
+//     early one not paired with the in-order load before it) and
+//     postponed rcu_read_lock while a grace period may wait, a key
 //     that leaves out dead lines (key.go, encode.go), and symmetry
 //     (symmetry.go: when renaming CPUs and locations together maps the
 //     program onto itself, as in perfbook's lock cycles and every ring,

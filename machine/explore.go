@@ -95,6 +95,10 @@ const (
 	// redSymmetry: states are keyed by their orbit under the program's
 	// automorphisms (symmetry.go).
 	redSymmetry
+	// redPartialSet: persistent sets in which a CPU may take part with
+	// only the moves that perform some of its instructions (partialSet,
+	// persistentpart.go).
+	redPartialSet
 	// redChain: a state whose only move is a private step is not stored:
 	// the step is taken with the move that led to it (chain).
 	redChain
@@ -115,6 +119,8 @@ var requires = map[reduction]reduction{
 	redDeadLines: redUnreadable,
 	// A refinement of postponed stores.
 	redEarlyPair: redPostpone,
+	// A refinement of persistent sets of CPUs, computed with them.
+	redPartialSet: redPersistentSet,
 }
 
 // enabledReductions returns the reductions on when off are turned off:
@@ -293,7 +299,9 @@ type outcomeAcc struct {
 //     includes a plain store issued early, earlyStore), as are all the
 //     moves of a CPU that nothing another CPU may still do interferes with
 //     (persistentCPU), and else the moves of the smallest set of CPUs
-//     closed under interference (persistentSet, persistentset.go);
+//     closed under interference (persistentSet, persistentset.go), or of
+//     a set in which some CPUs take part with only the moves performing
+//     some of their instructions (partialSet, persistentpart.go);
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves; an early one not with the in-order load
@@ -878,7 +886,17 @@ type worker struct {
 	symTied      []int
 	part         setFoot // persistentSet's footprint of a single commit
 	partFut      futFoot // and of the rest of its CPU's future
-	final        []finalState
+	// partialSet's (persistentpart.go): per CPU what it knows of its
+	// moves, the instructions in the set, footprints of the set's moves
+	// and I-free futures, the best set's instructions, its moves.
+	pinfo   []partInfo
+	pids    []uint64
+	pfoot   []setFoot
+	pfut    []futFoot
+	bestIDs []uint64
+	partOut []macro
+	ppSc    scratch
+	final   []finalState
 	// finalBufs are the buffers of final's states (keep).
 	finalBufs   []*scratch
 	transitions int
@@ -1149,6 +1167,9 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		}
 	}
 	if p, part, mv, ok := e.persistentSet(s, w); ok {
+		if part == partMoves {
+			return append([]macro(nil), w.partOut...)
+		}
 		var out []macro
 		for c := range s.cpus {
 			switch {

@@ -22,7 +22,8 @@ var Reductions = []struct {
 	{"graceStep", redGraceStep}, {"private", redPrivate}, {"earlyStore", redEarlyStore},
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
-	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"chain", redChain},
+	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"partialSet", redPartialSet},
+	{"chain", redChain},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).

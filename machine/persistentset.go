@@ -324,8 +324,18 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 			}
 		}
 	}
+	// Step-level sets only where grace periods are (issue 24's class):
+	// elsewhere the CPU-level ones already serve, and the state counts
+	// people see stay as they were.
+	if e.on(redPartialSet) && m.hasSync && bestMoves > 1 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+		return 0, partMoves, macro{}, true
+	}
 	return best, bestPart, bestMv, best != 0
 }
+
+// partMoves is persistentSet's part when the set found is partialSet's
+// (its moves in w.partOut).
+const partMoves = -2
 
 // Single commits (partial seeds). The moves of a CPU c with stores
 // buffered include commits of entries to different lines, and its
@@ -475,8 +485,14 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 // future of P's partial CPU) may still do, df, conflicts with the moves
 // of CPU c (in P), cf.
 func (e *explorer) conflicts(s *State, p uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
+	return e.conflictsStuck(s, stuckIn(s, p), c, d, cf, df, live, rereads)
+}
+
+// conflictsStuck is conflicts given the CPUs of the set that cannot
+// report without moving (stuckIn, or partClosure's count of them).
+func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
 	m := e.m
-	if e.frozen(s, p, d) {
+	if e.frozen(s, stuck, d) {
 		return false // it cannot move along any path that leaves P out
 	}
 	if cf.locW&(df.locR|df.locW) != 0 || cf.locR&df.locW != 0 {
@@ -484,7 +500,7 @@ func (e *explorer) conflicts(s *State, p uint32, c, d int, cf *setFoot, df *futF
 	}
 	// An arrival that stays delays its CPU unless that CPU stays
 	// non-quiescent anyway: inside a reader or with stores buffered, in P.
-	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^stuckIn(s, p) != 0) {
+	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^stuck != 0) {
 		return true
 	}
 	if m.Mode != ARM {
@@ -529,12 +545,13 @@ func stuckIn(s *State, p uint32) uint32 {
 }
 
 // frozen reports whether CPU d cannot move along any path of moves of
-// CPUs outside p: it waits in a grace period for a CPU of p that cannot
-// report without moving. (Waiting there, it has nothing in its store
-// buffer, nothing it may issue early and has reported itself.)
-func (e *explorer) frozen(s *State, p uint32, d int) bool {
+// CPUs outside the set: it waits in a grace period for a CPU of the set
+// that cannot report without moving (stuck: stuckIn of the set).
+// (Waiting there, it has nothing in its store buffer, nothing it may
+// issue early and has reported itself.)
+func (e *explorer) frozen(s *State, stuck uint32, d int) bool {
 	ds := &s.cpus[d]
-	if !ds.syncWait || ds.gpDomain != 0 || ds.gpWait&stuckIn(s, p) == 0 || len(ds.sb) > 0 {
+	if !ds.syncWait || ds.gpDomain != 0 || ds.gpWait&stuck == 0 || len(ds.sb) > 0 {
 		return false
 	}
 	// Without lazy invalidations its queued entries are steps of its

@@ -76,6 +76,7 @@ func TestReductionsAlone(t *testing.T) {
 		{"small", 3, 6, nil},
 		{"grace", 4, 8, gracePeriodKinds},
 		{"readers", 4, 8, readerKinds},
+		{"partial", 4, 8, partialKinds},
 	}
 	n, perRound := *reductionPrograms, 100 // rapid's default -rapid.checks
 	if testing.Short() {
@@ -115,6 +116,12 @@ func TestReductionsAlone(t *testing.T) {
 		t.Logf("%d explorations compared, %d programs over the reference limit", compared.Load(), skipped.Load())
 	})
 }
+
+// partialKinds are statement kinds for programs of the class in which a
+// CPU may take part in a persistent set with some of its moves only
+// (persistentpart.go): loads and stores (most of them READ_ONCE and
+// WRITE_ONCE), RCU read-side markers and synchronize_rcu.
+var partialKinds = []int{0, 0, 2, 2, 11, 12}
 
 // readerKinds are statement kinds for RCU reader programs: loads, stores,
 // dependencies through a published pointer, control dependencies, RCU
@@ -427,4 +434,134 @@ exists (2:r0=1)
 			}
 		}
 	}
+}
+
+// Step-level persistent sets act where CPU-level ones cannot: in a
+// read-read cycle closed by one CPU storing every location, and in a
+// ring of RCU readers, every CPU's future touches its neighbours' lines.
+// With the reduction off the search must store more states and reach the
+// same outcomes, deadlocks and faults.
+func TestPartialSetActs(t *testing.T) {
+	var cases []struct{ name, src string }
+	for _, roles := range []string{"G+R+R", "GG+R+R+R"} {
+		p, err := litmusgen.ReadersCycle(roles, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct{ name, src string }{"RR-W " + roles, p.Source()})
+	}
+	p, err := litmusgen.GraceCycleProgram("G+R+R+R+R", "RW", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct{ name, src string }{"RW G+R+R+R+R", p.Source()})
+	var part machine.Reduction
+	for _, r := range machine.Reductions {
+		if r.Name == "partialSet" {
+			part = r.R
+		}
+	}
+	acted := false
+	for _, tc := range cases {
+		c := compile(t, tc.name, []byte(tc.src))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			with := machine.ExploreWithout(m, machine.Options{Workers: 1, NoWitnesses: true}, 0)
+			without := machine.ExploreWithout(m, machine.Options{Workers: 1, NoWitnesses: true}, part)
+			if !with.Complete || !without.Complete {
+				t.Fatalf("%s, %s: incomplete", tc.name, mode)
+			}
+			if with.States > without.States {
+				t.Errorf("%s, %s: %d states with partial sets, %d without", tc.name, mode, with.States, without.States)
+			}
+			acted = acted || with.States < without.States
+			keys := func(r *machine.Result) string {
+				var ks []string
+				for _, o := range r.Outcomes {
+					ks = append(ks, o.Outcome.Key())
+				}
+				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
+			}
+			if a, b := keys(with), keys(without); a != b {
+				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
+			}
+			t.Logf("%-18s %-4s %6d states, %6d without partial sets", tc.name, mode, with.States, without.States)
+		}
+	}
+	if !acted {
+		t.Error("the reduction never acts")
+	}
+}
+
+// TestPartialSetGraceClass compares the search with and without
+// step-level persistent sets (each side proven against the reference on
+// small programs above) on members of the grace-period class too big for
+// the reference: cycles of four and five CPUs with grace periods and
+// readers, and read-read cycles closed by a CPU storing every location,
+// in both modes: the same outcomes, deadlocks and faults. Every member
+// with -reduction.grace, every third otherwise, every ninth with -short.
+func TestPartialSetGraceClass(t *testing.T) {
+	var srcs []string
+	roles := []string{"G", "GG", "R", "RN", "RL"}
+	for _, shapes := range []string{"RW", "WR", "WW", "RR"} {
+		for i, a := range roles {
+			for _, b := range roles[i:] {
+				for _, c := range roles {
+					p, err := litmusgen.GraceCycleProgram("G+"+a+"+"+b+"+"+c, shapes, false)
+					if err != nil {
+						continue
+					}
+					srcs = append(srcs, p.Source())
+				}
+			}
+		}
+	}
+	for _, rs := range []string{"G+R+R", "R+G+R", "GG+R+R", "G+RN+R", "G+G+R", "GG+R+R+R"} {
+		p, err := litmusgen.ReadersCycle(rs, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, p.Source())
+	}
+	every := 3
+	switch {
+	case *reductionGraceAll:
+		every = 1
+	case testing.Short():
+		every = 9
+	}
+	var part machine.Reduction
+	for _, r := range machine.Reductions {
+		if r.Name == "partialSet" {
+			part = r.R
+		}
+	}
+	compared, fewer := 0, 0
+	for i := 0; i < len(srcs); i += every {
+		c := compile(t, "grace", []byte(srcs[i]))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			opts := machine.Options{Workers: 1, NoWitnesses: true, MaxStates: 400_000}
+			with := machine.ExploreWithout(m, opts, 0)
+			without := machine.ExploreWithout(m, opts, part)
+			if !with.Complete || !without.Complete {
+				continue
+			}
+			compared++
+			if with.States < without.States {
+				fewer++
+			}
+			keys := func(r *machine.Result) string {
+				var ks []string
+				for _, o := range r.Outcomes {
+					ks = append(ks, o.Outcome.Key())
+				}
+				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
+			}
+			if a, b := keys(with), keys(without); a != b {
+				t.Errorf("%s: outcomes differ:\nwith    %s\nwithout %s\n%s", mode, a, b, srcs[i])
+			}
+		}
+	}
+	t.Logf("%d explorations compared, %d with fewer states", compared, fewer)
 }
