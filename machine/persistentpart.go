@@ -119,6 +119,7 @@ type partInfo struct {
 	coupled  []uint64  // per instruction: those a macro may perform with it
 	foots    []setFoot // per move: its footprint (curFoot of the move alone)
 	delay    []bool    // per move: it appends a store or takes rcu_read_lock
+	known    []bool    // per move: foots holds its footprint (computed on first use)
 	queued   uint64    // the lines other CPUs hold queued invalidations of
 }
 
@@ -144,6 +145,24 @@ func (e *explorer) moveIDs(s *State, c int, mv macro, w *worker) (ids uint64, in
 	m := e.m
 	if mv.pre == preAll {
 		return 0, false, false
+	}
+	if !mv.lock && mv.store != 1 {
+		// No in-order prefix: the instructions are the macro's own.
+		if mv.store > 1 {
+			ids |= 1 << (mv.store - 2)
+		}
+		switch mv.step.Kind {
+		case StepExec:
+			if m.finished(s, c) || mv.store > 1 {
+				break // after an early store the pc may have moved: below
+			}
+			return ids | 1<<s.cpus[c].pc, true, true
+		case StepEarly, StepCommit:
+			return ids | 1<<mv.step.Arg, false, true
+		default:
+			return 0, false, false
+		}
+		ids = 0
 	}
 	t := w.ppSc.load(s)
 	exec := func() { m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil) }
@@ -225,7 +244,7 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 			return
 		}
 	}
-	pi.foots, pi.delay = pi.foots[:0], pi.delay[:0]
+	pi.foots, pi.delay, pi.known = pi.foots[:0], pi.delay[:0], pi.known[:0]
 	for i, mv := range mvs {
 		ids, inOrder, ok := e.moveIDs(s, c, mv, w)
 		if !ok {
@@ -236,10 +255,10 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 		if inOrder {
 			pi.exec |= ids
 		}
+		pi.foots = append(pi.foots, setFoot{})
+		pi.known = append(pi.known, len(mvs) == 1)
 		if len(mvs) == 1 {
-			pi.foots = append(pi.foots, w.cur[c]) // persistentSet's, of the same move
-		} else {
-			pi.foots = append(pi.foots, e.curFoot(s, c, mvs[i:i+1], live, rereads, w))
+			pi.foots[i] = w.cur[c] // persistentSet's, of the same move
 		}
 		d := mv.lock || mv.store != 0
 		for l := ids; l != 0; l &= l - 1 {
@@ -458,6 +477,10 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 			nt, delay := 0, false
 			for i := range w.cpuMvs[c] {
 				if pi.ids[i]&ids[c] != 0 {
+					if !pi.known[i] {
+						pi.foots[i] = e.curFoot(s, c, w.cpuMvs[c][i:i+1], live, rereads, w)
+						pi.known[i] = true
+					}
 					foot.or(&pi.foots[i])
 					delay = delay || pi.delay[i]
 					nt++

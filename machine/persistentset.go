@@ -327,7 +327,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	// Step-level sets only where grace periods are (issue 24's class):
 	// elsewhere the CPU-level ones already serve, and the state counts
 	// people see stay as they were.
-	if e.on(redPartialSet) && m.hasSync && bestMoves > 1 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+	if e.on(redPartialSet) && m.hasSync && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
 		return 0, partMoves, macro{}, true
 	}
 	return best, bestPart, bestMv, best != 0
