@@ -262,6 +262,7 @@ var overDefaultLimit = map[string]bool{
 	"public/herdtools-linux/Z6.0+pooncelock+pooncelock-mb+pombonce.litmus/arm":      true, // 44,455 states
 	"public/perfbook/C-Lock-across-unlock-lock-3.litmus/arm":                        true, // over 200,000
 	"public/perfbook/C-MP+o-o-rcusync-o+o-o-rcusync-o+rl-o-o-rul.litmus/arm":        true, // 196,720 states
+	"public/perfbook/C-MP+o-xchg-rcusync-o+o-xchg-rcusync-o+rl-o-o-rul.litmus/arm":  true, // 44,216 states (the grace periods' CPUs report with stores buffered)
 	"public/perfbook/C-SB+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u-C.litmus/arm":     true, // over 200,000
 	"public/perfbook/C-SB+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u-C.litmus/tso":     true, // over 200,000
 	"public/perfbook/C-SB+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u+l-o-o-u-CE.litmus/arm":    true, // over 200,000

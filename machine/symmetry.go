@@ -281,13 +281,15 @@ func (g *perm) permute(sc *scratch, s *State, tmp *permBuf) *State {
 	for l := 0; l < nl; l++ {
 		t.mem[g.loc[l]] = s.mem[l]
 	}
-	tmp.lines = grow(tmp.lines, nl)
+	for c := 0; c < n; c++ {
+		// CPU c's lines, now CPU g.cpu[c]'s, renamed from s's copy.
+		cs, from := &t.cpus[g.cpu[c]], s.cpus[c].cache
+		for l := 0; l < nl; l++ {
+			cs.cache[g.loc[l]] = from[l]
+		}
+	}
 	for c := range t.cpus {
 		cs := &t.cpus[c]
-		copy(tmp.lines, cs.cache)
-		for l := 0; l < nl; l++ {
-			cs.cache[g.loc[l]] = tmp.lines[l]
-		}
 		for i := range cs.sb {
 			if cs.sb[i].Kind != EntryWmb { // a marker's Loc means nothing
 				cs.sb[i].Loc = g.loc[cs.sb[i].Loc]
@@ -458,8 +460,7 @@ func (e *explorer) canonical(t *State, w *worker) (encoding, int) {
 	return w.buf, bestIdx
 }
 
-// permBuf is permute's reusable buffers.
+// permBuf is permute's reusable buffer.
 type permBuf struct {
-	cpus  []cpuState
-	lines []Line
+	cpus []cpuState
 }

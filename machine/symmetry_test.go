@@ -293,3 +293,67 @@ func TestSymmetryEquivariant(t *testing.T) {
 		}
 	})
 }
+
+// TestSymmetryDeadlock: two CPUs alike that can deadlock (each inside a
+// reader waits for the lock the other holds across synchronize_rcu):
+// with symmetry the deadlock is still found, and its witness, renamed
+// as it was replayed, replays to a deadlock.
+func TestSymmetryDeadlock(t *testing.T) {
+	src := `C sym-deadlock
+{}
+P0(spinlock_t *l, int *x) {
+	rcu_read_lock();
+	spin_lock(l);
+	spin_unlock(l);
+	rcu_read_unlock();
+	spin_lock(l);
+	synchronize_rcu();
+	spin_unlock(l);
+}
+P1(spinlock_t *l, int *x) {
+	rcu_read_lock();
+	spin_lock(l);
+	spin_unlock(l);
+	rcu_read_unlock();
+	spin_lock(l);
+	synchronize_rcu();
+	spin_unlock(l);
+}
+exists (x=0)`
+	c := compile(t, "sym-deadlock", []byte(src))
+	if machine.Automorphisms(c.Program) != 1 {
+		t.Fatalf("want the swap of the two CPUs")
+	}
+	for _, mode := range modes {
+		m := machine.MustNew(c.Program, mode)
+		ref := refExplore(m, 100000)
+		if !ref.complete || !ref.deadlock {
+			t.Fatalf("%s: the reference finds no deadlock (complete %v)", mode, ref.complete)
+		}
+		res := machine.Explore(m, machine.Options{Workers: 1})
+		if diff := variantDiff(m, ref, res); diff != "" {
+			t.Errorf("%s: %s", mode, diff)
+		}
+		if len(res.Deadlocks) == 0 {
+			t.Errorf("%s: no deadlock reported", mode)
+		}
+		// What each CPU waits for is said of the state the witness
+		// reaches.
+		for _, d := range res.Deadlocks {
+			states, _, err := m.Replay(d.Witness)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := states[len(states)-1]
+			var waits []machine.Wait
+			for cpu := 0; cpu < len(c.Program.Threads); cpu++ {
+				if w := m.Wait(last, cpu); w.Kind != machine.WaitFinished {
+					waits = append(waits, w)
+				}
+			}
+			if fmt.Sprint(waits) != fmt.Sprint(d.Waits) {
+				t.Errorf("%s: the deadlock's waits %v, its witness's end %v", mode, d.Waits, waits)
+			}
+		}
+	}
+}
