@@ -120,7 +120,13 @@ func renderBox(b boxSpec, st Styles, w, h int) string {
 	}
 	bottom := b.bottom
 	if more {
-		bottom = strings.TrimSpace("▼ more " + bottom)
+		// Apart from the box's own note, so that "▼ more · 19 states"
+		// does not read as nineteen more states.
+		if bottom == "" {
+			bottom = "▼ more"
+		} else {
+			bottom = "▼ more · " + bottom
+		}
 	}
 	bot := bs.Render(bc.bl)
 	if bottom != "" && ansi.StringWidth(bottom)+5 <= w {
