@@ -175,6 +175,12 @@ type QSReport struct {
 	// says it still waits for SRCU read-side sections to end.
 	Owe      []int
 	Sections bool
+	// Undrained: the CPU has no read-side section of the grace period's
+	// kind in its program, so it reported without draining; Buffered and
+	// Queued count the store-buffer entries and (ARM-like) queued
+	// invalidations it still had.
+	Undrained        bool
+	Buffered, Queued int
 }
 
 // RMWFact says how a read-modify-write or lock performed.

@@ -173,6 +173,17 @@ func (m *Machine) explainReport(before, after *State, c int, ev *Event) {
 		if r.SRCU {
 			r.Domain = Loc(g.gpDomain - 1)
 		}
+		if !m.drained(before, c) {
+			r.Undrained = true
+			for _, e := range before.cpus[c].sb {
+				if e.Kind != EntryWmb {
+					r.Buffered++
+				}
+			}
+			if m.Mode == ARM {
+				r.Queued = len(before.cpus[c].iq)
+			}
+		}
 		for e := range after.cpus {
 			if a.gpWait&(1<<uint(e)) != 0 {
 				r.Owe = append(r.Owe, e)

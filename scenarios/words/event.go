@@ -736,7 +736,22 @@ func (x *explainer) report() []string {
 		if r.GP == x.c {
 			who = "its own "
 		}
-		out = append(out, fmt.Sprintf("%s reports a quiescent state to %s%s: %s, and %s.", cpu, who, sync, outside, empty))
+		if r.Undrained {
+			kind := "RCU read-side critical section"
+			if r.SRCU {
+				kind = "SRCU read-side section"
+			}
+			var left []string
+			if r.Buffered > 0 {
+				left = append(left, plural(r.Buffered, "store", "stores")+" still in its store buffer")
+			}
+			if r.Queued > 0 {
+				left = append(left, plural(r.Queued, "invalidation", "invalidations")+" still queued")
+			}
+			out = append(out, fmt.Sprintf("%s reports a quiescent state to %s%s with %s: its program has no %s, so no rule of RCU orders its accesses against the grace period and it owes it no barrier.", cpu, who, sync, strings.Join(left, " and "), kind))
+		} else {
+			out = append(out, fmt.Sprintf("%s reports a quiescent state to %s%s: %s, and %s.", cpu, who, sync, outside, empty))
+		}
 		switch {
 		case len(r.Owe) > 0:
 			out = append(out, fmt.Sprintf("That grace period still waits for %s.", x.cpus(r.Owe)))

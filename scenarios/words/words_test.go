@@ -324,6 +324,28 @@ exists (0:r0=1)`
 	}
 }
 
+// A CPU with no read-side section reports with its store still
+// buffered, and the words say so rather than claim an empty buffer.
+func TestExplainUndrainedReport(t *testing.T) {
+	src := `C sb-gp
+{}
+P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); synchronize_rcu(); r0 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r1; WRITE_ONCE(*y, 1); r1 = READ_ONCE(*x); }
+exists (0:r0=0 /\ 1:r1=0)`
+	for _, mode := range modes {
+		x := explainRun(t, mode, src)
+		x.do("P1 exec")
+		x.do("P0 exec")
+		x.do("P0 commit #0")
+		x.do("P0 exec")
+		ev := x.do("P1 qs")
+		has(t, text(x.m, ev), "P1 reports a quiescent state to P0's synchronize_rcu() with 1 store still in its store buffer", "its program has no RCU read-side critical section")
+		if strings.Contains(text(x.m, ev), "store buffer is empty") || strings.Contains(text(x.m, ev), "are empty") {
+			t.Errorf("%s: the report claims an empty buffer: %s", mode, text(x.m, ev))
+		}
+	}
+}
+
 func TestExplainSRCUFolds(t *testing.T) {
 	x := explainRun(t, machine.ARM, `C srcu
 {}
