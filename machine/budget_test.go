@@ -96,7 +96,7 @@ func TestPeakRSSStaysUnderLimit(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc: cannot read the peak RSS")
 	}
-	const limit = 64 << 20
+	const limit = 48 << 20
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRSSChild$")
 	cmd.Env = append(os.Environ(), "SMPSCOPE_RSS_CHILD="+strconv.Itoa(limit))
 	out, err := cmd.CombinedOutput()

@@ -24,7 +24,7 @@ import (
 
 var reductionRefLimit = flag.Int("reduction.reflimit", 4000, "largest reference search TestReductionsAlone compares with")
 
-var reductionPrograms = flag.Int("reduction.programs", 25, "random programs per size TestReductionsAlone compares with every reduction alone, none and all, and TestFoldingChangesNoOutcome folded with unfolded (a fifth with -short)")
+var reductionPrograms = flag.Int("reduction.programs", 15, "random programs per size TestReductionsAlone compares with every reduction alone, none and all, and TestFoldingChangesNoOutcome folded with unfolded (a fifth with -short)")
 
 var reductionGraceAll = flag.Bool("reduction.grace", false, "TestReductionsGraceCycles: every member of the class it draws (default: every fourth, a quarter of them with -short; .ci/run's long lane sets it)")
 

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // suggestions returns the candidates closest to a mistyped name (at most
@@ -29,11 +30,11 @@ func suggestions(name string, candidates []string) []string {
 		}
 		seen[c] = true
 		lc := strings.ToLower(c)
-		switch d := editDistance(name, lc); {
+		switch d := boundedDistance(name, lc, limit); {
 		case d <= limit:
 			found = append(found, near{c, 2 * d, i})
-		case editDistance(bare, unseparated(lc)) <= limit:
-			found = append(found, near{c, 2*editDistance(bare, unseparated(lc)) + 1, i})
+		case boundedDistance(bare, unseparated(lc), limit) <= limit:
+			found = append(found, near{c, 2*boundedDistance(bare, unseparated(lc), limit) + 1, i})
 		case len([]rune(name)) >= 3 && startsAtSeparator(lc, name):
 			found = append(found, near{c, 10, i})
 		}
@@ -130,6 +131,17 @@ func nameHint(name string, entries []*Entry) string {
 		return "; did you mean the family " + s[0] + ", of " + strings.Join(members[s[0]], ", ") + "?"
 	}
 	return didYouMean(name, append(fams, names...))
+}
+
+// boundedDistance is editDistance(a, b) when that is at most limit, and
+// some number over limit otherwise. Names whose lengths differ by more
+// than limit are that far apart already: a mistyped 100,000-character
+// argument costs no 100,000-row table per candidate.
+func boundedDistance(a, b string, limit int) int {
+	if n, m := utf8.RuneCountInString(a), utf8.RuneCountInString(b); n-m > limit || m-n > limit {
+		return limit + 1
+	}
+	return editDistance(a, b)
 }
 
 // editDistance is the optimal-string-alignment distance between a and b:

@@ -73,3 +73,22 @@ func TestResolveSuggests(t *testing.T) {
 		t.Errorf("Resolve of nothing like a name: %v", err)
 	}
 }
+
+// boundedDistance agrees with editDistance up to the limit, and says
+// "over" for names whose lengths alone put them further apart.
+func TestBoundedDistance(t *testing.T) {
+	words := []string{"", "a", "mp", "mp+once", "mp-once", "pm+once", "sb+once", "ext4-last-group", "ext4-lastgroup", "ßmp+once"}
+	for _, a := range words {
+		for _, b := range words {
+			for limit := 0; limit <= 2; limit++ {
+				d, bd := editDistance(a, b), boundedDistance(a, b, limit)
+				if (d <= limit) != (bd <= limit) || d <= limit && d != bd {
+					t.Errorf("boundedDistance(%q, %q, %d) = %d, editDistance %d", a, b, limit, bd, d)
+				}
+			}
+		}
+	}
+	if d := boundedDistance(strings.Repeat("z", 100_000), "mp+once", 2); d <= 2 {
+		t.Errorf("a 100,000-letter name is within %d of mp+once", d)
+	}
+}
