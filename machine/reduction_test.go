@@ -93,21 +93,7 @@ func TestReductionsAlone(t *testing.T) {
 					if !sampled(p, int(share), perRound) {
 						return // not in this round's share
 					}
-					for _, mode := range modes {
-						m := machine.MustNew(p, mode)
-						ref := refExplore(m, *reductionRefLimit)
-						if !ref.complete {
-							skipped.Add(1)
-							continue
-						}
-						for _, v := range variants() {
-							compared.Add(1)
-							res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
-							if diff := variantDiff(m, ref, res); diff != "" {
-								rt.Fatalf("%s, %s:\n%s%s", mode, v.name, diff, programText(p))
-							}
-						}
-					}
+					compareVariants(rt, p, &compared, &skipped)
 				})
 			})
 		}
@@ -363,14 +349,7 @@ func TestPersistentSetActs(t *testing.T) {
 			if with.States >= without.States {
 				t.Errorf("%s, %s: %d states with persistent sets, %d without: the reduction does not act", tc.name, mode, with.States, without.States)
 			}
-			keys := func(r *machine.Result) string {
-				var ks []string
-				for _, o := range r.Outcomes {
-					ks = append(ks, o.Outcome.Key())
-				}
-				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
-			}
-			if a, b := keys(with), keys(without); a != b {
+			if a, b := resultKeys(with), resultKeys(without); a != b {
 				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
 			}
 			t.Logf("%-16s %-4s %6d states, %6d without persistent sets", tc.name, mode, with.States, without.States)
@@ -475,14 +454,7 @@ func TestPartialSetActs(t *testing.T) {
 				t.Errorf("%s, %s: %d states with partial sets, %d without", tc.name, mode, with.States, without.States)
 			}
 			acted = acted || with.States < without.States
-			keys := func(r *machine.Result) string {
-				var ks []string
-				for _, o := range r.Outcomes {
-					ks = append(ks, o.Outcome.Key())
-				}
-				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
-			}
-			if a, b := keys(with), keys(without); a != b {
+			if a, b := resultKeys(with), resultKeys(without); a != b {
 				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
 			}
 			t.Logf("%-18s %-4s %6d states, %6d without partial sets", tc.name, mode, with.States, without.States)
@@ -551,17 +523,41 @@ func TestPartialSetGraceClass(t *testing.T) {
 			if with.States < without.States {
 				fewer++
 			}
-			keys := func(r *machine.Result) string {
-				var ks []string
-				for _, o := range r.Outcomes {
-					ks = append(ks, o.Outcome.Key())
-				}
-				return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
-			}
-			if a, b := keys(with), keys(without); a != b {
+			if a, b := resultKeys(with), resultKeys(without); a != b {
 				t.Errorf("%s: outcomes differ:\nwith    %s\nwithout %s\n%s", mode, a, b, srcs[i])
 			}
 		}
 	}
 	t.Logf("%d explorations compared, %d with fewer states", compared, fewer)
+}
+
+// resultKeys sums up what a search found for comparing two searches: its
+// outcomes in order, and whether it found a deadlock and a fault.
+func resultKeys(r *machine.Result) string {
+	var ks []string
+	for _, o := range r.Outcomes {
+		ks = append(ks, o.Outcome.Key())
+	}
+	return fmt.Sprint(ks, r.DeadlockStates > 0, r.FaultStates > 0)
+}
+
+// compareVariants compares every reduction variant with the reference on
+// p in both modes, counting the explorations compared and those the
+// reference could not finish within -reduction.reflimit.
+func compareVariants(rt *rapid.T, p *machine.Program, compared, skipped *atomic.Int64) {
+	for _, mode := range modes {
+		m := machine.MustNew(p, mode)
+		ref := refExplore(m, *reductionRefLimit)
+		if !ref.complete {
+			skipped.Add(1)
+			continue
+		}
+		for _, v := range variants() {
+			compared.Add(1)
+			res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+			if diff := variantDiff(m, ref, res); diff != "" {
+				rt.Fatalf("%s, %s:\n%s%s", mode, v.name, diff, programText(p))
+			}
+		}
+	}
 }

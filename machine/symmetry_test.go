@@ -118,21 +118,7 @@ func TestReductionsSymmetric(t *testing.T) {
 					if machine.Automorphisms(p) > 0 {
 						symmetric.Add(1)
 					}
-					for _, mode := range modes {
-						m := machine.MustNew(p, mode)
-						ref := refExplore(m, *reductionRefLimit)
-						if !ref.complete {
-							skipped.Add(1)
-							continue
-						}
-						for _, v := range variants() {
-							compared.Add(1)
-							res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
-							if diff := variantDiff(m, ref, res); diff != "" {
-								rt.Fatalf("%s, %s:\n%s%s", mode, v.name, diff, programText(p))
-							}
-						}
-					}
+					compareVariants(rt, p, &compared, &skipped)
 				})
 			})
 		}
