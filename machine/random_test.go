@@ -240,27 +240,32 @@ func genRandomOf(t *rapid.T, maxCPUs, budget int, kinds []int) *machine.Program 
 	for c := 0; c < ncpu; c++ {
 		g.p.Threads = append(g.p.Threads, machine.Thread{Name: fmt.Sprintf("P%d", c)})
 		g.th = &g.p.Threads[c]
-		locked, inRCU, srcuIdx := false, false, noReg
 		n := rapid.IntRange(1, min(4, budget-(ncpu-1-c))).Draw(t, "len")
 		budget -= n
-		for ; n > 0; n-- {
-			g.statement(&locked, &inRCU, &srcuIdx)
-		}
-		// Close what was opened, as well-formed kernel code does.
-		if locked {
-			g.emit(machine.Instr{Op: machine.OpUnlock, Addr: at(g.lock)})
-		}
-		if inRCU {
-			g.emit(machine.Instr{Op: machine.OpRCUUnlock})
-		}
-		if srcuIdx != noReg {
-			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(srcuIdx)})
-		}
+		emitBody(g, n)
 	}
 	if err := g.p.Validate(); err != nil {
 		t.Fatalf("generator made an invalid program: %v", err)
 	}
 	return g.p
+}
+
+// emitBody draws n statements into g.th and closes what they opened, as
+// well-formed kernel code does.
+func emitBody(g *gen, n int) {
+	locked, inRCU, srcuIdx := false, false, noReg
+	for ; n > 0; n-- {
+		g.statement(&locked, &inRCU, &srcuIdx)
+	}
+	if locked {
+		g.emit(machine.Instr{Op: machine.OpUnlock, Addr: at(g.lock)})
+	}
+	if inRCU {
+		g.emit(machine.Instr{Op: machine.OpRCUUnlock})
+	}
+	if srcuIdx != noReg {
+		g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(srcuIdx)})
+	}
 }
 
 // TestReferenceRandom compares the explorer with the reference explorer on

@@ -331,12 +331,7 @@ func TestPersistentSetActs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases = append(cases, struct{ name, src string }{"grace G+G+R+R+R", p.Source()})
-	var set machine.Reduction
-	for _, r := range machine.Reductions {
-		if r.Name == "persistentSet" {
-			set = r.R
-		}
-	}
+	set := reductionNamed(t, "persistentSet")
 	for _, tc := range cases {
 		c := compile(t, tc.name, []byte(tc.src))
 		for _, mode := range modes {
@@ -434,12 +429,7 @@ func TestPartialSetActs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases = append(cases, struct{ name, src string }{"RW G+R+R+R+R", p.Source()})
-	var part machine.Reduction
-	for _, r := range machine.Reductions {
-		if r.Name == "partialSet" {
-			part = r.R
-		}
-	}
+	part := reductionNamed(t, "partialSet")
 	acted := false
 	for _, tc := range cases {
 		c := compile(t, tc.name, []byte(tc.src))
@@ -502,12 +492,7 @@ func TestPartialSetGraceClass(t *testing.T) {
 	case testing.Short():
 		every = 9
 	}
-	var part machine.Reduction
-	for _, r := range machine.Reductions {
-		if r.Name == "partialSet" {
-			part = r.R
-		}
-	}
+	part := reductionNamed(t, "partialSet")
 	compared, fewer := 0, 0
 	for i := 0; i < len(srcs); i += every {
 		c := compile(t, "grace", []byte(srcs[i]))
@@ -560,4 +545,16 @@ func compareVariants(rt *rapid.T, p *machine.Program, compared, skipped *atomic.
 			}
 		}
 	}
+}
+
+// reductionNamed returns the reduction machine.Reductions lists as name.
+func reductionNamed(t *testing.T, name string) machine.Reduction {
+	t.Helper()
+	for _, r := range machine.Reductions {
+		if r.Name == name {
+			return r.R
+		}
+	}
+	t.Fatalf("no reduction named %q", name)
+	return 0
 }

@@ -79,20 +79,6 @@ func genSymmetric(t *rapid.T, kinds []int) *machine.Program {
 	return p
 }
 
-// emitBody draws n statements into g.th and closes what they opened.
-func emitBody(g *gen, n int) {
-	locked, inRCU, srcuIdx := false, false, noReg
-	for ; n > 0; n-- {
-		g.statement(&locked, &inRCU, &srcuIdx)
-	}
-	if locked {
-		g.emit(machine.Instr{Op: machine.OpUnlock, Addr: at(g.lock)})
-	}
-	if inRCU {
-		g.emit(machine.Instr{Op: machine.OpRCUUnlock})
-	}
-}
-
 // TestReductionsSymmetric compares every variant with the reference on
 // symmetric random programs.
 func TestReductionsSymmetric(t *testing.T) {
