@@ -996,7 +996,11 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 	w.transitions = 0
 	mvs := e.macros(s, w)
 	w.moves = len(mvs)
-	sleeping := e.on(redSleep)
+	// Sleep sets only where RCU grace periods are (issue 24's class), as
+	// with the step-level persistent sets: elsewhere the persistent sets
+	// already serve, and the state counts and witnesses people see stay
+	// as they were.
+	sleeping := e.on(redSleep) && e.m.hasSync
 	if sleeping {
 		// The moves asleep are not taken (sleep.go); the ones taken and
 		// those asleep are what the successors' sleep sets are made of.
