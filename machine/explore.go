@@ -966,7 +966,6 @@ type worker struct {
 	slpAB    scratch
 	slpKey   []byte
 	slpEnc   []byte
-	slpMvs   []macro
 	slpOut   []uint32
 	slpArena []uint32
 }

@@ -169,6 +169,10 @@ type sleepMove struct {
 	key   uint32 // packMacro(mv)
 	state scratch
 	done  bool
+	// moves[d] are CPU d's moves at the state after it, computed when
+	// first needed (known).
+	moves [MaxCPUs][]macro
+	known uint32
 }
 
 // after returns s·x.mv, computing it once.
@@ -181,6 +185,21 @@ func (e *explorer) after(s *State, x *sleepMove) *State {
 	return &x.state.st
 }
 
+// hasMove reports whether mv is one of its CPU's moves at the state after
+// x.
+func (e *explorer) hasMove(s *State, x *sleepMove, mv macro, w *worker) bool {
+	t := e.after(s, x)
+	if e.m.ended(t) {
+		return false
+	}
+	d := int(mv.step.CPU)
+	if x.known&(1<<d) == 0 {
+		x.moves[d] = e.cpuMacros(x.moves[d][:0], t, d, w)
+		x.known |= 1 << d
+	}
+	return slices.Contains(x.moves[d], mv)
+}
+
 // commute reports whether moves a and b of s (each with its state after
 // it) commute at s: of different CPUs, each still a move after the other,
 // and both orders reaching states with equal keys.
@@ -188,25 +207,16 @@ func (e *explorer) commute(s *State, a, b *sleepMove, w *worker) bool {
 	if a.mv.step.CPU == b.mv.step.CPU {
 		return false
 	}
-	sa, sb := e.after(s, a), e.after(s, b)
-	if !e.hasMove(sa, b.mv, w) || !e.hasMove(sb, a.mv, w) {
+	if !e.hasMove(s, a, b.mv, w) || !e.hasMove(s, b, a.mv, w) {
 		return false
 	}
+	sa, sb := e.after(s, a), e.after(s, b)
 	t := w.slpAB.load(sa)
 	e.perform(t, b.mv, nil, func(Step) {})
 	w.slpKey = append(w.slpKey[:0], e.encode(t, w)...)
 	t = w.slpAB.load(sb)
 	e.perform(t, a.mv, nil, func(Step) {})
 	return string(e.encode(t, w)) == string(w.slpKey)
-}
-
-// hasMove reports whether mv is one of its CPU's moves at s.
-func (e *explorer) hasMove(s *State, mv macro, w *worker) bool {
-	if e.m.ended(s) {
-		return false
-	}
-	w.slpMvs = e.cpuMacros(w.slpMvs[:0], s, int(mv.step.CPU), w)
-	return slices.Contains(w.slpMvs, mv)
 }
 
 // sleepMoves returns the moves of mvs (P(s)) not asleep in z, in their
@@ -218,7 +228,7 @@ func (e *explorer) sleepMoves(s *State, mvs []macro, z []uint32, w *worker) []ma
 			w.slp = append(w.slp, &sleepMove{})
 		}
 		x := w.slp[n]
-		x.mv, x.key, x.done = mv, key, false
+		x.mv, x.key, x.done, x.known = mv, key, false, 0
 		n++
 	}
 	taken := mvs[:0]
