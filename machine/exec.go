@@ -300,7 +300,7 @@ func (m *Machine) applyInvalFor(s *State, c int, l Loc, ev *Event) {
 
 // applyInvalBecause is applyInval, recording in ev why.
 func (m *Machine) applyInvalBecause(s *State, c, i int, why ApplyCause, ev *Event) {
-	if ev != nil {
+	if ev.explains() {
 		line := s.cpus[c].cache[s.cpus[c].iq[i].Loc]
 		ev.Applied = append(ev.Applied, Applied{Loc: s.cpus[c].iq[i].Loc, Cause: why, Stale: line.Val, Readable: line.State != Invalid})
 	}
@@ -325,7 +325,7 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 	cs := &s.cpus[c]
 	for i := len(cs.sb) - 1; i >= 0; i-- {
 		if e := cs.sb[i]; e.Kind != EntryWmb && e.Loc == l {
-			if ev != nil {
+			if ev.explains() {
 				ev.Load = &LoadEvent{Loc: l, Val: e.Val, Source: FromStoreBuffer, Class: Forwarded, Co: -1,
 					From: StoreID{CPU: c, Instr: int(e.Instr)}, Newer: initialStore, WroteBack: -1}
 			}
@@ -357,7 +357,7 @@ func (m *Machine) load(s *State, c int, l Loc, ev *Event) Value {
 			line.Co = s.memCo[l]
 		}
 	}
-	if ev != nil {
+	if ev.explains() {
 		ev.Load = m.classify(s, c, l, line.Val, line.Co, src)
 		ev.Load.WroteBack = wroteBack
 	}
@@ -430,7 +430,7 @@ func (m *Machine) commitStore(s *State, c int, l Loc, v Value, secs uint32, inst
 		co = head.n + 1
 	}
 	var ce *CommitEvent
-	if ev != nil {
+	if ev.explains() {
 		ce = &CommitEvent{Store: StoreID{CPU: c, Instr: instr}, Loc: l, Val: v, AtOnce: true, Co: int(co), WroteBack: -1}
 		ev.Commit = ce
 	}
@@ -499,7 +499,7 @@ func (m *Machine) commitEntry(s *State, c, i int, ev *Event) {
 	copy(cs.sb[i:], cs.sb[i+1:]) // in place: a state owns its buffers
 	cs.sb = cs.sb[:len(cs.sb)-1]
 	m.commitStore(s, c, e.Loc, e.Val, e.Secs, int(e.Instr), ev)
-	if ev != nil {
+	if ev.explains() {
 		ev.Commit.AtOnce, ev.Commit.Kind = false, e.Kind
 	}
 	normalizeSB(&s.cpus[c])
