@@ -38,10 +38,15 @@
 //     CPU-level persistent sets (persistent.go) and persistent sets of
 //     CPUs (persistentset.go: the moves of a set of CPUs closed under
 //     interference, taken alone, so that CPUs touching different lines
-//     stop multiplying each other), step-level persistent sets
+//     stop multiplying each other; in SRCU programs too, with SRCU locks
+//     and unlocks as moves of known footprint), step-level persistent sets
 //     (persistentpart.go: a CPU takes part with only the moves that
 //     perform some of its instructions, so that a CPU storing every
-//     location no longer pulls in every reader), postponed stores (an
+//     location no longer pulls in every reader), sleep sets on top of
+//     them where RCU grace periods are (sleep.go: a move that commutes
+//     with one taken before it is not taken again after it; stored per
+//     state, intersected on revisits, the state expanded again when its
+//     set shrinks after its expansion), postponed stores (an
 //     early one not paired with the in-order load before it) and
 //     postponed rcu_read_lock while a grace period may wait, a key
 //     that leaves out dead lines (key.go, encode.go), and symmetry

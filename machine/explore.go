@@ -54,7 +54,7 @@ type Options struct {
 // is sound on its own, given the ones it requires (requires); the tests
 // compare every one alone, and all together, with the reference explorer
 // (machine/reduction_test.go).
-type reduction uint16
+type reduction uint32
 
 const (
 	// redLazy: queued invalidations are not steps of their own but are
@@ -102,8 +102,10 @@ const (
 	// redChain: a state whose only move is a private step is not stored:
 	// the step is taken with the move that led to it (chain).
 	redChain
+	// redSleep: sleep sets on top of the persistent sets (sleep.go).
+	redSleep
 
-	allReductions = redChain<<1 - 1
+	allReductions = redSleep<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -228,6 +230,9 @@ const (
 // the distance in ordinary steps with the expanded flag in the top bit.
 type nodes struct {
 	parent, via, dist paged32
+	// sleep is the number of the state's sleep set (sleep.go), with
+	// redoBit while it waits for a redo.
+	sleep paged32
 }
 
 const doneBit = 1 << 31
@@ -244,7 +249,9 @@ func unpackMacro(v uint32) macro {
 	return macro{step: Step{Kind: StepKind(v & 7), CPU: uint8(v >> 3 & 7), Arg: uint8(v >> 6)}, pre: uint8(v >> 14 & 3), preLoc: Loc(v >> 16 & 63), store: uint8(v >> 22 & 0xff), lock: v&(1<<30) != 0}
 }
 
-func (n *nodes) bytes() int64 { return n.parent.bytes() + n.via.bytes() + n.dist.bytes() }
+func (n *nodes) bytes() int64 {
+	return n.parent.bytes() + n.via.bytes() + n.dist.bytes() + n.sleep.bytes()
+}
 
 type explorer struct {
 	m      *Machine
@@ -264,6 +271,12 @@ type explorer struct {
 	outs      map[string]*outcomeAcc
 	workers   []*worker
 	red       reduction // the reductions on (enabledReductions)
+	// Sleep sets (sleep.go): the sets, the states waiting for a redo,
+	// the distance being expanded, and add's buffer.
+	sleeps sleepSets
+	redo   []uint32
+	cur    int32
+	slpTmp []uint32
 	// A chunk's buffers, reused from chunk to chunk.
 	work      []uint32
 	gens      [][]successor
@@ -302,6 +315,9 @@ type outcomeAcc struct {
 //     closed under interference (persistentSet, persistentset.go), or of
 //     a set in which some CPUs take part with only the moves performing
 //     some of their instructions (partialSet, persistentpart.go);
+//   - sleep sets on top of the persistent sets, where RCU grace periods
+//     are (sleep.go): a move that commutes with a move taken before it
+//     from the same state is not taken again after it;
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves; an early one not with the in-order load
@@ -338,11 +354,12 @@ func Explore(m *Machine, opts Options) *Result {
 	defer e.release()
 	init := m.Initial()
 	init.coh, init.memCo = nil, nil // the search needs no history; witnesses are replayed
-	e.add(e.encode(init, e.workers[0]), nil, -1, macro{}, 0)
+	e.add(e.encode(init, e.workers[0]), nil, -1, macro{}, 0, nil)
 	transitions := make([]int, len(e.workers))
 	var stopped Stop
 	for d := 0; d < len(e.buckets) && stopped.Kind == StopNone; d++ {
-		for len(e.buckets[d]) > 0 && stopped.Kind == StopNone {
+		e.cur = int32(d)
+		for (len(e.buckets[d]) > 0 || len(e.redo) > 0) && stopped.Kind == StopNone {
 			// Take a chunk of this distance's states, mark them expanded,
 			// generate their successors (in parallel when the chunk is big
 			// enough to pay for it), then merge in a fixed order so that
@@ -395,9 +412,21 @@ func exploreDefaults(opts Options) (Options, *Budget) {
 // and marks them expanded, skipping stale entries (expanded already, or
 // re-queued at a shorter distance) and stopping at the state limit.
 func (e *explorer) takeChunk(d int) []uint32 {
+	work := e.work[:0]
+	if len(e.redo) > 0 {
+		// States whose sleep sets shrank after their expansion (sleep.go)
+		// are expanded again first.
+		n := min(len(e.redo), expandChunk)
+		for _, idx := range e.redo[len(e.redo)-n:] {
+			e.nodes.sleep.set(int(idx), e.nodes.sleep.at(int(idx))&^redoBit)
+			work = append(work, idx|redoBit)
+		}
+		e.redo = e.redo[:len(e.redo)-n]
+		e.work = work
+		return work
+	}
 	b := e.buckets[d]
 	n := min(len(b), expandChunk)
-	work := e.work[:0]
 	for _, idx := range b[len(b)-n:] {
 		dv := e.nodes.dist.at(int(idx))
 		if dv&doneBit != 0 || int(dv) != d || e.res.States+len(work) >= e.opts.MaxStates {
@@ -423,15 +452,20 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 	clear(pruned)
 	e.gens, e.terminals, e.pruned = gens, terminal, pruned
 	expand := func(w *worker, i int) {
-		s := e.decode(int(work[i]), w)
+		idx, redo := int(work[i]&^redoBit), work[i]&redoBit != 0
+		s := e.decode(idx, w)
 		if e.opts.Prune != nil && e.opts.Prune(s) {
 			pruned[i] = true
 			return
 		}
-		gens[i] = e.successors(s, int32(d), w)
-		terminal[i] = w.transitions == 0
+		dist := int32(d)
+		if redo {
+			dist = int32(e.nodes.dist.at(idx) &^ doneBit)
+		}
+		gens[i] = e.successors(s, idx, dist, w)
+		terminal[i] = w.moves == 0
 		transitions[w.id] += w.transitions
-		if terminal[i] || e.m.Final(s) {
+		if !redo && (terminal[i] || e.m.Final(s)) {
 			w.keep(i, s)
 		}
 	}
@@ -441,6 +475,7 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		// free again.
 		w.final = w.final[:0]
 		w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
+		w.slpArena = w.slpArena[:0]
 	}
 	if len(pool) > 1 && len(work) >= parallelMin {
 		var wg sync.WaitGroup
@@ -473,16 +508,22 @@ func (e *explorer) mergeChunk(work []uint32, d int) {
 			finals[f.i] = f.state
 		}
 	}
-	for i, idx := range work {
-		e.res.States++
-		if e.pruned[i] {
-			e.res.Pruned++
-		}
-		if s := finals[i]; s != nil {
-			e.terminal(int32(idx), s)
+	for i, item := range work {
+		idx := item &^ redoBit
+		dist := int32(d)
+		if item&redoBit == 0 {
+			e.res.States++
+			if e.pruned[i] {
+				e.res.Pruned++
+			}
+			if s := finals[i]; s != nil {
+				e.terminal(int32(idx), s)
+			}
+		} else {
+			dist = int32(e.nodes.dist.at(int(idx)) &^ doneBit) // a redo (sleep.go)
 		}
 		for _, sc := range e.gens[i] {
-			e.add(sc.enc, sc.ids, int32(idx), sc.via, int32(d)+sc.cost)
+			e.add(sc.enc, sc.ids, int32(idx), sc.via, dist+sc.cost, sc.sleep)
 		}
 		e.gens[i] = nil
 	}
@@ -576,7 +617,7 @@ func (e *explorer) bytes() int64 {
 	for _, b := range e.buckets {
 		n += int64(cap(b)) * 4
 	}
-	return n
+	return n + e.sleeps.bytes() + int64(cap(e.redo))*4
 }
 
 // headroom is what the next chunk may add at most, besides table
@@ -649,6 +690,9 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	e.nodes.parent.reset()
 	e.nodes.via.reset()
 	e.nodes.dist.reset()
+	e.nodes.sleep.reset()
+	e.sleeps.reset()
+	e.redo, e.cur = e.redo[:0], 0
 	clear(e.buckets)
 	e.buckets = e.buckets[:0]
 	for len(e.workers) < opts.Workers {
@@ -746,8 +790,13 @@ const unknown = ^uint32(0)
 // shorter way to a known state not yet expanded).
 //
 // ids holds block numbers already known (unknown for the others), or is
-// nil.
-func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist int32) {
+// nil. sleep is the sleep set it is reached with (sleep.go): a known
+// state's stored set becomes the intersection, and one expanded already
+// whose set shrinks is queued for a redo.
+func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist int32, sleep []uint32) {
+	// A redo's successors may cost less than the distance being expanded:
+	// they join it.
+	dist = max(dist, e.cur)
 	e.addBlocks = enc.blocks(e.addBlocks)
 	blocks := e.addBlocks
 	if len(e.addTuple) != e.states.width {
@@ -768,8 +817,18 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 		e.nodes.parent.append(uint32(parent))
 		e.nodes.via.append(packMacro(mv))
 		e.nodes.dist.append(uint32(dist))
+		e.nodes.sleep.append(e.sleeps.intern(sleep))
 	} else {
 		dv := e.nodes.dist.at(idx)
+		if old := e.sleepOf(idx); !subset(old, sleep) {
+			e.slpTmp = intersect(e.slpTmp, old, sleep)
+			z := e.nodes.sleep.at(idx)&redoBit | e.sleeps.intern(e.slpTmp)
+			if dv&doneBit != 0 && z&redoBit == 0 {
+				z |= redoBit
+				e.redo = append(e.redo, uint32(idx))
+			}
+			e.nodes.sleep.set(idx, z)
+		}
 		if dv&doneBit != 0 || int32(dv) <= dist {
 			return
 		}
@@ -900,6 +959,18 @@ type worker struct {
 	// finalBufs are the buffers of final's states (keep).
 	finalBufs   []*scratch
 	transitions int
+	moves       int // how many moves macros gave the state (before its sleep set)
+	// Sleep sets (sleep.go): the moves of the state being expanded, taken
+	// ones first (slp[:slpTaken]), then those asleep; a scratch state and
+	// buffers for commute, hasMove and successors.
+	slp      []*sleepMove
+	slpTaken int
+	slpN     int
+	slpAB    scratch
+	slpKey   []byte
+	slpEnc   []byte
+	slpOut   []uint32
+	slpArena []uint32
 }
 
 // successor is a new state (or a shorter way to one) to record.
@@ -908,6 +979,8 @@ type successor struct {
 	ids  []uint32 // block numbers lookup found (unknown for new blocks)
 	via  macro
 	cost int32
+	// sleep is its sleep set (sleep.go).
+	sleep []uint32
 }
 
 const (
@@ -920,17 +993,38 @@ const (
 // is computed in the worker's scratch state and encoded; the store is
 // only read here, never written, so several goroutines may call
 // successors at once between merges.
-func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
+func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []successor {
 	first := len(w.succs)
 	w.transitions = 0
-	for _, mv := range e.macros(s, w) {
+	mvs := e.macros(s, w)
+	w.moves = len(mvs)
+	// Sleep sets only where RCU grace periods are (issue 24's class), as
+	// with the step-level persistent sets: elsewhere the persistent sets
+	// already serve, and the state counts and witnesses people see stay
+	// as they were.
+	sleeping := e.on(redSleep) && e.m.hasSync
+	if sleeping {
+		// The moves asleep are not taken (sleep.go); the ones taken and
+		// those asleep are what the successors' sleep sets are made of.
+		mvs = e.sleepMoves(s, mvs, e.sleepOf(idx), w)
+	}
+	for i, mv := range mvs {
 		t := w.succ.load(s)
 		cost := e.applyMacro(t, mv, nil)
 		w.transitions++
-		cost += e.chain(t, w, func(Step) {})
-		enc, _ := e.canonical(t, w)
+		chained := e.chain(t, w, func(Step) {})
+		cost += chained
+		enc, g := e.canonical(t, w)
+		var sleep []uint32
+		if sleeping && chained == 0 && g < 0 {
+			// The sleep set is built before the lookup: encode's buffer
+			// holds enc, so it is copied first.
+			w.slpEnc = append(w.slpEnc[:0], enc...)
+			sleep = e.childSleep(s, i, w)
+			enc = w.slpEnc
+		}
 		if idx, ok := e.lookup(enc, w); ok {
-			if dv := e.nodes.dist.at(idx); dv&doneBit != 0 || int32(dv) <= dist+cost {
+			if dv := e.nodes.dist.at(idx); (dv&doneBit != 0 || int32(dv) <= dist+cost) && subset(e.sleepOf(idx), sleep) {
 				continue
 			}
 		}
@@ -948,7 +1042,16 @@ func (e *explorer) successors(s *State, dist int32, w *worker) []successor {
 		}
 		at := len(w.idArena)
 		w.idArena = append(w.idArena, w.tuple...)
-		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost})
+		var kept []uint32
+		if len(sleep) > 0 {
+			if len(w.slpArena)+len(sleep) > cap(w.slpArena) {
+				w.slpArena = make([]uint32, 0, max(min(16<<10, 2*cap(w.slpArena)), 256, len(sleep)))
+			}
+			from := len(w.slpArena)
+			w.slpArena = append(w.slpArena, sleep...)
+			kept = w.slpArena[from:len(w.slpArena):len(w.slpArena)]
+		}
+		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost, sleep: kept})
 	}
 	return w.succs[first:len(w.succs):len(w.succs)]
 }

@@ -23,7 +23,7 @@ var Reductions = []struct {
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
 	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"partialSet", redPartialSet},
-	{"chain", redChain},
+	{"chain", redChain}, {"sleep", redSleep},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).

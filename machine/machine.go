@@ -26,6 +26,9 @@ type Machine struct {
 	// srcuReach[c][pc]: the instructions of CPU c a path from pc may
 	// perform (SRCU programs only).
 	srcuReach [][]uint64
+	// srcuLockLocs[c][pc]: the srcu_struct locations CPU c may still
+	// read by an srcu_read_lock from pc (nil without any).
+	srcuLockLocs [][]uint64
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
