@@ -38,7 +38,8 @@
 //     CPU-level persistent sets (persistent.go) and persistent sets of
 //     CPUs (persistentset.go: the moves of a set of CPUs closed under
 //     interference, taken alone, so that CPUs touching different lines
-//     stop multiplying each other), step-level persistent sets
+//     stop multiplying each other; in SRCU programs too, with SRCU locks
+//     and unlocks as moves of known footprint), step-level persistent sets
 //     (persistentpart.go: a CPU takes part with only the moves that
 //     perform some of its instructions, so that a CPU storing every
 //     location no longer pulls in every reader), sleep sets on top of

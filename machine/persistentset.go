@@ -1,6 +1,9 @@
 package machine
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // CPU-set persistent sets (issue 24). persistentCPU takes the moves of one
 // CPU alone when nothing any other CPU may still do interferes with them;
@@ -127,10 +130,79 @@ import "slices"
 // conflicts with nothing (frozen; only with lazy invalidations and eager
 // reports, without which its queue and its report are moves of its own).
 //
-// A move whose footprint is unknown — a grace period's start or end, SRCU,
-// a report taken as a move, an instruction the footprint does not know,
-// a step kind added later — keeps its CPU's set from being taken;
-// programs with SRCU are left to the other reductions. As a guard against
+// SRCU (srcu.go). The state SRCU adds is the set of open sections
+// (srcuOpen), each SRCU grace period's domain, the sections it waits for
+// (gpSecs) and its owed reports (gpWait), and the sections each value
+// carries (registers, store-buffer entries, cache lines and memory: the
+// last two are in LOC(l), which changedOnly patches whole, memSecs
+// included). A move of a CPU c of P is now one of the moves above or an
+// SRCU lock or unlock (alone, or folded into another move); a grace
+// period's start or end stays unknown. Each SRCU grace period of a
+// domain D is a grace period like RCU's above, with these differences,
+// each handled as said:
+//
+//   - Who owes it a report: every CPU not quiescent for it — inside a
+//     section of gpSecs it opened (owesOutside), or with stores buffered
+//     or queued invalidations when it must drain (qsDrains: its own CPU,
+//     and CPUs with SRCU sections). A move other than an SRCU lock or
+//     unlock leaves every section as it is, so it makes c non-quiescent
+//     for some SRCU grace period only by filling its empty buffer
+//     (drains), and for one starting only when c has no section of some
+//     synchronised domain open (srcuQuietSomewhere): delays. A CPU
+//     inside an RCU reader is quiescent for SRCU, so for arrivals only
+//     stores buffered keep a CPU of P non-quiescent (conflicts: still),
+//     and startSens no longer asks for being outside a reader.
+//   - Starts. A start reads srcuOpen (its gpSecs) and every CPU's
+//     quiescence. An srcu_read_lock with a section opens it, so a grace
+//     period of its domain started after it waits for it and one started
+//     before does not: it delays. An unlock closes sections: it delays
+//     too. futFoot's gpStart covers synchronize_srcu.
+//   - Re-adds. An unlock of section k by CPU d makes every grace period
+//     waiting for k wait again for reports from d and k's opener
+//     (srcuUnlock): for those two, a grace period starting. So a CPU d
+//     outside P that may still unlock a section (srcuClosers) conflicts
+//     with a move of P that fills the buffer of d or of that section's
+//     opener, is start-sensitive there, or arrives at them (futFoot
+//     reAdds).
+//   - Which unlock closes. Another CPU's unlock of k closes it only when
+//     no unlock of k is left to run anywhere (laterUnlock reads every
+//     CPU's pc and faults): a move of c that performs or passes (jumps
+//     over, or faults before) an unlock of a section puts every CPU that
+//     may still unlock that section, and its opener, into P
+//     (srcuUnlockReach, setFoot srcuCPUs). A lock's section is carried
+//     by no value before the lock runs, so no unlock elsewhere matches it
+//     before. Two unlocks of one section in either order close it at
+//     the later one and make the same CPUs owe again.
+//   - The index: srcu_read_lock reads its srcu_struct's latest value, as
+//     a load of that line (LOC(l) read, in futFoot too: srcuLockLocs); a
+//     commit to a srcu_struct is no partial seed (the lock does not read
+//     its own buffer).
+//   - Late sections (ARM-like): a lock waits for an empty queue while a
+//     grace period of its domain waits for its CPU's report
+//     (lateSection): it observes the queue while one does; one can start
+//     or re-add along a P-free path, so it is start-sensitive. A CPU of
+//     P whose lock waits so can report only after its queue is applied,
+//     by its own move or a removal, which conflicts: its moves are stable.
+//   - The end: enabled when nobody owes a report and no section of gpSecs
+//     is open. A CPU of P waiting in it (WaitQuiescent or WaitSections)
+//     keeps its moves only while the end stays disabled along P-free
+//     paths, which srcuHold ensures: a CPU of P owes a report and must
+//     drain stores to give it, or a section it waits for has an unlock
+//     left on a CPU of P (then no other unlock closes it) or none left at
+//     all; otherwise a CPU towards that joins P (a closer of an open
+//     section, else a stuck ower, else every ower, as for RCU). A
+//     P-free unlock only adds owers, which keeps the end disabled.
+//   - frozen stays for RCU grace periods only (an SRCU one may end
+//     without a move of P: a section closed elsewhere).
+//
+// The step-level sets (persistentpart.go), the postponed stores and
+// locks, and symmetry still leave programs with SRCU to the full search
+// of the moves they cover.
+//
+// A move whose footprint is unknown — a grace period's start or end, a
+// report taken as a move, an instruction the footprint does not know, a
+// step kind added later — keeps its CPU's set from being taken. As a
+// guard against
 // rules added later, each move performed on a copy of s is checked to
 // change nothing outside its CPU's own state but the lines of its
 // footprint and the queue entries it arrives with (changedOnly, by
@@ -209,10 +281,13 @@ type setFoot struct {
 	remove     uint32 // other CPUs whose queued invalidations a move may apply
 	observe    bool   // the moves or the move set depend on the CPU's own queue
 	delays     bool   // a move may make a quiescent CPU non-quiescent
+	drains     bool   // a move fills its CPU's empty buffer (SRCU: re-adds)
 	startSens  bool   // the move set changes when a grace period starts
 	waitsGP    bool   // its grace period still waits for reports
 	gpDep      bool   // a move postpones a store or rcu_read_lock (gpPossible)
 	global     bool   // a move the footprint does not know
+	srcu       bool   // a move performs an SRCU lock or unlock (changedOnly)
+	srcuCPUs   uint32 // CPUs that may unlock a section a move unlocks or passes, and its opener
 }
 
 // futFoot over-approximates what a CPU may touch along any path of moves
@@ -223,6 +298,7 @@ type futFoot struct {
 	rel        uint64 // the lines its moves may release (removals elsewhere)
 	observe    bool   // it may observe its own queue
 	gpStart    bool   // it may start a grace period
+	reAdds     uint32 // CPUs its SRCU unlocks may make owe a report again
 }
 
 // persistentSet returns a set of CPUs whose moves (w.cpuMvs) form a
@@ -233,7 +309,7 @@ type futFoot struct {
 // all their moves.
 func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv macro, ok bool) {
 	m := e.m
-	if !e.on(redPersistentSet) || len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock {
+	if !e.on(redPersistentSet) {
 		return 0, -1, macro{}, false
 	}
 	movers := 0
@@ -327,7 +403,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	// Step-level sets only where grace periods are (issue 24's class):
 	// elsewhere the CPU-level ones already serve, and the state counts
 	// people see stay as they were.
-	if e.on(redPartialSet) && m.hasSync && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+	if e.on(redPartialSet) && m.hasSync && !m.hasSRCU() && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
 		return 0, partMoves, macro{}, true
 	}
 	return best, bestPart, bestMv, best != 0
@@ -367,12 +443,15 @@ const partMoves = -2
 // partialSeed reports whether mv, a move of CPU c, may be a set's only
 // move of c (see above), and the line it commits.
 func (e *explorer) partialSeed(s *State, c int, mv macro) (Loc, bool) {
+	m := e.m
 	if mv.store != 0 || mv.lock || mv.pre != preNone || mv.step.Kind != StepCommit || s.cpus[c].fault {
 		return 0, false
 	}
 	for _, en := range s.cpus[c].sb {
 		if en.Instr == mv.step.Arg && en.Kind != EntryWmb {
-			return en.Loc, en.Kind == EntryPlain && s.iqIndex(c, en.Loc) < 0
+			// (An srcu_read_lock reads its srcu_struct's latest value,
+			// not its own buffer: a commit to one is no seed.)
+			return en.Loc, en.Kind == EntryPlain && s.iqIndex(c, en.Loc) < 0 && m.srcuLockReads(s, c)&(1<<en.Loc) == 0
 		}
 	}
 	return 0, false
@@ -459,6 +538,13 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 			if p&(1<<c) == 0 || !w.foot(c, *part).waitsGP {
 				continue
 			}
+			if s.cpus[c].gpDomain != 0 {
+				if x, ok := e.srcuHold(s, p, c); !ok {
+					p |= x
+					changed = true
+				}
+				continue
+			}
 			owe := s.cpus[c].gpWait
 			stuck := func(x int) bool { return s.cpus[x].rcuDepth > 0 || len(s.cpus[x].sb) > 0 }
 			var stuckOwers uint32
@@ -495,12 +581,23 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	if e.frozen(s, stuck, d) {
 		return false // it cannot move along any path that leaves P out
 	}
-	if cf.locW&(df.locR|df.locW) != 0 || cf.locR&df.locW != 0 {
+	if cf.locW&(df.locR|df.locW) != 0 || cf.locR&df.locW != 0 || cf.srcuCPUs&(1<<d) != 0 {
 		return true
 	}
 	// An arrival that stays delays its CPU unless that CPU stays
 	// non-quiescent anyway: inside a reader or with stores buffered, in P.
-	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^stuck != 0) {
+	still := stuck
+	if m.hasSyncSRCU {
+		// A CPU inside an RCU reader still reports to an SRCU grace
+		// period: only stores buffered keep it from it.
+		still &= sbCPUs(s)
+	}
+	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still != 0) {
+		return true
+	}
+	// An SRCU unlock of d makes grace periods wait for reports from the
+	// CPUs in reAdds again: for them, as a grace period starting.
+	if df.reAdds&(1<<c) != 0 && (cf.drains || cf.startSens) || df.reAdds&cf.arrive&^still != 0 {
 		return true
 	}
 	if m.Mode != ARM {
@@ -530,6 +627,78 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 		}
 	}
 	return false
+}
+
+// srcuHold reports whether the end of CPU c's SRCU grace period stays
+// disabled along every path of moves of CPUs outside p, and if not, the
+// CPUs to add to p towards it (see "SRCU" above). It stays disabled while
+// a CPU of p that owes it a report has stores buffered and must drain
+// them to report (qsDrains): only its own commits drain them; or while a
+// section it waits for stays open: one that a CPU of p may still unlock
+// (another CPU's unlock leaves it open while one is left, laterUnlock, and
+// CPUs of p do not move), or that nobody may unlock any more.
+func (e *explorer) srcuHold(s *State, p uint32, c int) (uint32, bool) {
+	m := e.m
+	g := &s.cpus[c]
+	owe := g.gpWait
+	var stuckOwers uint32
+	for x := range s.cpus {
+		if owe&(1<<x) != 0 && len(s.cpus[x].sb) > 0 && m.qsDrains(s, x, c) {
+			stuckOwers |= 1 << x
+		}
+	}
+	if stuckOwers&p != 0 {
+		return 0, true
+	}
+	open := g.gpSecs & s.srcuOpen
+	var add uint32
+	for f := open; f != 0; f &= f - 1 {
+		cl := m.srcuClosers(s, bits.TrailingZeros32(f))
+		if cl == 0 || cl&p != 0 {
+			return 0, true
+		}
+		if add == 0 {
+			add = cl & -cl
+		}
+	}
+	switch {
+	case add != 0:
+		return add, false
+	case stuckOwers != 0:
+		return stuckOwers & -stuckOwers, false
+	case owe&^p != 0:
+		// Every CPU it waits for, in p, cannot report along such paths
+		// but by another's move that conflicts with it (a removal from
+		// its queue), as for RCU.
+		return owe, false
+	}
+	return 0, true
+}
+
+// srcuQuietSomewhere reports whether CPU c has no section open of some
+// domain a grace period may be started for (then a grace period of it
+// starting waits for c's report only if c is not quiescent).
+func (e *explorer) srcuQuietSomewhere(s *State, c int) bool {
+	m := e.m
+	for c2 := range m.Prog.Threads {
+		for _, in := range m.code(c2) {
+			if in.Op == OpSyncSRCU && !m.inSections(s, c, m.srcuDomainSecs(m.srcuDomain(&in))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sbCPUs returns the CPUs with stores buffered.
+func sbCPUs(s *State) uint32 {
+	var out uint32
+	for x := range s.cpus {
+		if len(s.cpus[x].sb) > 0 {
+			out |= 1 << x
+		}
+	}
+	return out
 }
 
 // stuckIn returns the CPUs of p that cannot become quiescent without
@@ -583,13 +752,24 @@ func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) fu
 		// queue.
 		f.observe = !m.finished(s, d) || gpPossible || len(ds.sb) > 0
 	}
-	if m.hasSync {
+	if m.hasSync || m.hasSyncSRCU {
 		next := pc
 		if ds.syncWait {
 			next++ // the grace period it waits in has started
 		}
 		f.gpStart = int(next) <= len(m.code(d)) && m.fut.futureSync[d][next]
 	}
+	if m.hasSyncSRCU && m.srcuUnlockReach(s, d) != 0 {
+		// An unlock makes the grace periods waiting for its section wait
+		// for reports from it and the section's opener again.
+		for k := range m.srcuSecs {
+			if m.srcuClosers(s, k)&(1<<d) != 0 {
+				f.reAdds |= 1<<d | 1<<m.srcuSecs[k].cpu
+			}
+		}
+	}
+	// An srcu_read_lock reads its srcu_struct's latest value.
+	f.locR |= m.srcuLockReads(s, d)
 	return f
 }
 
@@ -603,7 +783,7 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 		f.locR |= sbLocs(cs.sb) // reservations decide its commits
 		f.observe = len(cs.iq) > 0 || cs.acqWait
 	}
-	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && cs.rcuDepth == 0
+	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && (cs.rcuDepth == 0 || m.hasSyncSRCU)
 	if !m.finished(s, c) && !cs.fault {
 		in := &m.code(c)[cs.pc]
 		switch in.Op {
@@ -616,19 +796,18 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 			f.locR |= m.fut.futureCond[c][cs.pc] // whether one fails and may go early
 		}
 		switch cw := m.cpuWait(s, c); cw.kind {
-		case WaitQuiescent:
+		case WaitQuiescent, WaitSections:
 			f.waitsGP = true
-		case WaitSections:
-			f.global = true
 		case WaitLockHeld, WaitReserved:
 			f.locR |= 1 << cw.loc
 		case WaitDrain, WaitAfterAcquire:
 			if cw.invals != 0 {
 				f.observe = true
 			}
-			if cw.rule == RuleLateSection {
-				f.global = true
-			}
+			// (A late section's entry waits for its queue while a grace
+			// period waits for its report: observing, and its report
+			// comes only from its own moves or a removal, which
+			// conflicts.)
 		}
 	}
 	if arm && !f.observe {
@@ -647,6 +826,8 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 	m := e.m
 	before := releasable(m, s, c)
 	quiet := quiescent(m, s, c)
+	drained := m.drained(s, c)
+	unlocks := m.srcuUnlockReach(s, c)
 	for _, mv := range mvs {
 		if f.global {
 			break
@@ -665,6 +846,8 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 		f.locW |= fp.locW
 		f.observe = f.observe || fp.observe
 		f.global = f.global || fp.global
+		f.delays = f.delays || fp.delays
+		f.startSens = f.startSens || fp.startSens
 		if f.global {
 			break
 		}
@@ -699,12 +882,31 @@ func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint
 				}
 			}
 		}
-		if quiet && !quiescent(m, t, c) {
+		if quiet && !quiescent(m, t, c) && (m.hasSync || !m.hasSyncSRCU) {
 			f.delays = true
+		}
+		if m.hasSyncSRCU && drained && !m.drained(t, c) {
+			// No longer quiescent for an SRCU grace period re-added to
+			// (srcuUnlock), nor for one starting, of a domain it has no
+			// section of open (a move other than an SRCU lock or unlock
+			// leaves the sections as they are; those set delays
+			// themselves).
+			f.drains = true
+			f.delays = f.delays || e.srcuQuietSomewhere(s, c)
+		}
+		if ch := m.srcuUnlockReach(t, c) ^ unlocks; ch != 0 {
+			// It performed an unlock, or passed one (a branch jumped over
+			// it, or it faulted): every CPU that may unlock one of those
+			// sections, and the section's opener, is in the set with it.
+			for k := range m.srcuSecs {
+				if m.srcuSecs[k].unlocks[c]&ch != 0 {
+					f.srcuCPUs |= m.srcuClosers(s, k) | 1<<m.srcuSecs[k].cpu
+				}
+			}
 		}
 		// What it changed elsewhere: only lines of its footprint, and
 		// queue entries for lines it writes. (Last: it patches t.)
-		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW) {
+		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW, fp.srcu) {
 			f.global = true
 			break
 		}
@@ -739,6 +941,8 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 				fp.observe = true
 			}
 		case OpStore, OpUnlock, OpRCULock, OpRCUUnlock, OpAssign, OpBranch, OpJump:
+		case OpSRCULock, OpSRCUUnlock:
+			e.srcuFoot(t, c, cs.pc, fp)
 		case OpRMW, OpLock, OpTryLock:
 			fp.locR |= 1 << l
 			fp.locW |= 1 << l
@@ -758,6 +962,8 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 			f := &m.code(c)[i]
 			switch f.Op {
 			case OpAssign, OpBranch, OpJump, OpRCULock, OpRCUUnlock:
+			case OpSRCULock, OpSRCUUnlock:
+				e.srcuFoot(t, c, uint8(i), fp) // (t is after it: srcuFoot reads only what it does not change)
 			case OpFence:
 				if k := m.fenceKind(f.Fence); arm && (k == fenceFull || k == fenceRead) {
 					fp.observe = true // folded because the queue is empty
@@ -826,6 +1032,35 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 	m.apply(t, st, nil)
 }
 
+// srcuFoot adds to fp what CPU c's SRCU lock or unlock at pc touches
+// besides the sections (movesFoot adds those), as argued under "SRCU"
+// above.
+func (e *explorer) srcuFoot(t *State, c int, pc uint8, fp *setFoot) {
+	m := e.m
+	in := &m.code(c)[pc]
+	fp.srcu = true
+	if in.Op == OpSRCULock {
+		fp.locR |= 1 << m.srcuDomain(in) // the index: its latest value
+		if m.srcuSecOf[c][pc] < 0 || !m.hasSyncSRCU {
+			return
+		}
+		// A grace period of its domain started after it waits for the
+		// section, one started before it does not (and may make it wait
+		// for an empty queue, ARM-like: lateSection).
+		fp.delays = true
+		if m.Mode == ARM {
+			fp.startSens = true
+			fp.observe = fp.observe || m.lateSection(t, c, in) >= 0
+		}
+		return
+	}
+	if m.hasSyncSRCU {
+		// Closing a section changes what a grace period starting
+		// waits for; it makes grace periods wait for reports again.
+		fp.delays = true
+	}
+}
+
 // changedOnly reports whether t, reached from s by moves of CPU c, differs
 // from s outside c's own state only in the lines lines (every cache's copy,
 // memory) and in queue entries for lines in queued that other CPUs gained.
@@ -834,9 +1069,17 @@ func (e *explorer) stepFoot(t *State, c int, st Step, fp *setFoot, w *worker) {
 // every field a rule reads (fields_test.go ties each field to Equal): a
 // field added later that a move of c changes elsewhere makes the move
 // unknown, not overlooked.
-func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64) bool {
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bool) bool {
 	u := t
 	u.steps, u.coh, u.memCo = s.steps, s.coh, s.memCo
+	if srcu {
+		// An SRCU lock or unlock opens or closes sections, and an
+		// unlock makes grace periods wait for reports again.
+		u.srcuOpen = s.srcuOpen
+		for x := range u.cpus {
+			u.cpus[x].gpWait = s.cpus[x].gpWait
+		}
+	}
 	u.cpus[c] = s.cpus[c] // shallow: u is only compared (scratch.load rebuilds it)
 	for l := range u.mem {
 		if lines&(1<<l) != 0 {

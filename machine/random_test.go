@@ -43,6 +43,7 @@ type gen struct {
 	ptr   machine.Loc   // a pointer location, initially pointing at locs[0]
 	lock  machine.Loc
 	srcu  machine.Loc
+	srcu2 machine.Loc   // a second domain (statement kind 15 only)
 	next  machine.Value // stores write distinct values: a value names its store
 	th    *machine.Thread
 	nregs int
@@ -190,6 +191,30 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 			g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: r, Addr: at(g.loc())})
 			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(r), Cross: true})
 		}
+	case 15: // SRCU across domains and branches
+		switch k := g.draw(4, "srcu2"); {
+		case k == 0:
+			g.emit(machine.Instr{Op: machine.OpSyncSRCU, Addr: at(g.srcu2)})
+		case k == 3 && *srcuIdx != noReg:
+			// An unlock a branch may jump over: the section stays open
+			// until the unlock emitBody adds at the end, or for ever.
+			r := g.reg()
+			g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: r, Addr: at(g.loc())})
+			br := g.emit(machine.Instr{Op: machine.OpBranch, Cond: machine.Bin(machine.ENe, machine.RegExpr(r), machine.Const(0))})
+			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu), Val: machine.RegExpr(*srcuIdx)})
+			g.th.Code[br].Target = len(g.th.Code)
+		default:
+			// A whole section of the second domain (srcu_down_read and
+			// srcu_up_read, or not) around one access.
+			r, cross := g.reg(), g.draw(2, "down2") == 0
+			g.emit(machine.Instr{Op: machine.OpSRCULock, HasDst: true, Dst: r, Addr: at(g.srcu2), Cross: cross})
+			if g.draw(2, "acc2") == 0 {
+				g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: g.reg(), Addr: at(g.loc())})
+			} else {
+				g.emit(machine.Instr{Op: machine.OpStore, Access: machine.Once, Addr: at(g.loc()), Val: machine.Const(g.value())})
+			}
+			g.emit(machine.Instr{Op: machine.OpSRCUUnlock, Addr: at(g.srcu2), Val: machine.RegExpr(r), Cross: cross})
+		}
 	}
 }
 
@@ -217,6 +242,11 @@ var gracePeriodKinds = []int{0, 2, 3, 4, 9, 10, 11, 12, 12}
 // one domain, and indices carried through registers and memory.
 var srcuKinds = []int{0, 2, 3, 4, 9, 13, 13, 13, 14}
 
+// srcuMixKinds add to srcuKinds a second domain (whole sections of it,
+// closed on the same CPU or across CPUs, and its grace periods), unlocks
+// a branch may jump over, and RCU readers and grace periods beside them.
+var srcuMixKinds = []int{0, 2, 3, 4, 9, 11, 12, 13, 13, 13, 14, 15, 15}
+
 func genRandom(t *rapid.T, maxCPUs, budget int) *machine.Program {
 	return genRandomOf(t, maxCPUs, budget, nil)
 }
@@ -234,6 +264,9 @@ func genRandomOf(t *rapid.T, maxCPUs, budget int, kinds []int) *machine.Program 
 	g.ptr = add("p", machine.PtrTo(g.locs[0]))
 	g.lock = add("l", 0)
 	g.srcu = add("s", 0)
+	if slices.Contains(kinds, 15) {
+		g.srcu2 = add("t", 0)
+	}
 	ncpu := rapid.IntRange(2, maxCPUs).Draw(t, "cpus")
 	// budget bounds the statements in all: the reference search grows
 	// exponentially with them.
@@ -315,6 +348,8 @@ func randomSizes() []randomSize {
 		// SRCU: late sections, indices computed, stored and loaded,
 		// sections closed on another CPU or not at all.
 		{"srcu", max(1, *randomSRCU/100), 4, 9, srcuKinds},
+		// Two domains, unlocks jumped over, RCU beside SRCU.
+		{"srcumix", max(1, *randomSRCU/100), 4, 9, srcuMixKinds},
 	}
 }
 

@@ -77,6 +77,12 @@ func TestReductionsAlone(t *testing.T) {
 		{"grace", 4, 8, gracePeriodKinds},
 		{"readers", 4, 8, readerKinds},
 		{"partial", 4, 8, partialKinds},
+		// SRCU: sections of two domains (closed across CPUs, through
+		// indices in memory, jumped over), late sections, several grace
+		// periods, RCU beside them (the persistent sets take SRCU
+		// programs).
+		{"srcu", 4, 8, srcuKinds},
+		{"srcumix", 4, 9, srcuMixKinds},
 	}
 	n, perRound := *reductionPrograms, 100 // rapid's default -rapid.checks
 	if testing.Short() {
@@ -557,4 +563,116 @@ func reductionNamed(t *testing.T, name string) machine.Reduction {
 	}
 	t.Fatalf("no reduction named %q", name)
 	return 0
+}
+
+// srcuReductionCases are SRCU programs in which the order of two CPUs'
+// moves decides what an unlock does or what a grace period waits for,
+// so that a persistent set that wrongly takes one CPU's moves alone
+// loses an outcome or a deadlock.
+var srcuReductionCases = map[string]string{
+	// P0 may jump over its unlock of the section it opened; P1's unlock,
+	// with the index read from memory, closes it only when no unlock of
+	// P0 is left: before P0 has passed its own, the section stays open for
+	// ever and P2's grace period never ends.
+	"jumped-unlock": `C jumped-unlock
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r2;
+	r0 = srcu_down_read(s);
+	WRITE_ONCE(*x, r0);
+	r2 = READ_ONCE(*y);
+	if (r2)
+		srcu_up_read(s, r0);
+}
+P1(int *x, struct srcu_struct *s)
+{
+	int r1;
+	r1 = READ_ONCE(*x);
+	srcu_up_read(s, r1);
+}
+P2(int *y, int *z, struct srcu_struct *s)
+{
+	synchronize_srcu(s);
+	WRITE_ONCE(*z, 1);
+}
+exists (z=1)
+`,
+	// A reader inside an RCU reader is still quiescent for an SRCU grace
+	// period: its store decides whether the grace period waits for it.
+	"rcu-inside-srcu-gp": `C rcu-inside-srcu-gp
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	rcu_read_lock();
+	WRITE_ONCE(*x, 1);
+	r0 = READ_ONCE(*y);
+	rcu_read_unlock();
+}
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	int r1;
+	WRITE_ONCE(*y, 1);
+	synchronize_srcu(s);
+	r1 = READ_ONCE(*x);
+}
+P2(int *x, int *y)
+{
+	synchronize_rcu();
+}
+exists (0:r0=0 /\ 1:r1=0)
+`,
+	// Two domains: a section of t does not hold up a grace period of s;
+	// a late section of s reads nothing older than its grace period.
+	"two-domains": `C two-domains
+{}
+P0(int *x, int *y, struct srcu_struct *s, struct srcu_struct *t)
+{
+	int r0;
+	int r1;
+	int r2;
+	r0 = srcu_read_lock(t);
+	r1 = READ_ONCE(*x);
+	srcu_read_unlock(t, r0);
+	r0 = srcu_read_lock(s);
+	r2 = READ_ONCE(*y);
+	srcu_read_unlock(s, r0);
+}
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	WRITE_ONCE(*y, 1);
+	synchronize_srcu(s);
+	WRITE_ONCE(*x, 1);
+}
+P2(int *x, struct srcu_struct *t)
+{
+	int r3;
+	synchronize_srcu(t);
+	r3 = READ_ONCE(*x);
+}
+exists (0:r1=1 /\ 0:r2=0)
+`,
+}
+
+// TestReductionsSRCUCases compares every variant with the reference on
+// srcuReductionCases.
+func TestReductionsSRCUCases(t *testing.T) {
+	for name, src := range srcuReductionCases {
+		c := compile(t, name, []byte(src))
+		for _, mode := range modes {
+			m := machine.MustNew(c.Program, mode)
+			ref := refExplore(m, 1<<20)
+			if !ref.complete {
+				t.Fatalf("%s, %s: the reference did not finish", name, mode)
+			}
+			for _, v := range variants() {
+				res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+				if diff := variantDiff(m, ref, res); diff != "" {
+					t.Errorf("%s, %s, %s:\n%s", name, mode, v.name, diff)
+				}
+			}
+		}
+	}
 }

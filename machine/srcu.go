@@ -154,6 +154,10 @@ func (m *Machine) initSRCU() error {
 	if len(locks) == 0 {
 		return nil
 	}
+	m.srcuLockLocs = make([][]uint64, len(m.Prog.Threads))
+	for c, t := range m.Prog.Threads {
+		m.srcuLockLocs[c] = futureLocs(t.Code, func(in *Instr) bool { return in.Op == OpSRCULock })
+	}
 	// The static flow: per location, the locks whose index a store may
 	// write there; per CPU and instruction, the locks whose index each
 	// register may hold. Memory links the CPUs, so iterate to a fixpoint.
@@ -424,4 +428,63 @@ func (m *Machine) inSections(s *State, c int, mask uint32) bool {
 		}
 	}
 	return false
+}
+
+// The explorer's view of SRCU (persistentset.go, "SRCU").
+
+// srcuUnlockReach returns the unlocks of sections (instructions, as bits)
+// CPU c may still perform in s: none once it has faulted. Another CPU's
+// unlock closes a section only when no such unlock of it is left
+// (laterUnlock), so a move that changes this set of its CPU changes what
+// other CPUs' unlocks do.
+func (m *Machine) srcuUnlockReach(s *State, c int) uint64 {
+	if len(m.srcuSecs) == 0 || s.cpus[c].fault {
+		return 0
+	}
+	var us uint64
+	for k := range m.srcuSecs {
+		us |= m.srcuSecs[k].unlocks[c]
+	}
+	return us & m.srcuReach[c][s.cpus[c].pc]
+}
+
+// srcuClosers returns the CPUs that may still perform an unlock that
+// section k's index may reach (the CPUs whose unlock can close it, or
+// keep another's from closing it).
+func (m *Machine) srcuClosers(s *State, k int) uint32 {
+	var out uint32
+	for d, us := range m.srcuSecs[k].unlocks {
+		if us != 0 && !s.cpus[d].fault && us&m.srcuReach[d][s.cpus[d].pc] != 0 {
+			out |= 1 << d
+		}
+	}
+	return out
+}
+
+// srcuLockReads returns the srcu_struct locations CPU c may still read
+// the index of by an srcu_read_lock (it reads their latest value).
+func (m *Machine) srcuLockReads(s *State, c int) uint64 {
+	if m.srcuLockLocs == nil {
+		return 0
+	}
+	return m.srcuLockLocs[c][s.cpus[c].pc]
+}
+
+// srcuDomainLocs returns the srcu_struct locations the program names.
+func (m *Machine) srcuDomainLocs() uint64 {
+	var out uint64
+	for c := range m.Prog.Threads {
+		for pc := range m.code(c) {
+			switch in := &m.code(c)[pc]; in.Op {
+			case OpSRCULock, OpSRCUUnlock, OpSyncSRCU:
+				out |= 1 << m.srcuDomain(in)
+			}
+		}
+	}
+	return out
+}
+
+// hasSRCU reports whether any SRCU instruction is in the program.
+func (m *Machine) hasSRCU() bool {
+	return len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock || m.srcuLockLocs != nil
 }
