@@ -87,6 +87,11 @@ import (
 //
 // Memory: a state stores the number of its sleep set (sleepSets interns
 // the sets, which are few), four bytes.
+//
+// Where: only in programs with synchronize_rcu() (successors), issue 24's
+// class, as with the step-level persistent sets: elsewhere the state
+// counts and witnesses people see stay as they were. The argument does
+// not depend on it.
 
 // sleepSets interns sleep sets: sorted packed moves (packMacro), the
 // empty set numbered 0. It is written only between chunks (add, in the
