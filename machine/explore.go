@@ -968,7 +968,9 @@ type worker struct {
 	slpN     int
 	slpAB    scratch
 	slpKey   []byte
-	slpEnc   []byte
+	slpV     scratch
+	slpP     sleepMove
+	slpU     sleepMove
 	slpOut   []uint32
 	slpArena []uint32
 }
@@ -1012,16 +1014,15 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 		t := w.succ.load(s)
 		cost := e.applyMacro(t, mv, nil)
 		w.transitions++
-		chained := e.chain(t, w, func(Step) {})
+		var sleep []uint32
+		if sleeping {
+			sleep = e.childSleep(s, i, w)
+		}
+		chained, sleep := e.chainSleep(t, w, sleep)
 		cost += chained
 		enc, g := e.canonical(t, w)
-		var sleep []uint32
-		if sleeping && chained == 0 && g < 0 {
-			// The sleep set is built before the lookup: encode's buffer
-			// holds enc, so it is copied first.
-			w.slpEnc = append(w.slpEnc[:0], enc...)
-			sleep = e.childSleep(s, i, w)
-			enc = w.slpEnc
+		if g >= 0 {
+			sleep = nil // stored renamed (sleep.go)
 		}
 		if idx, ok := e.lookup(enc, w); ok {
 			if dv := e.nodes.dist.at(idx); (dv&doneBit != 0 || int32(dv) <= dist+cost) && subset(e.sleepOf(idx), sleep) {

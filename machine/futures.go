@@ -58,7 +58,15 @@ type futures struct {
 // analyse computes the analyses of p. hasSyncSRCU: p waits for an SRCU
 // grace period somewhere.
 func analyse(p *Program, hasSyncSRCU bool) *futures {
-	f := &futures{addrRegs: make([]uint32, len(p.Threads))}
+	n := len(p.Threads)
+	// Each analysis is one slice per CPU: made at their final length, not
+	// grown by append (issue 24: a small test's machine is set up per
+	// exploration, and this was a tenth of its allocations).
+	f := &futures{addrRegs: make([]uint32, n)}
+	for _, s := range []*[][]uint64{&f.futureReads, &f.futureRereads, &f.drainReads, &f.futureAccess, &f.futureWrites, &f.futureCond, &f.reach, &f.instrReads, &f.instrWrites} {
+		*s = make([][]uint64, 0, n)
+	}
+	f.futureSync, f.futureReader = make([][]bool, 0, n), make([][]bool, 0, n)
 	for c, t := range p.Threads {
 		var regs uint32
 		for _, in := range t.Code {

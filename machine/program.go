@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -347,7 +348,7 @@ func (p *Program) FormatValue(v Value) string {
 	if l, ok := v.AsLoc(); ok && int(l) < len(p.Locs) {
 		return p.Locs[l]
 	}
-	return fmt.Sprint(int64(v))
+	return strconv.FormatInt(int64(v), 10)
 }
 
 // Validate checks the structural invariants the machine relies on: sizes

@@ -75,12 +75,15 @@ import (
 // current bucket (their cost from the redone state may be lower: only the
 // shortness of witnesses, not their validity, depends on the order).
 //
-// Where the search moves by more than one move, the sleep set given is
-// empty (always sound: it only strengthens the claim): after a chain (the
-// unstored state s·ti takes its private step p; with the empty set it
-// counts as expanded with any set not holding p) and for a successor
-// stored renamed by an automorphism (symmetry.go: its moves would have to
-// be renamed too).
+// Chains: the search does not store a state v = s·ti whose one move is a
+// private step p (chain, P(v) = {p}). It counts as expanded with the
+// sleep set Zi ∖ {p}, so that p is taken, and v·p gets the moves of Zi
+// that commute with p at v (chainSleep; p itself does not, being of its
+// own CPU), and so on along the chain: the claim above holds for v as
+// for any state expanded.
+// A successor stored renamed by an automorphism (symmetry.go) gets the
+// empty set, always sound (it only strengthens the claim): its moves
+// would have to be renamed too.
 //
 // Memory: a state stores the number of its sleep set (sleepSets interns
 // the sets, which are few), four bytes.
@@ -227,8 +230,7 @@ func (e *explorer) sleepMoves(s *State, mvs []macro, z []uint32, w *worker) []ma
 		if n == len(w.slp) {
 			w.slp = append(w.slp, &sleepMove{})
 		}
-		x := w.slp[n]
-		x.mv, x.key, x.done, x.known = mv, key, false, 0
+		w.slp[n].reset(mv, key)
 		n++
 	}
 	taken := mvs[:0]
@@ -263,4 +265,42 @@ func (e *explorer) childSleep(s *State, i int, w *worker) []uint32 {
 	slices.Sort(out)
 	w.slpOut = out
 	return out
+}
+
+// chainSleep is chain (the same steps, in the same order, so that path
+// replays it) carrying the sleep set z along: at each state v of the
+// chain, whose one move is the private step p, the moves of z that do not
+// commute with p at v are dropped (sleep.go).
+func (e *explorer) chainSleep(t *State, w *worker, z []uint32) (int32, []uint32) {
+	if len(z) == 0 || !e.on(redChain) {
+		return e.chain(t, w, func(Step) {}), z
+	}
+	cost := int32(0)
+	for !e.m.ended(t) {
+		mvs, ok := e.privateStep(t, w)
+		if !ok || len(mvs) != 1 {
+			break
+		}
+		if len(z) > 0 {
+			v := w.slpV.load(t)
+			p := &w.slpP
+			p.reset(mvs[0], packMacro(mvs[0]))
+			kept := z[:0]
+			for _, k := range z {
+				u := &w.slpU
+				u.reset(unpackMacro(k), k)
+				if e.commute(v, p, u, w) {
+					kept = append(kept, k)
+				}
+			}
+			z = kept
+		}
+		e.perform(t, mvs[0], nil, func(st Step) { cost += e.stepCost(st) })
+	}
+	return cost, z
+}
+
+// reset makes x the move mv (packed: key) of a new state.
+func (x *sleepMove) reset(mv macro, key uint32) {
+	x.mv, x.key, x.done, x.known = mv, key, false, 0
 }

@@ -151,9 +151,14 @@ func ExploreAll(jobs []Job, opts machine.Options, each func(i int, r Run)) []Run
 	runs := make([]Run, len(jobs))
 	ctx := contextOf(opts)
 	opts = shareCores(opts, len(jobs))
+	machines := sharedMachines(jobs)
 	var mu sync.Mutex
 	parallel(ctx, len(jobs), func(i int) {
-		runs[i] = runJob(jobs[i], opts)
+		var sm *specMachine
+		if machines != nil {
+			sm = machines[i]
+		}
+		runs[i] = runJob(jobs[i], opts, sm)
 		if each != nil {
 			mu.Lock()
 			each(i, runs[i])
@@ -166,10 +171,52 @@ func ExploreAll(jobs []Job, opts machine.Options, each func(i int, r Run)) []Run
 	return runs
 }
 
-func runJob(j Job, opts machine.Options) Run {
+// specMachine is the machine of a spec that several jobs explore (in
+// its modes), built by the first of them to start.
+type specMachine struct {
+	once sync.Once
+	m    *machine.Machine
+	err  error
+}
+
+// sharedMachines returns, for each job whose spec the job before or
+// after it explores too (check lists a spec's modes one after the other),
+// the place where the first of them to start leaves its machine for the
+// others, which take it in their own mode (machine.InMode): a check of
+// both modes validates and analyses each program once. It is nil when no
+// spec repeats, and nil for a job whose spec does not.
+func sharedMachines(jobs []Job) []*specMachine {
+	var out []*specMachine
+	for i := 1; i < len(jobs); i++ {
+		if sp := jobs[i].Spec; sp != nil && sp == jobs[i-1].Spec {
+			if out == nil {
+				out = make([]*specMachine, len(jobs))
+			}
+			if out[i-1] == nil {
+				out[i-1] = &specMachine{}
+			}
+			out[i] = out[i-1]
+		}
+	}
+	return out
+}
+
+// machineOf is j's machine, shared through sm when sm is not nil.
+func machineOf(j Job, sm *specMachine) (*machine.Machine, error) {
+	if sm == nil {
+		return j.Spec.Machine(j.Mode)
+	}
+	sm.once.Do(func() { sm.m, sm.err = j.Spec.Machine(j.Mode) })
+	if sm.err != nil {
+		return nil, sm.err
+	}
+	return sm.m.InMode(j.Mode), nil
+}
+
+func runJob(j Job, opts machine.Options, sm *specMachine) Run {
 	r := Run{Job: j}
 	start := time.Now()
-	m, err := j.Spec.Machine(j.Mode)
+	m, err := machineOf(j, sm)
 	if err != nil {
 		r.Err = err
 		return r
