@@ -102,9 +102,16 @@ func (m *Machine) Initial() *State {
 		cpus:  make([]cpuState, len(p.Threads)),
 		coh:   make([]*cohNode, nl),
 	}
+	// The first coherence node of every location, and every CPU's cache
+	// below, are carved out of one allocation each (issue 24: a small
+	// exploration's set-up). Each cache is capped at its length, so that
+	// no append of one reaches the next.
+	nodes := make([]cohNode, nl)
 	for l := range s.coh {
-		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1, instr: -1}
+		nodes[l] = cohNode{val: p.Init[l], cpu: -1, instr: -1}
+		s.coh[l] = &nodes[l]
 	}
+	caches := make([]Line, nl*len(s.cpus))
 	if m.srcuTracked() {
 		s.memSecs = make([]uint32, nl)
 	}
@@ -115,7 +122,7 @@ func (m *Machine) Initial() *State {
 		if m.srcuTracked() {
 			cs.secs = make([]uint32, len(cs.regs))
 		}
-		cs.cache = make([]Line, nl)
+		cs.cache = caches[c*nl : (c+1)*nl : (c+1)*nl]
 		for l := range cs.cache {
 			cs.cache[l] = Line{State: Shared, Val: p.Init[l]}
 		}
