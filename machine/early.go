@@ -224,36 +224,8 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			if join > to {
 				return false // not ThreadBuilder.If's layout: walk no further
 			}
-			a, b := *w, *w
-			if a.guess < 0 {
-				a.guess, b.guess = i, i
-			}
-			a.last, b.last = i, i
-			inThen := earlyMask(cs.early, i+1, thenEnd) != 0
-			inElse := earlyMask(cs.early, elseStart, join) != 0
-			switch {
-			case inThen && inElse:
-				return false // a wrong guess either way
-			case inThen:
-				if !m.earlyWalk(s, c, i+1, thenEnd, &a, yield) {
-					return false
-				}
-				*w = a
-			case inElse:
-				if !m.earlyWalk(s, c, elseStart, join, &b, yield) {
-					return false
-				}
-				*w = b
-			default:
-				okA := m.earlyWalk(s, c, i+1, thenEnd, &a, yield)
-				okB := m.earlyWalk(s, c, elseStart, join, &b, yield)
-				if !okA || !okB {
-					return false
-				}
-				w.join(&a, &b)
-				// A guarded store waits for every unresolved branch it
-				// passed, those inside either body too.
-				w.guess, w.last = a.guess, max(a.last, b.last)
+			if !m.earlyWalkBranch(s, c, i, thenEnd, elseStart, join, w, yield) {
+				return false
 			}
 			i = join
 			continue
@@ -355,6 +327,48 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 		default:
 			return false
 		}
+	}
+	return true
+}
+
+// earlyWalkBranch walks both bodies of the unresolved branch at i (then
+// [i+1, thenEnd), else [elseStart, join)) from w, as earlyWalk does, and
+// leaves in w what follows the join. It is a function of its own so that
+// the two copies of w live on the stack: taken inside earlyWalk's loop,
+// their addresses passed down the recursion made the compiler put them on
+// the heap (two allocations per branch walked, issue 24).
+func (m *Machine) earlyWalkBranch(s *State, c, i, thenEnd, elseStart, join int, w *earlyWalk, yield func(earlyCand)) bool {
+	cs := &s.cpus[c]
+	a, b := *w, *w
+	if a.guess < 0 {
+		a.guess, b.guess = i, i
+	}
+	a.last, b.last = i, i
+	inThen := earlyMask(cs.early, i+1, thenEnd) != 0
+	inElse := earlyMask(cs.early, elseStart, join) != 0
+	switch {
+	case inThen && inElse:
+		return false // a wrong guess either way
+	case inThen:
+		if !m.earlyWalk(s, c, i+1, thenEnd, &a, yield) {
+			return false
+		}
+		*w = a
+	case inElse:
+		if !m.earlyWalk(s, c, elseStart, join, &b, yield) {
+			return false
+		}
+		*w = b
+	default:
+		okA := m.earlyWalk(s, c, i+1, thenEnd, &a, yield)
+		okB := m.earlyWalk(s, c, elseStart, join, &b, yield)
+		if !okA || !okB {
+			return false
+		}
+		w.join(&a, &b)
+		// A guarded store waits for every unresolved branch it
+		// passed, those inside either body too.
+		w.guess, w.last = a.guess, max(a.last, b.last)
 	}
 	return true
 }

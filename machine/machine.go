@@ -29,6 +29,8 @@ type Machine struct {
 	// srcuLockLocs[c][pc]: the srcu_struct locations CPU c may still
 	// read by an srcu_read_lock from pc (nil without any).
 	srcuLockLocs [][]uint64
+	// srcuSyncSecs: per domain a synchronize_srcu names, its sections.
+	srcuSyncSecs []uint32
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
@@ -61,6 +63,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 	if err := m.initSRCU(); err != nil {
 		return nil, err
 	}
+	m.initSRCUSync()
 	m.fut = analyse(p, m.hasSyncSRCU)
 	m.sym = automorphisms(p)
 	return m, nil
@@ -99,9 +102,16 @@ func (m *Machine) Initial() *State {
 		cpus:  make([]cpuState, len(p.Threads)),
 		coh:   make([]*cohNode, nl),
 	}
+	// The first coherence node of every location, and every CPU's cache
+	// below, are carved out of one allocation each (issue 24: a small
+	// exploration's set-up). Each cache is capped at its length, so that
+	// no append of one reaches the next.
+	nodes := make([]cohNode, nl)
 	for l := range s.coh {
-		s.coh[l] = &cohNode{val: p.Init[l], cpu: -1, instr: -1}
+		nodes[l] = cohNode{val: p.Init[l], cpu: -1, instr: -1}
+		s.coh[l] = &nodes[l]
 	}
+	caches := make([]Line, nl*len(s.cpus))
 	if m.srcuTracked() {
 		s.memSecs = make([]uint32, nl)
 	}
@@ -112,7 +122,7 @@ func (m *Machine) Initial() *State {
 		if m.srcuTracked() {
 			cs.secs = make([]uint32, len(cs.regs))
 		}
-		cs.cache = make([]Line, nl)
+		cs.cache = caches[c*nl : (c+1)*nl : (c+1)*nl]
 		for l := range cs.cache {
 			cs.cache[l] = Line{State: Shared, Val: p.Init[l]}
 		}
