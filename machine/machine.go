@@ -29,6 +29,8 @@ type Machine struct {
 	// srcuLockLocs[c][pc]: the srcu_struct locations CPU c may still
 	// read by an srcu_read_lock from pc (nil without any).
 	srcuLockLocs [][]uint64
+	// srcuSyncSecs: per domain a synchronize_srcu names, its sections.
+	srcuSyncSecs []uint32
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
@@ -61,6 +63,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 	if err := m.initSRCU(); err != nil {
 		return nil, err
 	}
+	m.initSRCUSync()
 	m.fut = analyse(p, m.hasSyncSRCU)
 	m.sym = automorphisms(p)
 	return m, nil

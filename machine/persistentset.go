@@ -680,11 +680,9 @@ func (e *explorer) srcuHold(s *State, p uint32, c int) (uint32, bool) {
 // starting waits for c's report only if c is not quiescent).
 func (e *explorer) srcuQuietSomewhere(s *State, c int) bool {
 	m := e.m
-	for c2 := range m.Prog.Threads {
-		for _, in := range m.code(c2) {
-			if in.Op == OpSyncSRCU && !m.inSections(s, c, m.srcuDomainSecs(m.srcuDomain(&in))) {
-				return true
-			}
+	for _, secs := range m.srcuSyncSecs {
+		if !m.inSections(s, c, secs) {
+			return true
 		}
 	}
 	return false

@@ -488,3 +488,18 @@ func (m *Machine) srcuDomainLocs() uint64 {
 func (m *Machine) hasSRCU() bool {
 	return len(m.srcuSecs) > 0 || m.hasSyncSRCU || m.hasSRCUUnlock || m.srcuLockLocs != nil
 }
+
+// initSRCUSync lists the sections of each domain a synchronize_srcu names
+// (after initSRCU has numbered the sections; a domain with none has an
+// empty mask).
+func (m *Machine) initSRCUSync() {
+	var synced uint64
+	for c := range m.Prog.Threads {
+		for pc := range m.code(c) {
+			if in := &m.code(c)[pc]; in.Op == OpSyncSRCU && synced&(1<<m.srcuDomain(in)) == 0 {
+				synced |= 1 << m.srcuDomain(in)
+				m.srcuSyncSecs = append(m.srcuSyncSecs, m.srcuDomainSecs(m.srcuDomain(in)))
+			}
+		}
+	}
+}
