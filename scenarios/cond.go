@@ -225,24 +225,30 @@ func resultOutcomes(r *machine.Result) []machine.Outcome {
 // how the explorer tells its states apart.
 func verdictOf(outcomes []machine.Outcome, k syntax.FinalKind, sat, kept func(machine.Outcome) bool, key func(machine.Outcome) string) Verdict {
 	var v Verdict
-	seen := map[string]bool{}
+	// An outcome is counted once per class and text (a pair, not their
+	// concatenation: one string less per outcome, issue 24).
+	type classed struct {
+		class byte
+		key   string
+	}
+	seen := make(map[classed]bool, len(outcomes))
 	for _, o := range outcomes {
-		class := "k"
+		class := byte('k')
 		switch {
 		case !kept(o):
-			class = "f"
+			class = 'f'
 		case sat(o):
-			class = "p"
+			class = 'p'
 		}
-		id := class + key(o)
+		id := classed{class, key(o)}
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
 		switch class {
-		case "f":
+		case 'f':
 			v.Filtered++
-		case "p":
+		case 'p':
 			v.Positive++
 		default:
 			v.Negative++
