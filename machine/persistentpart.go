@@ -70,7 +70,10 @@ import "math/bits"
 // instructions before it are left, and a commit of a plain entry waits
 // only for older entries of its line (none is added: a store to it cannot
 // pass it) and, in TSO, for the older entries, which c's I-free moves only
-// commit. A CPU's instructions that the same macro may perform (a
+// commit. That last would break backward commutation for a postponed
+// store, whose move with its own commit appears only once the older
+// entries have committed: in TSO a CPU with stores buffered and a
+// postponed store among its moves joins whole (partInfoOf). A CPU's instructions that the same macro may perform (a
 // postponed store k and a later load or store j taken with it) are kept
 // together: I_c holds both or neither (coupled).
 //
@@ -231,6 +234,21 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 	for _, en := range cs.sb {
 		if en.Kind != EntryPlain {
 			return
+		}
+	}
+	if m.Mode != ARM && len(cs.sb) > 0 {
+		// TSO commits in order: a postponed store taken with its own
+		// commit is a move only once the older entries have committed,
+		// and those commits may be I-free, so an I-move would appear
+		// along an I-free path that performs instructions no move at s
+		// performs (backward commutation fails: a postponed store k
+		// and its CPU's next load j are coupled, and the move taking k
+		// with its commit is not there to stand for the one taking k
+		// alone). Such a CPU joins whole.
+		for _, mv := range mvs {
+			if mv.store != 0 {
+				return
+			}
 		}
 	}
 	code := m.code(c)
