@@ -273,6 +273,7 @@ type explorer struct {
 	red       reduction // the reductions on (enabledReductions)
 	// Sleep sets (sleep.go): the sets, the states waiting for a redo,
 	// the distance being expanded, and add's buffer.
+	sleepy bool // sleep sets on: redSleep, and the program has synchronize_rcu
 	sleeps sleepSets
 	redo   []uint32
 	cur    int32
@@ -678,6 +679,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	n := len(m.Prog.Threads)
 	e.m, e.opts, e.budget, e.res, e.outs = m, opts, budget, &Result{}, make(map[string]*outcomeAcc)
 	e.red = enabledReductions(opts.off)
+	e.sleepy = e.on(redSleep) && m.hasSync
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})
@@ -817,10 +819,12 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 		e.nodes.parent.append(uint32(parent))
 		e.nodes.via.append(packMacro(mv))
 		e.nodes.dist.append(uint32(dist))
-		e.nodes.sleep.append(e.sleeps.intern(sleep))
+		if e.sleepy {
+			e.nodes.sleep.append(e.sleeps.intern(sleep))
+		}
 	} else {
 		dv := e.nodes.dist.at(idx)
-		if old := e.sleepOf(idx); !subset(old, sleep) {
+		if old := e.sleepOf(idx); e.sleepy && !subset(old, sleep) {
 			e.slpTmp = intersect(e.slpTmp, old, sleep)
 			z := e.nodes.sleep.at(idx)&redoBit | e.sleeps.intern(e.slpTmp)
 			if dv&doneBit != 0 && z&redoBit == 0 {
@@ -1004,7 +1008,7 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 	// with the step-level persistent sets: elsewhere the persistent sets
 	// already serve, and the state counts and witnesses people see stay
 	// as they were.
-	sleeping := e.on(redSleep) && e.m.hasSync
+	sleeping := e.sleepy
 	if sleeping {
 		// The moves asleep are not taken (sleep.go); the ones taken and
 		// those asleep are what the successors' sleep sets are made of.

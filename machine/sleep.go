@@ -88,10 +88,10 @@ import (
 // Memory: a state stores the number of its sleep set (sleepSets interns
 // the sets, which are few), four bytes.
 //
-// Where: only in programs with synchronize_rcu() (successors), issue 24's
-// class, as with the step-level persistent sets: elsewhere the state
-// counts and witnesses people see stay as they were. The argument does
-// not depend on it.
+// Where: only in programs with synchronize_rcu() (explorer.sleepy),
+// issue 24's class, as with the step-level persistent sets: elsewhere
+// the state counts and witnesses people see stay as they were, and no
+// sleep set is stored. The argument does not depend on it.
 
 // sleepSets interns sleep sets: sorted packed moves (packMacro), the
 // empty set numbered 0. It is written only between chunks (add, in the
@@ -167,6 +167,9 @@ const redoBit = 1 << 31
 
 // sleepOf returns the stored sleep set of state idx.
 func (e *explorer) sleepOf(idx int) []uint32 {
+	if !e.sleepy {
+		return nil // no sleep sets: none stored (four bytes a state saved)
+	}
 	return e.sleeps.sets[e.nodes.sleep.at(idx)&^redoBit]
 }
 
