@@ -133,7 +133,7 @@ func (m *Machine) staleReads(cs *cpuState, c int) uint64 {
 	if cs.acqWait {
 		return 0
 	}
-	return m.fut.drainReads[c][cs.pc]
+	return m.drainReadsOf(cs, c)
 }
 
 // liveLines returns the lines whose states the search encodes (ARM-like

@@ -1169,7 +1169,7 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 			if len(t.cpus[d].iq) == 0 {
 				continue
 			}
-			own := m.fut.drainReads[d][t.cpus[d].pc]
+			own := m.drainReadsOf(&t.cpus[d], d)
 			var others uint64
 			for x := range t.cpus {
 				if x != d {

@@ -27,6 +27,11 @@ type futures struct {
 	// a queued invalidation of any other line is applied before c could
 	// read the stale copy it keeps.
 	drainReads [][]uint64
+	// drainCuts[c] holds the instructions of CPU c that cut drainReads
+	// off (those that drain, or whose acquire wait does). One issued
+	// early may have run with an empty queue and drains nothing that
+	// arrives after it: drainReadsOf.
+	drainCuts []uint64
 	// futureAccess[c][pc] holds the locations CPU c may still load, store
 	// or lock from pc on (issued-early stores are in its store buffer).
 	futureAccess [][]uint64
@@ -62,7 +67,7 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 	// Each analysis is one slice per CPU: made at their final length, not
 	// grown by append (issue 24: a small test's machine is set up per
 	// exploration, and this was a tenth of its allocations).
-	f := &futures{addrRegs: make([]uint32, n)}
+	f := &futures{addrRegs: make([]uint32, n), drainCuts: make([]uint64, n)}
 	for _, s := range []*[][]uint64{&f.futureReads, &f.futureRereads, &f.drainReads, &f.futureAccess, &f.futureWrites, &f.futureCond, &f.reach, &f.instrReads, &f.instrWrites} {
 		*s = make([][]uint64, 0, n)
 	}
@@ -86,7 +91,9 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 		f.addrRegs[c] = regs
 		f.futureReads = append(f.futureReads, futureLocs(t.Code, readsLine))
 		f.futureRereads = append(f.futureRereads, futureRereads(t.Code))
-		f.drainReads = append(f.drainReads, readsBeforeDrain(t.Code))
+		var cuts uint64
+		f.drainReads = append(f.drainReads, readsBeforeDrain(t.Code, &cuts))
+		f.drainCuts[c] = cuts
 		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, anyAccess))
 		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, writesLoc))
 		f.futureCond = append(f.futureCond, futureLocs(t.Code, func(in *Instr) bool { return in.Op == OpTryLock || in.isConditional() }))
@@ -174,7 +181,7 @@ func futureRereads(code []Instr) []uint64 {
 
 // readsBeforeDrain computes drainReads for one thread (ARM-like rules):
 // backwards, a draining instruction cuts off what follows it.
-func readsBeforeDrain(code []Instr) []uint64 {
+func readsBeforeDrain(code []Instr, cuts *uint64) []uint64 {
 	out := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
@@ -189,17 +196,32 @@ func readsBeforeDrain(code []Instr) []uint64 {
 			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
 			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
 			out[pc] = 0 // drains before it reads anything
+			*cuts |= 1 << pc
 		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock:
 			// An acquire reads, then the next instruction waits for the
 			// entries queued when it ran to be applied. (A failed
 			// cmpxchg_acquire is still an acquire load; a failed
 			// spin_trylock is a plain load, so a trylock drains nothing.)
 			out[pc] = own
+			*cuts |= 1 << pc
 		default:
 			out[pc] = own | out[pc+1]
 		}
 	}
 	return out
+}
+
+// drainReadsOf is drainReads for CPU c in s: the locations it may load
+// from before its queue is next drained. When it issued early an
+// instruction that cuts drainReads off, that instruction may have run
+// with an empty queue, so it drains nothing that arrived after it (and
+// its acquire wait, if any, is in the state): every location it may
+// still load from counts.
+func (m *Machine) drainReadsOf(cs *cpuState, c int) uint64 {
+	if cs.early&m.fut.drainCuts[c] != 0 {
+		return m.fut.futureReads[c][cs.pc]
+	}
+	return m.fut.drainReads[c][cs.pc]
 }
 
 // readerMayHang reports whether a CPU running code may stay inside an RCU

@@ -612,7 +612,7 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	// d's commits would queue invalidations at c that stay, or d's moves
 	// may release lines whose entries c holds and would apply at once.
 	cs := &s.cpus[c]
-	own := m.fut.drainReads[c][cs.pc]
+	own := m.drainReadsOf(cs, c)
 	for l := range cs.cache {
 		bit := uint64(1) << l
 		if cs.cache[l].State != Shared {

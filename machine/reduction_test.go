@@ -707,6 +707,51 @@ P1(int *x, int *y)
 }
 exists (0:r0=3 /\ 1:r1=1)
 `,
+	// ARM-like, the search's key with dead lines: P0 issues its acquire
+	// early while its queue is empty, then P1's store to p queues an
+	// invalidation at P0. The acquire no longer drains anything, but the
+	// key dropped P0's stale copy of p as if it did, so P0's load of p
+	// read a value no store wrote and its cmpxchg faulted (found by
+	// TestReductionsAlone/readers with deadLines alone).
+	"early-acquire-drains-nothing": `C early-acquire-drains-nothing
+
+{
+	p = x0;
+}
+
+P0(int *x0, int *x1, int **p)
+{
+	int r0;
+	int r1;
+	int *r2;
+	int r3;
+	int r4;
+
+	r0 = READ_ONCE(*x0);
+	r1 = smp_load_acquire(x1);
+	r2 = rcu_dereference(*p);
+	r3 = cmpxchg_acquire(r2, 0, 1);
+	r4 = *x1;
+}
+
+P1(int *x0, int *x1, int **p)
+{
+	int *r0;
+	int r1;
+
+	WRITE_ONCE(*p, x1);
+	r0 = rcu_dereference(*p);
+	r1 = READ_ONCE(*r0);
+}
+
+P2(int *x0, int *x1)
+{
+	rcu_read_lock();
+	rcu_read_unlock();
+}
+
+exists (0:r3=0)
+`,
 }
 
 func TestReductionRegressions(t *testing.T) {
