@@ -659,22 +659,7 @@ exists (0:r1=1 /\ 0:r2=0)
 // TestReductionsSRCUCases compares every variant with the reference on
 // srcuReductionCases.
 func TestReductionsSRCUCases(t *testing.T) {
-	for name, src := range srcuReductionCases {
-		c := compile(t, name, []byte(src))
-		for _, mode := range modes {
-			m := machine.MustNew(c.Program, mode)
-			ref := refExplore(m, 1<<20)
-			if !ref.complete {
-				t.Fatalf("%s, %s: the reference did not finish", name, mode)
-			}
-			for _, v := range variants() {
-				res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
-				if diff := variantDiff(m, ref, res); diff != "" {
-					t.Errorf("%s, %s, %s:\n%s", name, mode, v.name, diff)
-				}
-			}
-		}
-	}
+	compareCases(t, srcuReductionCases)
 }
 
 // reductionRegressions are programs on which a reduction once lost an
@@ -754,8 +739,13 @@ exists (0:r3=0)
 `,
 }
 
-func TestReductionRegressions(t *testing.T) {
-	for name, src := range reductionRegressions {
+func TestReductionRegressions(t *testing.T) { compareCases(t, reductionRegressions) }
+
+// compareCases compares every variant with the reference on each litmus
+// source of cases, in both modes.
+func compareCases(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for name, src := range cases {
 		c := compile(t, name, []byte(src))
 		for _, mode := range modes {
 			m := machine.MustNew(c.Program, mode)
