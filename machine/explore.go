@@ -273,7 +273,7 @@ type explorer struct {
 	red       reduction // the reductions on (enabledReductions)
 	// Sleep sets (sleep.go): the sets, the states waiting for a redo,
 	// the distance being expanded, and add's buffer.
-	sleepy bool // sleep sets on: redSleep, and the program has synchronize_rcu
+	sleepy bool // sleep sets on: redSleep without redGraceStep, and the program has synchronize_rcu
 	sleeps sleepSets
 	redo   []uint32
 	cur    int32
@@ -679,7 +679,9 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	n := len(m.Prog.Threads)
 	e.m, e.opts, e.budget, e.res, e.outs = m, opts, budget, &Result{}, make(map[string]*outcomeAcc)
 	e.red = enabledReductions(opts.off)
-	e.sleepy = e.on(redSleep) && m.hasSync
+	// Not with grace-period starts taken alone: that choice is not a
+	// persistent set (sleep.go, "Where").
+	e.sleepy = e.on(redSleep) && m.hasSync && !e.on(redGraceStep)
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})

@@ -737,6 +737,77 @@ P2(int *x0, int *x1)
 
 exists (0:r3=0)
 `,
+	// Sleep sets with grace-period starts taken alone (sleep.go,
+	// "Where"): the classic deadlock of synchronize_rcu() under a lock a
+	// reader takes was lost (found on the SRCU variant below by
+	// TestReferenceRandom in .ci/run's long lane).
+	"sleep-lock-under-gp": `C sleep-lock-under-gp
+
+{
+}
+
+P0(int *x, spinlock_t *l)
+{
+	spin_lock(l);
+	synchronize_rcu();
+	WRITE_ONCE(*x, 1);
+	spin_unlock(l);
+}
+
+P1(int *x, spinlock_t *l)
+{
+	int r0;
+
+	rcu_read_lock();
+	spin_lock(l);
+	r0 = READ_ONCE(*x);
+	spin_unlock(l);
+	rcu_read_unlock();
+}
+
+exists (1:r0=0)
+`,
+	"sleep-srcu-rcu-deadlock": `C sleep-srcu-rcu-deadlock
+
+{
+}
+
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*x);
+	r1 = xchg(y, 5);
+}
+
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	int r3;
+
+	r0 = srcu_read_lock(s);
+	synchronize_rcu();
+	r1 = READ_ONCE(*x);
+	r2 = xchg(y, 1);
+	r3 = xchg(x, 2);
+	srcu_read_unlock(s, r0);
+}
+
+P2(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+
+	rcu_read_lock();
+	synchronize_srcu(s);
+	r0 = READ_ONCE(*y);
+	rcu_read_unlock();
+}
+
+exists (0:r0=0)
+`,
 }
 
 func TestReductionRegressions(t *testing.T) { compareCases(t, reductionRegressions) }

@@ -91,7 +91,21 @@ import (
 // Where: only in programs with synchronize_rcu() (explorer.sleepy),
 // issue 24's class, as with the step-level persistent sets: elsewhere
 // the state counts and witnesses people see stay as they were, and no
-// sleep set is stored. The argument does not depend on it.
+// sleep set is stored. And not while grace-period steps are taken alone
+// (redGraceStep): that choice does not satisfy (P). A grace period's
+// start taken alone waits only for the readers inside sections then;
+// the ends in which another CPU enters a section first are reached, in
+// the search without sleep sets, through that CPU's move at an earlier
+// state, which is exactly the path a sleep set prunes. A deadlock was
+// lost so: P0 spin_lock(l); synchronize_rcu(); ... against P1
+// rcu_read_lock(); spin_lock(l); ... — from the state where P0 holds l,
+// the start alone finds no reader, while P1's rcu_read_lock, commuting
+// with P0's spin_lock at the initial state, slept in the other branch
+// (TestReductionRegressions, sleep-lock-under-gp). So with the default
+// reductions, which take grace-period starts alone, sleep sets do not
+// act; they are tested alone against the reference. Making them act
+// needs a persistent-set argument for the start, or starts as ordinary
+// moves with a footprint.
 
 // sleepSets interns sleep sets: sorted packed moves (packMacro), the
 // empty set numbered 0. It is written only between chunks (add, in the
