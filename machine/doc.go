@@ -43,10 +43,11 @@
 //     (persistentpart.go: a CPU takes part with only the moves that
 //     perform some of its instructions, so that a CPU storing every
 //     location no longer pulls in every reader), sleep sets on top of
-//     them where RCU grace periods are (sleep.go: a move that commutes
-//     with one taken before it is not taken again after it; stored per
-//     state, intersected on revisits, the state expanded again when its
-//     set shrinks after its expansion), postponed stores (an
+//     them where RCU grace periods are and grace-period starts are not
+//     taken alone, so not with the default reductions (sleep.go: a move
+//     that commutes with one taken before it is not taken again after
+//     it; stored per state, intersected on revisits, the state expanded
+//     again when its set shrinks after its expansion), postponed stores (an
 //     early one not paired with the in-order load before it) and
 //     postponed rcu_read_lock while a grace period may wait, a key
 //     that leaves out dead lines (key.go, encode.go), and symmetry

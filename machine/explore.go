@@ -317,8 +317,9 @@ type outcomeAcc struct {
 //     a set in which some CPUs take part with only the moves performing
 //     some of their instructions (partialSet, persistentpart.go);
 //   - sleep sets on top of the persistent sets, where RCU grace periods
-//     are (sleep.go): a move that commutes with a move taken before it
-//     from the same state is not taken again after it;
+//     are and grace-period steps are not taken alone (sleep.go): a move
+//     that commutes with a move taken before it from the same state is
+//     not taken again after it;
 //   - postponed stores: while a grace period may wait, a plain store is
 //     taken only together with the step of its CPU that needs it
 //     (postponedStoreMoves; an early one not with the in-order load
