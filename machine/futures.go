@@ -91,8 +91,8 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 		f.addrRegs[c] = regs
 		f.futureReads = append(f.futureReads, futureLocs(t.Code, readsLine))
 		f.futureRereads = append(f.futureRereads, futureRereads(t.Code))
-		var cuts uint64
-		f.drainReads = append(f.drainReads, readsBeforeDrain(t.Code, &cuts))
+		reads, cuts := readsBeforeDrain(t.Code)
+		f.drainReads = append(f.drainReads, reads)
 		f.drainCuts[c] = cuts
 		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, anyAccess))
 		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, writesLoc))
@@ -180,9 +180,10 @@ func futureRereads(code []Instr) []uint64 {
 }
 
 // readsBeforeDrain computes drainReads for one thread (ARM-like rules):
-// backwards, a draining instruction cuts off what follows it.
-func readsBeforeDrain(code []Instr, cuts *uint64) []uint64 {
-	out := make([]uint64, len(code)+1)
+// backwards, a draining instruction cuts off what follows it. It also
+// returns those instructions (drainCuts).
+func readsBeforeDrain(code []Instr) (out []uint64, cuts uint64) {
+	out = make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
 		own := instrLocs(in, readsLine)
@@ -196,19 +197,19 @@ func readsBeforeDrain(code []Instr, cuts *uint64) []uint64 {
 			in.Op == OpSyncRCU, in.Op == OpSyncSRCU,
 			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
 			out[pc] = 0 // drains before it reads anything
-			*cuts |= 1 << pc
+			cuts |= 1 << pc
 		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock:
 			// An acquire reads, then the next instruction waits for the
 			// entries queued when it ran to be applied. (A failed
 			// cmpxchg_acquire is still an acquire load; a failed
 			// spin_trylock is a plain load, so a trylock drains nothing.)
 			out[pc] = own
-			*cuts |= 1 << pc
+			cuts |= 1 << pc
 		default:
 			out[pc] = own | out[pc+1]
 		}
 	}
-	return out
+	return out, cuts
 }
 
 // drainReadsOf is drainReads for CPU c in s: the locations it may load
