@@ -106,11 +106,10 @@ import (
 // act; they are tested alone against the reference. Making them act
 // needs a persistent-set argument for the start, or starts as ordinary
 // moves with a footprint. Trading the grace-period step for sleep sets
-// does not pay: with redGraceStep off, every file of the grace-period
-// class takes longer than with the default search, and all but two store
-// more states (ARM-like 8-CPU
-// load→store cycle 351,366 → 511,412; TSO read-read G+G+R+R+R+R 3,379 →
-// 141,898).
+// does not pay: with redGraceStep off, every grace-class run that
+// finishes both ways is slower than the default search and nearly all
+// store more states (ARM-like 8-CPU load→store cycle 351,366 → 511,412;
+// TSO read-read G+G+R+R+R+R 3,379 → 141,898).
 
 // sleepSets interns sleep sets: sorted packed moves (packMacro), the
 // empty set numbered 0. It is written only between chunks (add, in the
