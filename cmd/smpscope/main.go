@@ -19,6 +19,8 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/spf13/cobra"
+
 	"smpscope/scenarios/syntax"
 )
 
@@ -44,7 +46,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A command sets the Go runtime's memory limit to go with its one
 	// budget (processBudget); it is put back when the command ends.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	root := newRootCmd(stdin, stdout, stderr)
+	return execute(newRootCmdFor(args, stdin, stdout, stderr), args, stderr)
+}
+
+// execute runs args on the command tree root and returns the exit status.
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	var ee *exitError

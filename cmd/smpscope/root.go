@@ -11,7 +11,42 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// newRootCmd is the whole command tree.
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return newRootCmdFor(nil, stdin, stdout, stderr)
+}
+
+// subcommand is one of smpscope's commands: its name, and how to build it.
+type subcommand struct {
+	name  string
+	build func(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command
+}
+
+// subcommands are smpscope's commands in the order help lists them.
+var subcommands = []subcommand{
+	{"list", func(stdin io.Reader, stdout, _ io.Writer) *cobra.Command { return newListCmd(stdin, stdout) }},
+	{"show", func(_ io.Reader, stdout, _ io.Writer) *cobra.Command { return newShowCmd(stdout) }},
+	{"check", newCheckCmd},
+	{"trace", newTraceCmd},
+	{"compare", func(stdin io.Reader, stdout, _ io.Writer) *cobra.Command { return newCompareCmd(stdin, stdout) }},
+	{"why", func(stdin io.Reader, stdout, _ io.Writer) *cobra.Command { return newWhyCmd(stdin, stdout) }},
+	{"fix", func(stdin io.Reader, stdout, _ io.Writer) *cobra.Command { return newFixCmd(stdin, stdout) }},
+	{"record", func(stdin io.Reader, _, stderr io.Writer) *cobra.Command { return newRecordCmd(stdin, stderr) }},
+	{"picture", newPictureCmd},
+}
+
+// newRootCmdFor is the command tree that running args needs (issue 24:
+// building all of it, every flag of every command, cobra's completion
+// command included, is most of what a command costs past the Go runtime's
+// start-up). When args start with a command's name, that command is the
+// only one built, and cobra's completion command is left out: nothing a
+// command prints depends on its siblings (its help names only its own
+// flags and the root's persistent ones). When args are just --version,
+// no command is built: the version is the root's. Anything else (no
+// arguments, help, completion, a scenario, a misspelt command, flags
+// first) gets the whole tree, whose listing and suggestions need every
+// command. nil args is the whole tree.
+func newRootCmdFor(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var ui uiOptions
 	root := &cobra.Command{
 		Use:   "smpscope [SCENARIO | FILE.litmus]",
@@ -46,15 +81,36 @@ which the UI can undo (u); check and trace take the same flags.`,
 			return runUI(args, ui, stdin, stdout, stderr)
 		},
 	}
-	root.Version = version()
-	root.SetVersionTemplate("smpscope {{.Version}}\n")
+	var only *subcommand
+	if len(args) > 0 {
+		for i := range subcommands {
+			if subcommands[i].name == args[0] {
+				only = &subcommands[i]
+			}
+		}
+	}
+	if only == nil {
+		// The root runs: it has a version. (A command does not: cobra
+		// gives only the root a --version flag.)
+		root.Version = version()
+		root.SetVersionTemplate("smpscope {{.Version}}\n")
+	}
 	addUIFlags(root, &ui)
 	root.PersistentFlags().StringVar(&ui.test, "test", "", "of the litmus tests a mail (standard input or a file) holds, take the one with this `N`umber (from 1) or NAME")
 	// Cobra writes help and the version itself and drops write errors:
 	// run reports them like every other failed write (issue 22, item 6).
 	root.SetOut(&checkedWriter{w: stdout})
 	root.SetErr(stderr)
-	root.AddCommand(newListCmd(stdin, stdout), newShowCmd(stdout), newCheckCmd(stdin, stdout, stderr), newTraceCmd(stdin, stdout, stderr), newCompareCmd(stdin, stdout), newWhyCmd(stdin, stdout), newFixCmd(stdin, stdout), newRecordCmd(stdin, stderr), newPictureCmd(stdin, stdout, stderr))
+	switch {
+	case only != nil:
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.AddCommand(only.build(stdin, stdout, stderr))
+	case len(args) == 1 && args[0] == "--version":
+	default:
+		for _, c := range subcommands {
+			root.AddCommand(c.build(stdin, stdout, stderr))
+		}
+	}
 	return root
 }
 
