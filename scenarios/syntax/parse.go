@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits that keep parsing bounded on any input.
@@ -441,10 +442,23 @@ var unsupportedTypeWords = map[string]string{
 }
 
 // isTypeWord reports whether name can start a type.
-func isTypeWord(name string) bool {
-	return basicTypeWords[name] || typedefNames[name] || typeQualifiers[name] || unsupportedTypeWords[name] != "" ||
-		name == "void" || name == "struct"
-}
+func isTypeWord(name string) bool { return typeWords()[name] }
+
+// typeWords are the words that can start a type, in one map: the parser
+// asks of every identifier (four look-ups were a tenth of parsing). It is
+// built on first use, not by every process at start-up.
+var typeWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"void": true, "struct": true}
+	for _, words := range []map[string]bool{basicTypeWords, typedefNames, typeQualifiers} {
+		for w := range words {
+			m[w] = true
+		}
+	}
+	for w := range unsupportedTypeWords {
+		m[w] = true
+	}
+	return m
+})
 
 func (p *parser) isTypeStart() bool { return p.tok.kind == tIdent && isTypeWord(p.tok.text) }
 

@@ -16,10 +16,21 @@ import (
 // each byte of invalid UTF-8, so that no input can send a terminal an
 // escape sequence (set a window title, move the cursor, rewrite a line).
 func Printable(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return !PrintableRune(r) })
-	if i < 0 {
+	// Reports are ASCII: look at bytes until the first that is not a
+	// printable ASCII one (decoding every rune and asking package unicode
+	// was most of the cost of writing a small check report).
+	i := 0
+	for i < len(s) && printableASCII[s[i]] {
+		i++
+	}
+	if i == len(s) {
 		return s // the common case: nothing to escape
 	}
+	j := strings.IndexFunc(s[i:], func(r rune) bool { return !PrintableRune(r) })
+	if j < 0 {
+		return s
+	}
+	i += j
 	var b strings.Builder
 	b.WriteString(s[:i])
 	for i < len(s) {
@@ -38,6 +49,15 @@ func Printable(s string) string {
 	}
 	return b.String()
 }
+
+// printableASCII says which bytes below 0x80 PrintableRune allows (none
+// from 0x80 up: those start runes Printable decodes).
+var printableASCII = func() (t [256]bool) {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		t[r] = PrintableRune(r)
+	}
+	return t
+}()
 
 // PrintableRune reports whether r may reach a terminal as it is: the
 // printable characters (letters, marks, numbers, punctuation, symbols and
