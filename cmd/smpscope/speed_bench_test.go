@@ -61,8 +61,8 @@ func BenchmarkBatchTiny(b *testing.B) {
 }
 
 // BenchmarkCommandLine is the program's own start-up cost past the Go
-// runtime's and the packages' initialisation: the command tree built and
-// --version run, in this process.
+// runtime's and the packages' initialisation: --version run, in this
+// process (the root command alone is built for it: newRootCmdFor).
 //
 //	go test ./cmd/smpscope -run '^$' -bench CommandLine -benchmem
 func BenchmarkCommandLine(b *testing.B) {
@@ -72,5 +72,27 @@ func BenchmarkCommandLine(b *testing.B) {
 		if code := run([]string{"--version"}, strings.NewReader(""), &out, io.Discard); code != 0 || !strings.HasPrefix(out.String(), "smpscope ") {
 			b.Fatal(code, out.String())
 		}
+	}
+}
+
+// BenchmarkCommandTree is building the command tree a command line needs
+// (newRootCmdFor) and finding its command: check's alone, as every check
+// run builds it, against the whole tree (help, the UI, a misspelt name).
+//
+//	go test ./cmd/smpscope -run '^$' -bench CommandTree -benchmem
+func BenchmarkCommandTree(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{{"check", []string{"check", "x.litmus"}}, {"whole", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				root := newRootCmdFor(c.args, strings.NewReader(""), io.Discard, io.Discard)
+				if _, _, err := root.Find([]string{"check", "x.litmus"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
