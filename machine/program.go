@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -374,51 +375,61 @@ func (p *Program) Validate() error {
 		if len(t.Code) > MaxInstrs {
 			return fmt.Errorf("%s has %d instructions; at most %d are supported", t.Name, len(t.Code), MaxInstrs)
 		}
-		for i, in := range t.Code {
-			where := fmt.Sprintf("%s instruction %d (%s)", t.Name, i, strings.TrimSpace(in.Text))
-			if err := checkExpr(in.Addr, len(t.Regs)); err != nil {
-				return fmt.Errorf("%s: %v", where, err)
-			}
-			for _, e := range []*Expr{in.Val, in.Exp, in.Cond} {
-				if err := checkExpr(e, len(t.Regs)); err != nil {
-					return fmt.Errorf("%s: %v", where, err)
-				}
-			}
-			if in.HasDst && int(in.Dst) >= len(t.Regs) {
-				return fmt.Errorf("%s: register %d out of range", where, in.Dst)
-			}
-			if in.Op > OpJump {
-				return fmt.Errorf("%s: unknown operation %d", where, in.Op)
-			}
-			switch in.Op {
-			case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock, OpSRCULock, OpSRCUUnlock, OpSyncSRCU:
-				if in.Addr == nil {
-					return fmt.Errorf("%s: missing address", where)
-				}
-			}
-			switch in.Op {
-			case OpStore, OpAssign, OpRMW:
-				if in.Val == nil {
-					return fmt.Errorf("%s: missing value", where)
-				}
-			case OpBranch:
-				if in.Cond == nil {
-					return fmt.Errorf("%s: missing condition", where)
-				}
-			}
-			if in.Op == OpRMW && (in.RMW == RMWCmpXchg || in.RMW == RMWAddUnless) && in.Exp == nil {
-				return fmt.Errorf("%s: conditional RMW without expected value", where)
-			}
-			if in.Op == OpBranch || in.Op == OpJump {
-				if in.Target <= i || in.Target > len(t.Code) {
-					return fmt.Errorf("%s: jump target %d must be forward and within the thread", where, in.Target)
-				}
+		for i := range t.Code {
+			// The instruction is named only in an error: naming each one
+			// up front was most of what validating a small program cost.
+			if err := validateInstr(&t.Code[i], i, len(t.Code), len(t.Regs)); err != nil {
+				return fmt.Errorf("%s instruction %d (%s): %v", t.Name, i, strings.TrimSpace(t.Code[i].Text), err)
 			}
 		}
 		if len(t.Init) > len(t.Regs) {
 			return fmt.Errorf("%s has %d initial register values for %d registers", t.Name, len(t.Init), len(t.Regs))
 		}
 		_ = ti
+	}
+	return nil
+}
+
+// validateInstr checks instruction i of a thread of n instructions and
+// nregs registers (see Validate, which says which instruction it is).
+func validateInstr(in *Instr, i, n, nregs int) error {
+	if err := checkExpr(in.Addr, nregs); err != nil {
+		return err
+	}
+	for _, e := range []*Expr{in.Val, in.Exp, in.Cond} {
+		if err := checkExpr(e, nregs); err != nil {
+			return err
+		}
+	}
+	if in.HasDst && int(in.Dst) >= nregs {
+		return fmt.Errorf("register %d out of range", in.Dst)
+	}
+	if in.Op > OpJump {
+		return fmt.Errorf("unknown operation %d", in.Op)
+	}
+	switch in.Op {
+	case OpLoad, OpStore, OpRMW, OpLock, OpUnlock, OpTryLock, OpSRCULock, OpSRCUUnlock, OpSyncSRCU:
+		if in.Addr == nil {
+			return errors.New("missing address")
+		}
+	}
+	switch in.Op {
+	case OpStore, OpAssign, OpRMW:
+		if in.Val == nil {
+			return errors.New("missing value")
+		}
+	case OpBranch:
+		if in.Cond == nil {
+			return errors.New("missing condition")
+		}
+	}
+	if in.Op == OpRMW && (in.RMW == RMWCmpXchg || in.RMW == RMWAddUnless) && in.Exp == nil {
+		return errors.New("conditional RMW without expected value")
+	}
+	if in.Op == OpBranch || in.Op == OpJump {
+		if in.Target <= i || in.Target > n {
+			return fmt.Errorf("jump target %d must be forward and within the thread", in.Target)
+		}
 	}
 	return nil
 }
