@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -190,6 +191,22 @@ func (s *scanner) advance() {
 	s.col++
 }
 
+// skipTo moves to offset end, as advance would one character at a time:
+// past every line break to the next line, one column per character (each
+// invalid UTF-8 byte one character, as advance counts it). Comments and
+// words are skipped whole with it (advance per byte was a sixth of
+// parsing a small test).
+func (s *scanner) skipTo(end int) {
+	seg := s.src[s.off:end]
+	if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+		s.line += bytes.Count(seg, []byte{'\n'})
+		s.col = 1
+		seg = seg[nl+1:]
+	}
+	s.col += utf8.RuneCount(seg)
+	s.off = end
+}
+
 // skipSpace skips white space and comments, recording the comments.
 func (s *scanner) skipSpace() {
 	for s.off < len(s.src) {
@@ -203,9 +220,11 @@ func (s *scanner) skipSpace() {
 			s.blockComment("/*", "*/")
 		case c == '/' && s.peekByte(1) == '/':
 			start, pos := s.off, s.pos()
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
-				s.advance()
+			end := bytes.IndexByte(s.src[s.off:], '\n')
+			if end < 0 {
+				end = len(s.src) - s.off
 			}
+			s.skipTo(s.off + end)
 			s.comments = append(s.comments, Comment{Pos: pos, Text: strings.TrimRight(string(s.src[start:s.off]), " \t\r")})
 		default:
 			return
@@ -215,19 +234,13 @@ func (s *scanner) skipSpace() {
 
 func (s *scanner) blockComment(open, close string) {
 	start, pos := s.off, s.pos()
-	s.advance()
-	s.advance()
-	for {
-		if s.off >= len(s.src) {
-			s.fail(pos, "unterminated comment")
-		}
-		if s.src[s.off] == close[0] && s.peekByte(1) == close[1] {
-			s.advance()
-			s.advance()
-			break
-		}
-		s.advance()
+	// The delimiters are ASCII, which no UTF-8 sequence holds: the first
+	// close after the opening is where advancing would stop.
+	end := bytes.Index(s.src[s.off+len(open):], []byte(close))
+	if end < 0 {
+		s.fail(pos, "unterminated comment")
 	}
+	s.skipTo(s.off + len(open) + end + len(close))
 	s.comments = append(s.comments, Comment{Pos: pos, Text: string(s.src[start:s.off])})
 }
 
@@ -375,8 +388,9 @@ func (s *scanner) next() tok {
 func (s *scanner) word() string {
 	start := s.off
 	for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
-		s.advance()
+		s.off++ // ASCII, never a line break
 	}
+	s.col += s.off - start
 	return string(s.src[start:s.off])
 }
 
