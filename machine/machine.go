@@ -31,6 +31,10 @@ type Machine struct {
 	srcuLockLocs [][]uint64
 	// srcuSyncSecs: per domain a synchronize_srcu names, its sections.
 	srcuSyncSecs []uint32
+	// srcuBracketed: the srcu_struct locations (as bits) every section
+	// of which is closed in every execution that opens it before its CPU
+	// can block or finish (initSRCUBracketed).
+	srcuBracketed uint64
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
@@ -64,6 +68,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 		return nil, err
 	}
 	m.initSRCUSync()
+	m.initSRCUBracketed()
 	m.fut = analyse(p, m.hasSyncSRCU)
 	m.sym = automorphisms(p)
 	return m, nil

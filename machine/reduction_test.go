@@ -654,6 +654,81 @@ P2(int *x, struct srcu_struct *t)
 }
 exists (0:r1=1 /\ 0:r2=0)
 `,
+	// TSO, the grace-period step: P0's start, taken alone as soon as it
+	// can, must not be taken before P1 opens a section that may stay
+	// open for ever (here P1 sees x=1 and skips its unlock): started
+	// after it, the grace period waits for ever, a deadlock.
+	"srcu-gp-start-skipped-unlock": `C srcu-gp-start-skipped-unlock
+{}
+P0(int *x, int *z, struct srcu_struct *s)
+{
+	WRITE_ONCE(*x, 1);
+	synchronize_srcu(s);
+	WRITE_ONCE(*z, 1);
+}
+P1(int *x, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	r0 = READ_ONCE(*x);
+	r1 = srcu_read_lock(s);
+	if (r0 == 0)
+		srcu_read_unlock(s, r1);
+}
+exists (1:r0=1 /\ z=1)
+`,
+	// The same with a spin lock inside the section that P0 holds across
+	// its grace period.
+	"srcu-gp-start-lock-in-section": `C srcu-gp-start-lock-in-section
+{}
+P0(int *x, spinlock_t *l, struct srcu_struct *s)
+{
+	spin_lock(l);
+	WRITE_ONCE(*x, 1);
+	synchronize_srcu(s);
+	spin_unlock(l);
+}
+P1(int *x, spinlock_t *l, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	r0 = READ_ONCE(*x);
+	if (r0) {
+		r1 = srcu_read_lock(s);
+		spin_lock(l);
+		spin_unlock(l);
+		srcu_read_unlock(s, r1);
+	}
+}
+exists (1:r0=0)
+`,
+	// Bracketed sections, the grace-period start taken alone in TSO: a
+	// section opened before the start is waited for, one after is not
+	// and may read the old y.
+	"srcu-gp-start-bracketed": `C srcu-gp-start-bracketed
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	r0 = READ_ONCE(*x);
+	synchronize_srcu(s);
+	WRITE_ONCE(*y, 1);
+}
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	r0 = srcu_read_lock(s);
+	r1 = READ_ONCE(*y);
+	WRITE_ONCE(*x, 1);
+	srcu_read_unlock(s, r0);
+	r0 = srcu_read_lock(s);
+	r2 = READ_ONCE(*y);
+	srcu_read_unlock(s, r0);
+}
+exists (0:r0=1 /\ 1:r1=1)
+`,
 }
 
 // TestReductionsSRCUCases compares every variant with the reference on
@@ -807,6 +882,35 @@ P2(int *x, int *y, struct srcu_struct *s)
 }
 
 exists (0:r0=0)
+`,
+	// TSO, the grace-period step: P0's synchronize_rcu() was started
+	// alone as soon as its store to x had committed, so P1, seeing x=1,
+	// always entered its reader after the start and was never waited
+	// for; the deadlock in which P1 enters first and then blocks on the
+	// lock P0 holds across its grace period was lost (found in this
+	// round while arguing the SRCU start; RCU starts are now taken alone
+	// only when no reader can hang, futures.readerCanHang).
+	"gp-start-after-data": `C gp-start-after-data
+{}
+P0(int *x, spinlock_t *l)
+{
+	spin_lock(l);
+	WRITE_ONCE(*x, 1);
+	synchronize_rcu();
+	spin_unlock(l);
+}
+P1(int *x, spinlock_t *l)
+{
+	int r0;
+	r0 = READ_ONCE(*x);
+	if (r0) {
+		rcu_read_lock();
+		spin_lock(l);
+		spin_unlock(l);
+		rcu_read_unlock();
+	}
+}
+exists (1:r0=0)
 `,
 }
 

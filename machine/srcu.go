@@ -503,3 +503,56 @@ func (m *Machine) initSRCUSync() {
 		}
 	}
 }
+
+// initSRCUBracketed finds the domains whose every section is bracketed:
+// opened by an srcu_read_lock into a register r that its CPU's one
+// srcu_read_unlock of r later in its code closes, the only unlock its
+// index may reach (so no other closes it and laterUnlock never keeps it
+// open), with nothing between them that can block for ever (spin_lock,
+// a grace period), overwrite r, or jump past the unlock. Such a section,
+// once open, is closed by the time its CPU is stuck or finished: no
+// stuck state has it open. (The grace-period step relies on it,
+// explore.go, gracePeriodStep.)
+func (m *Machine) initSRCUBracketed() {
+	m.srcuBracketed = m.srcuDomainLocs()
+	for _, sec := range m.srcuSecs {
+		if !m.bracketed(sec) {
+			m.srcuBracketed &^= 1 << sec.domain
+		}
+	}
+}
+
+// bracketed reports whether section sec is bracketed (initSRCUBracketed).
+func (m *Machine) bracketed(sec srcuSec) bool {
+	code := m.code(sec.cpu)
+	lock := &code[sec.pc]
+	if sec.cross || !lock.HasDst {
+		return false
+	}
+	u := -1
+	for d, us := range sec.unlocks {
+		switch {
+		case us == 0:
+		case d != sec.cpu || bits.OnesCount64(us) != 1:
+			return false
+		default:
+			u = bits.TrailingZeros64(us)
+		}
+	}
+	r := lock.Dst
+	if u <= sec.pc || code[u].Val == nil || code[u].Val.Regs()&(1<<r) == 0 {
+		return false
+	}
+	for i := sec.pc + 1; i < u; i++ {
+		in := &code[i]
+		switch {
+		case in.Op == OpLock || in.Op == OpSyncRCU || in.Op == OpSyncSRCU:
+			return false
+		case (in.Op == OpBranch || in.Op == OpJump) && in.Target > u:
+			return false
+		case in.HasDst && in.Dst == r:
+			return false
+		}
+	}
+	return true
+}
