@@ -1778,7 +1778,8 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 
 // gracePeriodStep finds a CPU that can start an RCU grace period (or an
 // SRCU one, below) or end a grace period now, without applying any
-// invalidation, and takes that alone. Why no outcome is lost by taking it before any other CPU's step:
+// invalidation, and takes that alone. Why no outcome is lost by taking
+// it before any other CPU's step:
 //   - ending a grace period affects no other CPU; the owner's later
 //     instructions can still wait as long as any order needs, and a step of
 //     another CPU that would disable the end (a commit queueing an
@@ -1790,36 +1791,46 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 //     its buffer, entering a reader) or change nothing (a commit after which
 //     it reports anyway, leaving a reader it reports on after): starting
 //     first waits for no more than starting later;
-//   - starting an SRCU grace period of domain D in TSO mode, when every
-//     section of D is bracketed (Machine.srcuBracketed), likewise. Take
-//     an execution E that runs moves b1…bn of other CPUs first and then
-//     the start (the starting CPU has no other move: a full barrier with
-//     an empty buffer), and E' that starts first and then runs the same
-//     steps. Nothing a step of another CPU does or waits for reads a
-//     grace period's fields in TSO (the late-section wait is ARM-like
-//     only), so E' is an execution and its states differ from E's only
-//     in this grace period's gpSecs and gpWait, and E' waits for no more:
-//     its gpSecs are the sections open before b1…bn, so gpSecs'∩open ⊆
-//     gpSecs∩open from then on (a section is an instruction: it never
-//     reopens); a CPU owes E' a report only while it has not been
-//     quiescent since the start or since an unlock re-added it, and
-//     quiescence (outside the open gpSecs sections it opened, drained
-//     when qsDrains) under gpSecs' is implied by quiescence under gpSecs;
-//     an unlock that re-adds in E' closes a section open before b1…bn,
-//     in gpSecs too, and re-adds the same CPUs in E when it comes after
-//     the start there. So the end is enabled in E' wherever it is in E,
-//     and E' reaches E's final states. Stuck states: in one the buffers
-//     are empty, so the grace period waits only for open sections of
-//     gpSecs (a CPU inside one cannot report); those E waits for and E'
-//     does not were opened by b1…bn, and a bracketed section is closed
-//     by the time its CPU is stuck or finished, so E waits for nothing
-//     E' does not and E' is stuck too. Faults end both alike. Not in
-//     ARM-like mode: an srcu_read_lock of D performed while the grace
-//     period waits for its CPU first waits for an empty queue, so moving
-//     the start before it would take away the stale reads of a section
-//     that began before the grace period (and not when the domain has
-//     unbracketed sections: a section opened just before the start and
-//     left open for ever deadlocks E, while E' ends).
+//   - starting an SRCU grace period of domain D, when every section of
+//     D is bracketed (Machine.srcuBracketed) and, in ARM-like mode,
+//     every other CPU that may still perform an srcu_read_lock of D is
+//     drained and outside the open sections of D (startAlone),
+//     likewise. Take an execution E that runs steps b1…bn of other CPUs
+//     first and then the start (the starting CPU has no other step but
+//     applying invalidations queued at it, which commutes with the
+//     start: a full barrier with an empty buffer), and E' that starts
+//     first and then runs the same steps. The only rule that reads
+//     another CPU's grace period is the late-section wait (ARM-like: an
+//     srcu_read_lock of D by a CPU the grace period waits for waits for
+//     an empty queue); under the condition every CPU that may lock D
+//     reports at the start of E' and is never re-added (an unlock
+//     re-adds only a section's closer and opener, for a bracketed
+//     section one CPU, inside it until then), so no lock of E waits in
+//     E' for this grace period. So E' is an execution and its states
+//     differ from E's only in this grace period's gpSecs and gpWait,
+//     and E' waits for no more: its gpSecs are the sections open before
+//     b1…bn, so gpSecs'∩open ⊆ gpSecs∩open from then on (a section is
+//     an instruction: it never reopens); a CPU owes E' a report only
+//     while it has not been quiescent since the start or since an
+//     unlock re-added it, and quiescence (outside the open gpSecs
+//     sections it opened, drained when qsDrains) under gpSecs' is
+//     implied by quiescence under gpSecs; an unlock that re-adds in E'
+//     closes a section open before b1…bn, in gpSecs too, and re-adds
+//     the same CPUs in E when it comes after the start there. So the
+//     end is enabled in E' wherever it is in E, and E' reaches E's
+//     final states. Stuck states: in one the buffers are empty, so the
+//     grace period waits only for open sections of gpSecs (a CPU inside
+//     one cannot report); those E waits for and E' does not were opened
+//     by b1…bn, and a bracketed section is closed by the time its CPU
+//     is stuck or finished, so E waits for nothing E' does not and E'
+//     is stuck too. Faults end both alike. Without the conditions: a
+//     section opened just before the start and left open for ever
+//     deadlocks E while E' ends (regressions
+//     srcu-gp-start-skipped-unlock, srcu-gp-start-lock-in-section);
+//     and, ARM-like, a CPU owing the start-first grace period opens its
+//     section late, after its queue is applied, so the stale reads of a
+//     section begun before the start are lost
+//     (srcu-gp-start-stale-section).
 //
 // For RCU too, stuck states need that no reader can stay inside its
 // section for ever (futures.readerCanHang): a reader that enters after
@@ -1838,7 +1849,7 @@ func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
 			continue
 		}
 		in := &m.code(c)[cs.pc]
-		if (!cs.syncWait && e.startAlone(in) || (in.Op == OpSyncRCU || in.Op == OpSyncSRCU) && cs.syncWait) && m.IsEnabled(s, Step{Kind: StepExec, CPU: uint8(c)}) {
+		if (!cs.syncWait && e.startAlone(s, c, in) || (in.Op == OpSyncRCU || in.Op == OpSyncSRCU) && cs.syncWait) && m.IsEnabled(s, Step{Kind: StepExec, CPU: uint8(c)}) {
 			return []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}, true
 		}
 	}
@@ -1847,13 +1858,31 @@ func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
 
 // startAlone reports whether the grace period instruction in starts
 // may be taken alone (gracePeriodStep).
-func (e *explorer) startAlone(in *Instr) bool {
+func (e *explorer) startAlone(s *State, c int, in *Instr) bool {
 	m := e.m
 	switch in.Op {
 	case OpSyncRCU:
 		return !m.fut.readerCanHang
 	case OpSyncSRCU:
-		return m.Mode == TSO && m.srcuBracketed&(1<<m.srcuDomain(in)) != 0
+		d := m.srcuDomain(in)
+		if m.srcuBracketed&(1<<d) == 0 {
+			return false
+		}
+		if m.Mode == TSO {
+			return true
+		}
+		// ARM-like: every CPU that may still open a section of d reports
+		// at the start and is never re-added, so none of its locks waits
+		// for this grace period (gracePeriodStep). A bracketed section is
+		// closed only by its opener, so a CPU outside every open section
+		// of d is re-added by no unlock.
+		open := s.srcuOpen & m.srcuDomainSecs(d)
+		for x := range s.cpus {
+			if x != c && m.srcuLockReads(s, x)&(1<<d) != 0 && (!m.drained(s, x) || m.inSections(s, x, open)) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

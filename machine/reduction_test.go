@@ -729,6 +729,33 @@ P1(int *x, int *y, struct srcu_struct *s)
 }
 exists (0:r0=1 /\ 1:r1=1)
 `,
+	// ARM-like, the grace-period step: P1 reads y=1, so it opens its
+	// section after both of P0's stores committed (the release keeps
+	// their order), but before P0's start, and
+	// then reads the stale x. A start taken alone while P1, which may
+	// still open a section, has a queued invalidation would make P1 owe
+	// the grace period and its section late, read after the queue is
+	// applied: the outcome would be lost.
+	"srcu-gp-start-stale-section": `C srcu-gp-start-stale-section
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	WRITE_ONCE(*x, 1);
+	smp_store_release(y, 1);
+	synchronize_srcu(s);
+}
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	r2 = READ_ONCE(*y);
+	r0 = srcu_read_lock(s);
+	r1 = READ_ONCE(*x);
+	srcu_read_unlock(s, r0);
+}
+exists (1:r2=1 /\ 1:r1=0)
+`,
 }
 
 // TestReductionsSRCUCases compares every variant with the reference on
