@@ -127,22 +127,31 @@ func hashBytes(b []byte) uint32 {
 	return h
 }
 
+// Tagged slots. A table of 2^k slots holds at most 3/4·2^k entries, so an
+// entry's number+1 fits in its low k bits; the high bits hold the same
+// bits of its hash, which the slot index (the low bits) does not use. A
+// probe compares those first and reads the stored block or tuple (a
+// random access into the pages) only when they agree. The probe sequence
+// and the numbers are those of untagged slots: only comparisons that
+// would fail are skipped.
+
 // interner numbers distinct byte blocks.
 type interner struct {
 	data  pagedBytes
 	refs  paged32  // block id -> reference into data
-	table []uint32 // open addressing: id+1, 0 for empty
+	table []uint32 // open addressing: hash&^mask | id+1, 0 for empty
 }
 
 func (in *interner) find(b []byte, h uint32) (slot int, id uint32, ok bool) {
 	mask := len(in.table) - 1
+	tag := h &^ uint32(mask)
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		v := in.table[i]
 		if v == 0 {
 			return i, 0, false
 		}
-		if bytes.Equal(in.data.get(in.refs.at(int(v-1))), b) {
-			return i, v - 1, true
+		if v&^uint32(mask) == tag && bytes.Equal(in.data.get(in.refs.at(int(v&uint32(mask))-1)), b) {
+			return i, v&uint32(mask) - 1, true
 		}
 	}
 }
@@ -162,13 +171,14 @@ func (in *interner) intern(b []byte) uint32 {
 	if (in.refs.n+1)*4 > len(in.table)*3 {
 		in.rehash()
 	}
-	slot, id, ok := in.find(b, hashBytes(b))
+	h := hashBytes(b)
+	slot, id, ok := in.find(b, h)
 	if ok {
 		return id
 	}
 	id = uint32(in.refs.n)
 	in.refs.append(in.data.add(b))
-	in.table[slot] = id + 1
+	in.table[slot] = h&^uint32(len(in.table)-1) | (id + 1)
 	return id
 }
 
@@ -177,11 +187,12 @@ func (in *interner) rehash() {
 	in.table = make([]uint32, n)
 	mask := n - 1
 	for id := 0; id < in.refs.n; id++ {
-		i := int(hashBytes(in.data.get(in.refs.at(id)))) & mask
+		h := hashBytes(in.data.get(in.refs.at(id)))
+		i := int(h) & mask
 		for in.table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		in.table[i] = uint32(id) + 1
+		in.table[i] = h&^uint32(mask) | (uint32(id) + 1)
 	}
 }
 
@@ -202,7 +213,7 @@ func (in *interner) bytes() int64 {
 type tupleSet struct {
 	width int
 	words paged32  // tuple i is words[i*width : (i+1)*width]
-	table []uint32 // open addressing: index+1, 0 for empty
+	table []uint32 // open addressing: hash&^mask | index+1, 0 for empty (tagged slots, above)
 	n     int
 }
 
@@ -226,13 +237,14 @@ func (ts *tupleSet) equal(i int, t []uint32) bool {
 
 func (ts *tupleSet) find(t []uint32, h uint32) (slot int, idx int, ok bool) {
 	mask := len(ts.table) - 1
+	tag := h &^ uint32(mask)
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		v := ts.table[i]
 		if v == 0 {
 			return i, 0, false
 		}
-		if ts.equal(int(v-1), t) {
-			return i, int(v - 1), true
+		if v&^uint32(mask) == tag && ts.equal(int(v&uint32(mask))-1, t) {
+			return i, int(v&uint32(mask)) - 1, true
 		}
 	}
 }
@@ -251,7 +263,8 @@ func (ts *tupleSet) add(t []uint32) (int, bool) {
 	if (ts.n+1)*4 > len(ts.table)*3 {
 		ts.rehash()
 	}
-	slot, idx, ok := ts.find(t, hashTuple(t))
+	h := hashTuple(t)
+	slot, idx, ok := ts.find(t, h)
 	if ok {
 		return idx, false
 	}
@@ -259,7 +272,7 @@ func (ts *tupleSet) add(t []uint32) (int, bool) {
 	for _, w := range t {
 		ts.words.append(w)
 	}
-	ts.table[slot] = uint32(idx) + 1
+	ts.table[slot] = h&^uint32(len(ts.table)-1) | (uint32(idx) + 1)
 	ts.n++
 	return idx, true
 }
@@ -271,11 +284,12 @@ func (ts *tupleSet) rehash() {
 	t := make([]uint32, ts.width)
 	for idx := 0; idx < ts.n; idx++ {
 		ts.get(idx, t)
-		i := int(hashTuple(t)) & mask
+		h := hashTuple(t)
+		i := int(h) & mask
 		for ts.table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		ts.table[i] = uint32(idx) + 1
+		ts.table[i] = h&^uint32(mask) | (uint32(idx) + 1)
 	}
 }
 
