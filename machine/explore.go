@@ -950,8 +950,19 @@ type worker struct {
 	symBest      []byte // the least encoding so far (canonical)
 	symLatest    []Value
 	symTied      []int
-	part         setFoot // persistentSet's footprint of a single commit
-	partFut      futFoot // and of the rest of its CPU's future
+	memos        [][]moveMemo // per CPU, per move of cpuMvs: what the footprints learnt (moveMemo)
+	memoLive     bool         // memos are of the state being expanded
+	stuckAll     uint32       // stuckIn of every CPU of the state being expanded (persistentSet)
+	afterSc      [][]scratch  // per CPU, per move: the state after it (moveMemo.after)
+	// changedOnly's undo buffers.
+	undoGP    []uint32
+	undoVals  []Value
+	undoSecs  []uint32
+	undoLines []Line
+	undoIQ    [][]IQEntry
+	iqKeep    []IQEntry
+	part      setFoot // persistentSet's footprint of a single commit
+	partFut   futFoot // and of the rest of its CPU's future
 	// partialSet's (persistentpart.go): per CPU what it knows of its
 	// moves, the instructions in the set, footprints of the set's moves
 	// and I-free futures, the best set's instructions, its moves.
@@ -1018,8 +1029,16 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 		mvs = e.sleepMoves(s, mvs, e.sleepOf(idx), w)
 	}
 	for i, mv := range mvs {
-		t := w.succ.load(s)
-		cost := e.applyMacro(t, mv, nil)
+		// The footprints (moveFoot) may have performed the move's own
+		// steps already, on a copy of s: then only what perform takes
+		// after them is left.
+		t, cost, ok := w.takeAfter(mv)
+		if ok {
+			e.performAfter(t, func(st Step) { cost += e.stepCost(st) })
+		} else {
+			t = w.succ.load(s)
+			cost = e.applyMacro(t, mv, nil)
+		}
 		w.transitions++
 		var sleep []uint32
 		if sleeping {
@@ -1146,12 +1165,21 @@ const earlyLoadCost = 3
 // grace period starts just after that entry (nothing between depends on
 // the start: its owner only waits) reaches the same stuck state.
 func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
+	ownSteps(t, mv, ev, func(st Step, ev *Event) {
+		e.m.apply(t, st, ev)
+		did(st)
+	})
+	e.performAfter(t, did)
+}
+
+// performAfter takes on t what perform takes after a macro's own steps:
+// the invalidations nobody can read, then the reports.
+func (e *explorer) performAfter(t *State, did func(Step)) {
 	m := e.m
 	do := func(st Step, ev *Event) {
 		m.apply(t, st, ev)
 		did(st)
 	}
-	ownSteps(t, mv, ev, do)
 	if m.Mode == ARM && e.on(redUnreadable) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
@@ -1191,8 +1219,14 @@ func (e *explorer) perform(t *State, mv macro, ev *Event, did func(Step)) {
 	if !m.hasSync && !m.hasSyncSRCU || !e.on(redEagerQS) {
 		return
 	}
+	// Only a CPU some grace period waits for can report, and reports
+	// only clear those bits.
+	var owed uint32
 	for d := range t.cpus {
-		if m.canReportQS(t, d) {
+		owed |= t.cpus[d].gpWait
+	}
+	for d := range t.cpus {
+		if owed&(1<<d) != 0 && m.canReportQS(t, d) {
 			do(Step{Kind: StepReportQS, CPU: uint8(d)}, nil)
 		}
 	}
@@ -1258,6 +1292,7 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
 	m := e.m
+	w.memoLive = false // persistentSet computes them anew
 	if m.ended(s) {
 		return nil
 	}

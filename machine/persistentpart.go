@@ -496,7 +496,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 			for i := range w.cpuMvs[c] {
 				if pi.ids[i]&ids[c] != 0 {
 					if !pi.known[i] {
-						pi.foots[i] = e.curFoot(s, c, w.cpuMvs[c][i:i+1], live, rereads, w)
+						pi.foots[i] = e.curFoot(s, c, i, i+1, live, rereads, w)
 						pi.known[i] = true
 					}
 					foot.or(&pi.foots[i])

@@ -324,6 +324,8 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	n := len(s.cpus)
 	w.cur = grow(w.cur, n)
 	w.fut = grow(w.fut, n)
+	w.resetMoveMemos(n)
+	w.stuckAll = stuckIn(s, ^uint32(0)) // closure's stuckIn(s, p) is p&stuckAll
 	gpPossible := e.gpPossible(s)
 	live := m.liveWrites(s)
 	var rereads [32]uint64 // futureRereads of every CPU but the one named
@@ -340,7 +342,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	var gpCPUs uint32 // CPUs inside or before a grace period
 	for c := range s.cpus {
 		total += len(w.cpuMvs[c])
-		w.cur[c] = e.curFoot(s, c, w.cpuMvs[c], live, rereads[:n], w)
+		w.cur[c] = e.curFoot(s, c, 0, len(w.cpuMvs[c]), live, rereads[:n], w)
 		w.fut[c] = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
 		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
 			gpCPUs |= 1 << c
@@ -378,13 +380,13 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 		if len(w.cpuMvs[c]) < 2 || bestMoves <= 1 {
 			continue
 		}
-		for _, mv := range w.cpuMvs[c] {
+		for i, mv := range w.cpuMvs[c] {
 			l, ok := e.partialSeed(s, c, mv)
 			if !ok {
 				continue
 			}
 			w.part = setFoot{locR: 1 << l} // whether another CPU reserves the line
-			e.movesFoot(s, c, []macro{mv}, &w.part, live, rereads[:n], w)
+			e.movesFoot(s, c, i, i+1, &w.part, live, rereads[:n], w)
 			if w.part.global {
 				continue
 			}
@@ -505,12 +507,12 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				return 0, false
 			}
 			for d := range s.cpus {
-				if p&(1<<d) == 0 && e.conflicts(s, p, c, d, cf, &w.fut[d], live, rereads) {
+				if p&(1<<d) == 0 && e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads) {
 					p |= 1 << d
 					changed = true
 				}
 			}
-			if x := *part; x >= 0 && c != x && e.conflicts(s, p, c, x, cf, &w.partFut, live, rereads) {
+			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads) {
 				*part = -1
 				changed = true
 			}
@@ -567,15 +569,10 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 	return p, true
 }
 
-// conflicts reports whether what CPU d (outside P, or the remaining
+// conflictsStuck reports whether what CPU d (outside P, or the remaining
 // future of P's partial CPU) may still do, df, conflicts with the moves
-// of CPU c (in P), cf.
-func (e *explorer) conflicts(s *State, p uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
-	return e.conflictsStuck(s, stuckIn(s, p), c, d, cf, df, live, rereads)
-}
-
-// conflictsStuck is conflicts given the CPUs of the set that cannot
-// report without moving (stuckIn, or partClosure's count of them).
+// of CPU c (in P), cf, given the CPUs of the set that cannot report
+// without moving (stuckIn, or partClosure's count of them).
 func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
 	m := e.m
 	if e.frozen(s, stuck, d) {
@@ -771,8 +768,9 @@ func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) fu
 	return f
 }
 
-// curFoot computes the footprint of CPU c's moves mvs from s.
-func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []uint64, w *worker) setFoot {
+// curFoot computes the footprint of CPU c's moves w.cpuMvs[c][lo:hi]
+// from s.
+func (e *explorer) curFoot(s *State, c, lo, hi int, live uint64, rereads []uint64, w *worker) setFoot {
 	m := e.m
 	cs := &s.cpus[c]
 	arm := m.Mode == ARM
@@ -812,103 +810,195 @@ func (e *explorer) curFoot(s *State, c int, mvs []macro, live uint64, rereads []
 		// Which instructions may be issued early depends on the queue
 		// (smp_rmb is passed only while it is empty): an arrival that
 		// changes them changes the moves.
-		f.observe = e.earlyQueueSensitive(s, c, mvs, w)
+		for i := lo; i < hi && !f.observe; i++ {
+			f.observe = e.moveQueueSensitive(s, c, i, w)
+		}
 	}
-	e.movesFoot(s, c, mvs, &f, live, rereads, w)
+	e.movesFoot(s, c, lo, hi, &f, live, rereads, w)
 	return f
 }
 
-// movesFoot adds to f what the moves mvs of CPU c touch from s, each
-// performed on a copy of s.
-func (e *explorer) movesFoot(s *State, c int, mvs []macro, f *setFoot, live uint64, rereads []uint64, w *worker) {
+// moveMemo is what persistentSet and partialSet learn of one move of the
+// state being expanded, computed on first use: each move is performed
+// once for the footprints however many sets it is weighed in (all of its
+// CPU's moves, a single-commit seed, a partial CPU's subset).
+type moveMemo struct {
+	footKnown bool
+	foot      setFoot // movesFoot's contribution of the move
+	eqsKnown  bool
+	eqs       bool // earlyQueueSensitive of the move alone
+	// after: moveFoot left the state after the move's own steps
+	// (ownSteps) in the worker's afterSc, of afterCost in applyMacro's
+	// count, which successors takes instead of performing them again.
+	after     bool
+	afterCost int32
+}
+
+// resetMoveMemos forgets what was learnt of the previous state's moves.
+func (w *worker) resetMoveMemos(n int) {
+	for len(w.memos) < n {
+		w.memos = append(w.memos, nil)
+	}
+	for len(w.afterSc) < n {
+		w.afterSc = append(w.afterSc, nil)
+	}
+	for c := 0; c < n; c++ {
+		w.memos[c] = grow(w.memos[c], len(w.cpuMvs[c]))
+		clear(w.memos[c])
+		for len(w.afterSc[c]) < len(w.cpuMvs[c]) {
+			w.afterSc[c] = append(w.afterSc[c], scratch{})
+		}
+	}
+	w.memoLive = true
+}
+
+// takeAfter returns the state moveFoot left after move mv's own steps
+// from the state being expanded, and their cost, if it has one; the
+// caller owns it (it is given once).
+func (w *worker) takeAfter(mv macro) (*State, int32, bool) {
+	if !w.memoLive {
+		return nil, 0, false
+	}
+	c := int(mv.step.CPU)
+	for i, x := range w.cpuMvs[c] {
+		if mm := &w.memos[c][i]; x == mv && mm.after {
+			mm.after = false
+			return &w.afterSc[c][i].st, mm.afterCost, true
+		}
+	}
+	return nil, 0, false
+}
+
+// moveMemo returns the memo of move i of CPU c (w.cpuMvs[c][i]).
+func (w *worker) moveMemo(c, i int) *moveMemo { return &w.memos[c][i] }
+
+// moveQueueSensitive is earlyQueueSensitive of move i of CPU c alone
+// (that of several moves is whether one of them is), computed once per
+// state (moveMemo).
+func (e *explorer) moveQueueSensitive(s *State, c, i int, w *worker) bool {
+	mm := w.moveMemo(c, i)
+	if !mm.eqsKnown {
+		mm.eqs, mm.eqsKnown = e.earlyQueueSensitive(s, c, w.cpuMvs[c][i:i+1], w), true
+	}
+	return mm.eqs
+}
+
+// movesFoot adds to f what the moves w.cpuMvs[c][lo:hi] of CPU c touch
+// from s, each performed on a copy of s (once per state: moveFoot).
+func (e *explorer) movesFoot(s *State, c, lo, hi int, f *setFoot, live uint64, rereads []uint64, w *worker) {
+	for i := lo; i < hi && !f.global; i++ {
+		d := e.moveFoot(s, c, i, live, rereads, w)
+		f.locR |= d.locR
+		f.locW |= d.locW
+		f.arrive |= d.arrive
+		f.remove |= d.remove
+		f.observe = f.observe || d.observe
+		f.global = f.global || d.global
+		f.delays = f.delays || d.delays
+		f.startSens = f.startSens || d.startSens
+		f.gpDep = f.gpDep || d.gpDep
+		f.drains = f.drains || d.drains
+		f.srcuCPUs |= d.srcuCPUs
+	}
+}
+
+// moveFoot returns what move i of CPU c (w.cpuMvs[c][i]) touches from s,
+// performed on a copy of s, as movesFoot adds it; computed once per
+// state (moveMemo).
+func (e *explorer) moveFoot(s *State, c, i int, live uint64, rereads []uint64, w *worker) *setFoot {
+	mm := w.moveMemo(c, i)
+	if mm.footKnown {
+		return &mm.foot
+	}
+	mm.footKnown = true
+	mm.foot = setFoot{}
+	f := &mm.foot
+	mv := w.cpuMvs[c][i]
 	m := e.m
-	before := releasable(m, s, c)
-	quiet := quiescent(m, s, c)
-	drained := m.drained(s, c)
-	unlocks := m.srcuUnlockReach(s, c)
-	for _, mv := range mvs {
-		if f.global {
-			break
+	if mv.store != 0 || mv.lock {
+		// Postponed only while a grace period may run: without one
+		// the store or lock would be a move of its own.
+		f.gpDep = true
+	}
+	t := w.afterSc[c][i].load(s)
+	var fp setFoot
+	cost := int32(0)
+	ownSteps(t, mv, nil, func(st Step, _ *Event) {
+		cost += e.stepCost(st)
+		e.stepFoot(t, c, st, &fp, w)
+	})
+	// stepFoot takes every step it knows (the same way perform does: the
+	// event it passes only records); after one it does not, t is not the
+	// state after the move.
+	mm.after, mm.afterCost = !fp.global, cost
+	f.locR |= fp.locR
+	f.locW |= fp.locW
+	f.observe = fp.observe
+	f.global = fp.global
+	f.delays = fp.delays
+	f.startSens = fp.startSens
+	if f.global {
+		return f
+	}
+	for x := range s.cpus {
+		if x == c {
+			continue
 		}
-		if mv.store != 0 || mv.lock {
-			// Postponed only while a grace period may run: without one
-			// the store or lock would be a move of its own.
-			f.gpDep = true
+		for _, q := range t.cpus[x].iq {
+			if s.iqIndex(x, q.Loc) >= 0 {
+				continue
+			}
+			bit := uint64(1) << q.Loc
+			// It stays when x may still load the line, or another CPU
+			// may load it twice more and it is written again.
+			// (The static count, as perform keeps it; without
+			// redUnreadable every entry stays.)
+			if !e.on(redUnreadable) || m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
+				f.arrive |= 1 << x
+			}
 		}
-		t := w.fpSc.load(s)
-		var fp setFoot
-		ownSteps(t, mv, nil, func(st Step, _ *Event) {
-			e.stepFoot(t, c, st, &fp, w)
-		})
-		f.locR |= fp.locR
-		f.locW |= fp.locW
-		f.observe = f.observe || fp.observe
-		f.global = f.global || fp.global
-		f.delays = f.delays || fp.delays
-		f.startSens = f.startSens || fp.startSens
-		if f.global {
-			break
-		}
+	}
+	if rel := releasable(m, s, c) &^ releasable(m, t, c) & queuedElsewhere(s, c); rel != 0 {
+		f.locW |= rel
 		for x := range s.cpus {
 			if x == c {
 				continue
 			}
-			for _, q := range t.cpus[x].iq {
-				if s.iqIndex(x, q.Loc) >= 0 {
-					continue
-				}
-				bit := uint64(1) << q.Loc
-				// It stays when x may still load the line, or another CPU
-				// may load it twice more and it is written again.
-				// (The static count, as perform keeps it; without
-				// redUnreadable every entry stays.)
-				if !e.on(redUnreadable) || m.fut.futureReads[x][t.cpus[x].pc]&bit != 0 || rereads[x]&live&bit != 0 {
-					f.arrive |= 1 << x
-				}
+			// Only entries queued now: an arrival of the line on the
+			// way conflicts with this move's write of it.
+			if iqMask(s.cpus[x].iq)&rel != 0 {
+				f.remove |= 1 << x
 			}
-		}
-		if rel := before &^ releasable(m, t, c) & queuedElsewhere(s, c); rel != 0 {
-			f.locW |= rel
-			for x := range s.cpus {
-				if x == c {
-					continue
-				}
-				// Only entries queued now: an arrival of the line on the
-				// way conflicts with this move's write of it.
-				if iqMask(s.cpus[x].iq)&rel != 0 {
-					f.remove |= 1 << x
-				}
-			}
-		}
-		if quiet && !quiescent(m, t, c) && (m.hasSync || !m.hasSyncSRCU) {
-			f.delays = true
-		}
-		if m.hasSyncSRCU && drained && !m.drained(t, c) {
-			// No longer quiescent for an SRCU grace period re-added to
-			// (srcuUnlock), nor for one starting, of a domain it has no
-			// section of open (a move other than an SRCU lock or unlock
-			// leaves the sections as they are; those set delays
-			// themselves).
-			f.drains = true
-			f.delays = f.delays || e.srcuQuietSomewhere(s, c)
-		}
-		if ch := m.srcuUnlockReach(t, c) ^ unlocks; ch != 0 {
-			// It performed an unlock, or passed one (a branch jumped over
-			// it, or it faulted): every CPU that may unlock one of those
-			// sections, and the section's opener, is in the set with it.
-			for k := range m.srcuSecs {
-				if m.srcuSecs[k].unlocks[c]&ch != 0 {
-					f.srcuCPUs |= m.srcuClosers(s, k) | 1<<m.srcuSecs[k].cpu
-				}
-			}
-		}
-		// What it changed elsewhere: only lines of its footprint, and
-		// queue entries for lines it writes. (Last: it patches t.)
-		if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW, fp.srcu) {
-			f.global = true
-			break
 		}
 	}
+	if quiescent(m, s, c) && !quiescent(m, t, c) && (m.hasSync || !m.hasSyncSRCU) {
+		f.delays = true
+	}
+	if m.hasSyncSRCU && m.drained(s, c) && !m.drained(t, c) {
+		// No longer quiescent for an SRCU grace period re-added to
+		// (srcuUnlock), nor for one starting, of a domain it has no
+		// section of open (a move other than an SRCU lock or unlock
+		// leaves the sections as they are; those set delays
+		// themselves).
+		f.drains = true
+		f.delays = f.delays || e.srcuQuietSomewhere(s, c)
+	}
+	if ch := m.srcuUnlockReach(t, c) ^ m.srcuUnlockReach(s, c); ch != 0 {
+		// It performed an unlock, or passed one (a branch jumped over
+		// it, or it faulted): every CPU that may unlock one of those
+		// sections, and the section's opener, is in the set with it.
+		for k := range m.srcuSecs {
+			if m.srcuSecs[k].unlocks[c]&ch != 0 {
+				f.srcuCPUs |= m.srcuClosers(s, k) | 1<<m.srcuSecs[k].cpu
+			}
+		}
+	}
+	// What it changed elsewhere: only lines of its footprint, and
+	// queue entries for lines it writes. (Last: it patches t.)
+	if !e.changedOnly(s, t, c, fp.locR|fp.locW, fp.locW, fp.srcu, w) {
+		f.global = true
+	}
+	return f
 }
 
 // stepFoot adds to fp what the ordinary step st of CPU c touches when
@@ -1062,51 +1152,110 @@ func (e *explorer) srcuFoot(t *State, c int, pc uint8, fp *setFoot) {
 // changedOnly reports whether t, reached from s by moves of CPU c, differs
 // from s outside c's own state only in the lines lines (every cache's copy,
 // memory) and in queue entries for lines in queued that other CPUs gained.
-// It patches t (a scratch state, left unusable) back to s in exactly
-// those places and compares the two with State.Equal, which compares
-// every field a rule reads (fields_test.go ties each field to Equal): a
-// field added later that a move of c changes elsewhere makes the move
-// unknown, not overlooked.
-func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bool) bool {
+// It patches t back to s in exactly those places, compares the two with
+// State.Equal, which compares every field a rule reads (fields_test.go
+// ties each field to Equal): a field added later that a move of c
+// changes elsewhere makes the move unknown, not overlooked. Then it puts
+// back what it patched (from w's undo buffers), so that t is still the
+// state after the moves (successors takes it: moveFoot).
+func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bool, w *worker) bool {
 	u := t
+	steps, coh, memCo, srcuOpen := u.steps, u.coh, u.memCo, u.srcuOpen
 	u.steps, u.coh, u.memCo = s.steps, s.coh, s.memCo
+	w.undoGP = w.undoGP[:0]
 	if srcu {
 		// An SRCU lock or unlock opens or closes sections, and an
 		// unlock makes grace periods wait for reports again.
 		u.srcuOpen = s.srcuOpen
 		for x := range u.cpus {
+			w.undoGP = append(w.undoGP, u.cpus[x].gpWait)
 			u.cpus[x].gpWait = s.cpus[x].gpWait
 		}
 	}
-	u.cpus[c] = s.cpus[c] // shallow: u is only compared (scratch.load rebuilds it)
-	for l := range u.mem {
-		if lines&(1<<l) != 0 {
-			u.mem[l] = s.mem[l]
-			if u.memSecs != nil && s.memSecs != nil {
-				u.memSecs[l] = s.memSecs[l]
-			}
+	own := u.cpus[c]
+	u.cpus[c] = s.cpus[c] // shallow: u is only compared, and own is put back
+	w.undoVals, w.undoSecs, w.undoLines = w.undoVals[:0], w.undoSecs[:0], w.undoLines[:0]
+	memSecs := u.memSecs != nil && s.memSecs != nil
+	lines &= 1<<len(u.mem) - 1 // (the locations there are)
+	for ls := lines; ls != 0; ls &= ls - 1 {
+		l := bits.TrailingZeros64(ls)
+		w.undoVals = append(w.undoVals, u.mem[l])
+		u.mem[l] = s.mem[l]
+		if memSecs {
+			w.undoSecs = append(w.undoSecs, u.memSecs[l])
+			u.memSecs[l] = s.memSecs[l]
 		}
 	}
+	nq := 0
 	for x := range u.cpus {
+		nq += len(u.cpus[x].iq)
+	}
+	w.undoIQ = grow(w.undoIQ, len(u.cpus))
+	keep := grow(w.iqKeep, nq)[:0] // never grows below: the kept entries stay where they are
+	w.iqKeep = keep
+	for x := range u.cpus {
+		w.undoIQ[x] = nil
 		if x == c {
 			continue
 		}
 		a, b := &s.cpus[x], &u.cpus[x]
-		for l := range b.cache {
-			if lines&(1<<l) != 0 {
-				b.cache[l] = a.cache[l]
-			}
+		for ls := lines; ls != 0; ls &= ls - 1 {
+			l := bits.TrailingZeros64(ls)
+			w.undoLines = append(w.undoLines, b.cache[l])
+			b.cache[l] = a.cache[l]
 		}
-		kept := b.iq[:0]
+		gained := false
+		for _, q := range b.iq {
+			gained = gained || queued&(1<<q.Loc) != 0 && s.iqIndex(x, q.Loc) < 0
+		}
+		if !gained {
+			continue
+		}
+		from := len(keep)
 		for _, q := range b.iq {
 			if queued&(1<<q.Loc) != 0 && s.iqIndex(x, q.Loc) < 0 {
 				continue // gained by the move
 			}
-			kept = append(kept, q)
+			keep = append(keep, q)
 		}
-		b.iq = kept
+		w.undoIQ[x] = b.iq
+		b.iq = keep[from:len(keep):len(keep)]
 	}
-	return s.Equal(u)
+	eq := s.Equal(u)
+	// Put back what was patched, in the order it was saved.
+	u.steps, u.coh, u.memCo, u.srcuOpen = steps, coh, memCo, srcuOpen
+	if srcu {
+		for x := range u.cpus {
+			u.cpus[x].gpWait = w.undoGP[x]
+		}
+	}
+	u.cpus[c] = own
+	iv, is := 0, 0
+	for ls := lines; ls != 0; ls &= ls - 1 {
+		l := bits.TrailingZeros64(ls)
+		u.mem[l] = w.undoVals[iv]
+		iv++
+		if memSecs {
+			u.memSecs[l] = w.undoSecs[is]
+			is++
+		}
+	}
+	il := 0
+	for x := range u.cpus {
+		if x == c {
+			continue
+		}
+		b := &u.cpus[x]
+		for ls := lines; ls != 0; ls &= ls - 1 {
+			b.cache[bits.TrailingZeros64(ls)] = w.undoLines[il]
+			il++
+		}
+		if w.undoIQ[x] != nil {
+			b.iq = w.undoIQ[x]
+			w.undoIQ[x] = nil
+		}
+	}
+	return eq
 }
 
 // releasable returns the lines whose pending or future writes, or future

@@ -382,6 +382,12 @@ func (s *State) Coherence(l Loc) []CoherenceStore {
 // counting the initial value.
 func (s *State) CoherenceLen(l Loc) int { return int(s.coh[l].n) + 1 }
 
+// sameSlice reports whether a and b are the same elements of the same
+// array.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 func (s *State) iqIndex(c int, l Loc) int {
 	for i, e := range s.cpus[c].iq {
 		if e.Loc == l {
@@ -416,25 +422,13 @@ func (s *State) Equal(t *State) bool {
 			len(a.sb) != len(b.sb) || len(a.iq) != len(b.iq) {
 			return false
 		}
-		for j := range a.regs {
-			if a.regs[j] != b.regs[j] {
-				return false
-			}
-		}
-		for j := range a.cache {
-			if a.cache[j] != b.cache[j] {
-				return false
-			}
-		}
-		for j := range a.sb {
-			if a.sb[j] != b.sb[j] {
-				return false
-			}
-		}
-		for j := range a.iq {
-			if a.iq[j] != b.iq[j] {
-				return false
-			}
+		// (A slice compared with itself is skipped: changedOnly compares
+		// a CPU's state with the same one.)
+		if !sameSlice(a.regs, b.regs) && !slices.Equal(a.regs, b.regs) ||
+			!sameSlice(a.cache, b.cache) && !slices.Equal(a.cache, b.cache) ||
+			!sameSlice(a.sb, b.sb) && !slices.Equal(a.sb, b.sb) ||
+			!sameSlice(a.iq, b.iq) && !slices.Equal(a.iq, b.iq) {
+			return false
 		}
 	}
 	for l := range s.coh {
