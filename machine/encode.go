@@ -92,7 +92,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	// Queued invalidations in location order: the order they arrived in
 	// does not matter, any of them may be applied at any time.
 	b = append(b, byte(len(cs.iq)))
-	for l := range s.mem {
+	for l := 0; l < len(s.mem) && len(cs.iq) > 0; l++ {
 		i := s.iqIndex(c, Loc(l))
 		if i < 0 {
 			continue

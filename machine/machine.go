@@ -383,6 +383,10 @@ func (m *Machine) IsEnabled(s *State, st Step) bool {
 	if m.ended(s) {
 		return false
 	}
+	if st.Kind == StepExec {
+		// appendCPUSteps offers it exactly when enabledExec holds.
+		return st.Arg == 0 && m.enabledExec(s, int(st.CPU))
+	}
 	for _, e := range m.appendCPUSteps(nil, s, int(st.CPU)) {
 		if e == st {
 			return true

@@ -496,6 +496,11 @@ func (w *worker) foot(c, part int) *setFoot {
 // -1; when the others' moves conflict with its remaining future, all its
 // moves join (*part becomes -1).
 func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
+	// calm[c] holds the CPUs d found not to conflict with c's moves. They
+	// cannot later: conflictsStuck only turns false as the set's stuck
+	// CPUs grow, which is all p's growth does to it; c's footprint is the
+	// same while *part is (calm is forgotten when it changes).
+	var calm [32]uint32
 	for changed := true; changed; {
 		changed = false
 		for c := range s.cpus {
@@ -507,14 +512,20 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				return 0, false
 			}
 			for d := range s.cpus {
-				if p&(1<<d) == 0 && e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads) {
+				if p&(1<<d) != 0 || calm[c]&(1<<d) != 0 {
+					continue
+				}
+				if e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads) {
 					p |= 1 << d
 					changed = true
+				} else {
+					calm[c] |= 1 << d
 				}
 			}
 			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads) {
 				*part = -1
 				changed = true
+				calm = [32]uint32{}
 			}
 		}
 		dep := false
@@ -532,6 +543,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 			x := gpCPUs & -gpCPUs
 			if x&(1<<max(*part, 0)) != 0 && *part >= 0 {
 				*part = -1
+				calm = [32]uint32{}
 			}
 			p |= x
 			changed = true
