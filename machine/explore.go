@@ -993,6 +993,15 @@ type worker struct {
 	slpArena []uint32
 }
 
+// load copies s into dst, at once when s is the state being expanded
+// (decode's, in its own buffers: scratch.loadFrom).
+func (w *worker) load(dst *scratch, s *State) *State {
+	if s == &w.decoded.st {
+		return dst.loadFrom(s, &w.decoded)
+	}
+	return dst.load(s)
+}
+
 // successor is a new state (or a shorter way to one) to record.
 type successor struct {
 	enc  encoding
@@ -1036,7 +1045,7 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 		if ok {
 			e.performAfter(t, func(st Step) { cost += e.stepCost(st) })
 		} else {
-			t = w.succ.load(s)
+			t = w.load(&w.succ, s)
 			cost = e.applyMacro(t, mv, nil)
 		}
 		w.transitions++
@@ -1362,7 +1371,7 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 		return out // without lazy invalidations, each is a step of its own
 	}
 	if l, ok := e.staleRead(s, c); ok {
-		t := w.sc.load(s)
+		t := w.load(&w.sc, s)
 		m.applyInval(t, c, t.iqIndex(c, l))
 		if m.enabledExec(t, c) {
 			out = append(out, macro{step: Step{Kind: StepExec, CPU: uint8(c)}, pre: preOne, preLoc: l})
@@ -1377,14 +1386,14 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 		if !kind.reads() || !s.Stale(c, l) || hasEntryFor(s.cpus[c].sb, l) {
 			continue
 		}
-		t := w.sc.load(s)
+		t := w.load(&w.sc, s)
 		m.applyInval(t, c, t.iqIndex(c, l))
 		if m.IsEnabled(t, st) {
 			out = append(out, macro{step: st, pre: preOne, preLoc: l})
 		}
 	}
 	sensitive := e.queueSensitive(s, c)
-	t := w.drained.load(s)
+	t := w.load(&w.drained, s)
 	for _, e := range t.cpus[c].iq {
 		t.cpus[c].cache[e.Loc].State = Invalid
 	}
@@ -1450,7 +1459,7 @@ func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 	if _, ok := m.addr(in, cs.regs); !ok {
 		return false
 	}
-	t := w.drained.load(s)
+	t := w.load(&w.drained, s)
 	w.ev.Folded = w.ev.Folded[:0]
 	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, &w.ev)
 	w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
@@ -1511,7 +1520,7 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 			st = Step{Kind: StepEarly, CPU: uint8(c), Arg: store - 2}
 			instr = store - 2
 		}
-		t := w.post.load(s)
+		t := w.load(&w.post, s)
 		m.apply(t, st, nil)
 		from := len(out)
 		out = e.cpuMoves(out, t, c, w)
@@ -1587,7 +1596,7 @@ func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
 	// next step to wait for, postponing it would keep it, and the CPU,
 	// from ever finishing, and a stuck state would be reported with the
 	// lock still to run (its witness would not replay to a deadlock).
-	t := w.postLock.load(s)
+	t := w.load(&w.postLock, s)
 	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
 	return !m.finished(t, c) && m.code(c)[t.cpus[c].pc].Op != OpRCULock
 }
@@ -1608,7 +1617,7 @@ func (e *explorer) postponedLockMoves(out []macro, s *State, c int, w *worker) [
 		}
 	}
 	out = kept
-	t := w.postLock.load(s)
+	t := w.load(&w.postLock, s)
 	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
 	from := len(out)
 	// After the lock, a plain store is postponed in turn: the moves that
@@ -1747,7 +1756,7 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		}
 		local := true
 		for _, mv := range mvs {
-			t := w.sc.load(s)
+			t := w.load(&w.sc, s)
 			if mv.pre == preOne {
 				m.applyInval(t, c, t.iqIndex(c, l))
 			}

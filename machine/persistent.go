@@ -170,7 +170,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (fp foot
 			}
 			// Instructions folded after it: an srcu_up_read reaches the
 			// grace periods of its domain.
-			t := w.sc.load(s)
+			t := w.load(&w.sc, s)
 			w.ev.Folded = w.ev.Folded[:0]
 			e.perform(t, mv, &w.ev, func(Step) {})
 			for _, i := range w.ev.Folded {

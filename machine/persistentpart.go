@@ -167,7 +167,7 @@ func (e *explorer) moveIDs(s *State, c int, mv macro, w *worker) (ids uint64, in
 		}
 		ids = 0
 	}
-	t := w.ppSc.load(s)
+	t := w.load(&w.ppSc, s)
 	exec := func() { m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil) }
 	if mv.lock {
 		if m.finished(t, c) || m.code(c)[t.cpus[c].pc].Op != OpRCULock {

@@ -237,7 +237,7 @@ func (e *explorer) earlyQueueSensitive(s *State, c int, mvs []macro, w *worker) 
 		if !early {
 			continue
 		}
-		t := w.fpSc.load(s)
+		t := w.load(&w.fpSc, s)
 		if mv.lock {
 			m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
 		}
@@ -932,7 +932,7 @@ func (e *explorer) moveFoot(s *State, c, i int, live uint64, rereads []uint64, w
 		// the store or lock would be a move of its own.
 		f.gpDep = true
 	}
-	t := w.afterSc[c][i].load(s)
+	t := w.load(&w.afterSc[c][i], s)
 	var fp setFoot
 	cost := int32(0)
 	ownSteps(t, mv, nil, func(st Step, _ *Event) {

@@ -276,6 +276,75 @@ func (sc *scratch) load(s *State) *State {
 	return &sc.st
 }
 
+// loadFrom is load for a state s that src holds in its buffers laid out as
+// cloneInto and decodeState lay them out (holds): each buffer is then
+// copied at once, and the slices are cut as cloneInto cuts them, with
+// the same contents (the spare slots copied too are never read).
+func (sc *scratch) loadFrom(s *State, src *scratch) *State {
+	if !src.holds(s) {
+		return sc.load(s)
+	}
+	nv, nl, nsb, niq, _ := s.sizes()
+	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nl)
+	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
+	sc.cpus = grow(sc.cpus, len(s.cpus))
+	copy(sc.vals, src.vals[:nv])
+	copy(sc.lines, src.lines[:nl])
+	copy(sc.sbs, src.sbs[:nsb])
+	copy(sc.iqs, src.iqs[:niq])
+	nm := len(s.mem)
+	n := &sc.st
+	*n = State{cpus: sc.cpus, steps: s.steps, srcuOpen: s.srcuOpen, mem: sc.vals[:nm:nm]}
+	vo, so, io := nm, 0, 0
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		d := &n.cpus[i]
+		*d = *c
+		k := len(c.regs)
+		d.regs = sc.vals[vo : vo+k : vo+k]
+		vo += k
+		d.cache = sc.lines[i*nm : (i+1)*nm : (i+1)*nm]
+		k = len(c.sb)
+		d.sb = sc.sbs[so : so+k : so+k+1]
+		so += k + 1
+		k = len(c.iq)
+		d.iq = sc.iqs[io : io+k : io+k+1]
+		io += k + 1
+	}
+	return n
+}
+
+// holds reports whether s lives in sc's buffers laid out as cloneInto
+// lays them out (memory then each CPU's registers, the caches one after
+// the other, each store buffer and queue followed by a spare slot), with
+// no SRCU sections kept.
+func (sc *scratch) holds(s *State) bool {
+	nl := len(s.mem)
+	if nl == 0 || s.memSecs != nil || len(sc.vals) < nl || &s.mem[0] != &sc.vals[0] {
+		return false
+	}
+	vo, so, io := nl, 0, 0
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		if c.secs != nil || len(c.cache) != nl || (i+1)*nl > len(sc.lines) || &c.cache[0] != &sc.lines[i*nl] {
+			return false
+		}
+		if k := len(c.regs); k > 0 && (vo+k > len(sc.vals) || &c.regs[0] != &sc.vals[vo]) {
+			return false
+		}
+		vo += len(c.regs)
+		if k := len(c.sb); k > 0 && (so+k > len(sc.sbs) || &c.sb[0] != &sc.sbs[so]) {
+			return false
+		}
+		so += len(c.sb) + 1
+		if k := len(c.iq); k > 0 && (io+k > len(sc.iqs) || &c.iq[0] != &sc.iqs[io]) {
+			return false
+		}
+		io += len(c.iq) + 1
+	}
+	return vo <= len(sc.vals) && so <= len(sc.sbs) && io <= len(sc.iqs)
+}
+
 // Steps returns how many steps led to this state.
 func (s *State) Steps() int { return int(s.steps) }
 
