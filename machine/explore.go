@@ -1617,8 +1617,13 @@ func (e *explorer) postponedLockMoves(out []macro, s *State, c int, w *worker) [
 		}
 	}
 	out = kept
-	t := w.load(&w.postLock, s)
-	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	// postponableLock, just before, left the state after the lock in
+	// w.postLock (cpuMoves does not touch it), unless s is that state.
+	t := &w.postLock.st
+	if s == t {
+		t = w.load(&w.postLock, s)
+		m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+	}
 	from := len(out)
 	// After the lock, a plain store is postponed in turn: the moves that
 	// take it first need the lock too.
