@@ -194,32 +194,15 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 	}
 	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nc*nl)
 	sc.cpus = grow(sc.cpus, nc)
-	// Store buffers and queues: count first, so one buffer holds them all.
+	// Store buffers and queues: one buffer holds them all, each CPU's
+	// entries and a spare slot after them. Every entry takes at least a
+	// byte of its CPU's block, so the block's length bounds their number
+	// (a buffer longer than needed only leaves slots unused).
 	track := m.srcuTracked()
 	nsb, niq := 0, 0
 	for c := range blocks {
-		d := decoder{b: blocks[c]}
-		m.skipHead(&d, c)
-		n := int(d.byte())
-		nsb += n + 1
-		for i := 0; i < n; i++ {
-			d.byte()
-			d.byte()
-			d.byte()
-			d.byte()
-			d.varint()
-			if track {
-				d.uvarint()
-			}
-		}
-		if m.Mode == ARM {
-			for l := 0; l < nl; l += 32 {
-				d.uvarint()
-			}
-			niq += int(d.byte()) + 1
-		} else {
-			niq++
-		}
+		nsb += len(blocks[c]) + 1
+		niq += len(blocks[c]) + 1
 	}
 	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
 	s := &sc.st
@@ -333,24 +316,4 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 		cs.cache[l] = Line{State: Shared, Val: v, Secs: f}
 	}
 	return so, io, !d.bad && len(d.b) == 0
-}
-
-// skipHead moves d past a CPU block's fixed head and registers.
-func (m *Machine) skipHead(d *decoder, c int) {
-	d.byte() // pc
-	d.byte() // flags
-	d.byte() // RCU nesting
-	d.byte() // grace-period domain
-	d.byte() // mis-speculated branch
-	d.uvarint()
-	d.uvarint()
-	d.uvarint()
-	for range m.Prog.Threads[c].Regs {
-		d.varint()
-	}
-	if m.srcuTracked() {
-		for range m.Prog.Threads[c].Regs {
-			d.uvarint()
-		}
-	}
 }
