@@ -967,6 +967,7 @@ type worker struct {
 	// moves, the instructions in the set, footprints of the set's moves
 	// and I-free futures, the best set's instructions, its moves.
 	pinfo   []partInfo
+	psteps  [][]partStep // per CPU: partClosure's first phase, by instructions (partStepOf)
 	pids    []uint64
 	pfoot   []setFoot
 	pfut    []futFoot

@@ -392,6 +392,12 @@ func (e *explorer) partialSet(s *State, w *worker, limit int, needGP bool, gpCPU
 		return false
 	}
 	w.pids = grow(w.pids, n)
+	for len(w.psteps) < n {
+		w.psteps = append(w.psteps, nil)
+	}
+	for c := 0; c < n; c++ {
+		w.psteps[c] = w.psteps[c][:0]
+	}
 	w.pfoot = grow(w.pfoot, n)
 	w.pfut = grow(w.pfut, n)
 	w.bestIDs = grow(w.bestIDs, n)
@@ -437,7 +443,6 @@ func (e *explorer) partialSet(s *State, w *worker, limit int, needGP bool, gpCPU
 // in w.pids and returns the CPUs that joined whole and the number of
 // moves.
 func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP bool, gpCPUs uint32, live uint64, rereads []uint64) (uint32, int, bool) {
-	m := e.m
 	n := len(s.cpus)
 	ids := w.pids
 	for c := range ids {
@@ -469,72 +474,25 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 				changed = true
 				continue
 			}
-			for grown := true; grown; {
-				grown = false
-				for _, mid := range pi.ids {
-					if mid&ids[c] != 0 && mid&^ids[c] != 0 {
-						ids[c] |= mid
-						grown = true
-					}
-				}
-				for l := ids[c]; l != 0; l &= l - 1 {
-					if k := bits.TrailingZeros64(l); k < len(pi.coupled) && pi.coupled[k]&^ids[c] != 0 {
-						ids[c] |= pi.coupled[k]
-						grown = true
-					}
-				}
+			ps := w.partStepOf(e, s, c, ids[c], live, rereads)
+			ids[c] = ps.out
+			if ps.setFoot {
+				w.pfoot[c] = ps.foot
 			}
-			if ids[c]&^pi.enabled != 0 {
-				// A coupled instruction no move performs now: it may become
-				// enabled along an I-free path.
+			switch ps.kind {
+			case partJoins:
 				whole |= 1 << c
 				changed = true
 				continue
-			}
-			var foot setFoot
-			nt, delay := 0, false
-			for i := range w.cpuMvs[c] {
-				if pi.ids[i]&ids[c] != 0 {
-					if !pi.known[i] {
-						pi.foots[i] = e.curFoot(s, c, i, i+1, live, rereads, w)
-						pi.known[i] = true
-					}
-					foot.or(&pi.foots[i])
-					delay = delay || pi.delay[i]
-					nt++
-				}
-			}
-			if nt == len(w.cpuMvs[c]) {
-				whole |= 1 << c
-				changed = true
-				continue
-			}
-			w.pfoot[c] = foot
-			if w.pfoot[c].global {
+			case partGlobal:
 				return 0, 0, false
 			}
-			f, access, pinned := e.partFutOf(s, c, ids[c], pi, pi.queued)
-			if access&e.idAccess(s, c, ids[c]) != 0 {
-				whole |= 1 << c
-				changed = true
-				continue
-			}
-			w.pfut[c] = f
-			if pinned {
+			w.pfut[c] = ps.fut
+			if ps.pinned {
 				pinnedM |= 1 << c
-				cs := &s.cpus[c]
-				stuckSB := false
-				for _, en := range cs.sb {
-					stuckSB = stuckSB || ids[c]&(1<<en.Instr) != 0
-				}
-				if cs.rcuDepth > 0 && !m.finished(s, c) || stuckSB {
-					stuck |= 1 << c
-				}
 			}
-			if stuck&(1<<c) == 0 && delay {
-				// It may become quiescent along an I-free path, and a
-				// store or rcu_read_lock of T then delays it.
-				w.pfoot[c].delays = true
+			if ps.stuck {
+				stuck |= 1 << c
 			}
 		}
 		if changed {
@@ -665,4 +623,114 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 		}
 	}
 	return whole, moves, true
+}
+
+// partStep is what partClosure's first phase finds for an eligible CPU c
+// holding instructions in: the instructions after closing them under its
+// moves and coupling (out), and whether it then joins whole, has a move
+// the footprint does not know, or stays partial with footprint foot,
+// I-free future fut, pinned or not, stuck or not. It depends on nothing
+// else, so partialSet computes it once per CPU and set of instructions
+// for all its seeds (partStepOf).
+type partStep struct {
+	in, out uint64
+	kind    uint8 // partStays, partJoins, partGlobal
+	setFoot bool  // foot is what the phase leaves in w.pfoot[c]
+	foot    setFoot
+	fut     futFoot
+	pinned  bool
+	stuck   bool
+}
+
+const (
+	partStays uint8 = iota
+	partJoins
+	partGlobal
+)
+
+// partStepOf returns partStep of CPU c for instructions in, from w's
+// memo of the state being expanded (reset by partialSet) or computed.
+func (w *worker) partStepOf(e *explorer, s *State, c int, in uint64, live uint64, rereads []uint64) *partStep {
+	for i := range w.psteps[c] {
+		if w.psteps[c][i].in == in {
+			return &w.psteps[c][i]
+		}
+	}
+	w.psteps[c] = append(w.psteps[c], e.partStepFor(s, w, c, in, live, rereads))
+	return &w.psteps[c][len(w.psteps[c])-1]
+}
+
+// partStepFor computes partStep of eligible CPU c for instructions in.
+func (e *explorer) partStepFor(s *State, w *worker, c int, in uint64, live uint64, rereads []uint64) partStep {
+	m := e.m
+	pi := &w.pinfo[c]
+	ps := partStep{in: in}
+	ids := in
+	for grown := true; grown; {
+		grown = false
+		for _, mid := range pi.ids {
+			if mid&ids != 0 && mid&^ids != 0 {
+				ids |= mid
+				grown = true
+			}
+		}
+		for l := ids; l != 0; l &= l - 1 {
+			if k := bits.TrailingZeros64(l); k < len(pi.coupled) && pi.coupled[k]&^ids != 0 {
+				ids |= pi.coupled[k]
+				grown = true
+			}
+		}
+	}
+	ps.out = ids
+	if ids&^pi.enabled != 0 {
+		// A coupled instruction no move performs now: it may become
+		// enabled along an I-free path.
+		ps.kind = partJoins
+		return ps
+	}
+	var foot setFoot
+	nt, delay := 0, false
+	for i := range w.cpuMvs[c] {
+		if pi.ids[i]&ids != 0 {
+			if !pi.known[i] {
+				pi.foots[i] = e.curFoot(s, c, i, i+1, live, rereads, w)
+				pi.known[i] = true
+			}
+			foot.or(&pi.foots[i])
+			delay = delay || pi.delay[i]
+			nt++
+		}
+	}
+	if nt == len(w.cpuMvs[c]) {
+		ps.kind = partJoins
+		return ps
+	}
+	ps.foot, ps.setFoot = foot, true
+	if foot.global {
+		ps.kind = partGlobal
+		return ps
+	}
+	f, access, pinned := e.partFutOf(s, c, ids, pi, pi.queued)
+	if access&e.idAccess(s, c, ids) != 0 {
+		ps.kind = partJoins
+		return ps
+	}
+	ps.fut = f
+	if pinned {
+		ps.pinned = true
+		cs := &s.cpus[c]
+		stuckSB := false
+		for _, en := range cs.sb {
+			stuckSB = stuckSB || ids&(1<<en.Instr) != 0
+		}
+		if cs.rcuDepth > 0 && !m.finished(s, c) || stuckSB {
+			ps.stuck = true
+		}
+	}
+	if !ps.stuck && delay {
+		// It may become quiescent along an I-free path, and a
+		// store or rcu_read_lock of T then delays it.
+		ps.foot.delays = true
+	}
+	return ps
 }
