@@ -284,17 +284,22 @@ func (sc *scratch) loadFrom(s *State, src *scratch) *State {
 	if !src.holds(s) {
 		return sc.load(s)
 	}
-	nv, nl, nsb, niq, _ := s.sizes()
+	nv, nl, nsb, niq, nsec := s.sizes()
 	sc.vals, sc.lines = grow(sc.vals, nv), grow(sc.lines, nl)
 	sc.sbs, sc.iqs = grow(sc.sbs, nsb), grow(sc.iqs, niq)
-	sc.cpus = grow(sc.cpus, len(s.cpus))
+	sc.cpus, sc.secs = grow(sc.cpus, len(s.cpus)), grow(sc.secs, nsec)
 	copy(sc.vals, src.vals[:nv])
 	copy(sc.lines, src.lines[:nl])
 	copy(sc.sbs, src.sbs[:nsb])
 	copy(sc.iqs, src.iqs[:niq])
+	copy(sc.secs, src.secs[:nsec])
 	nm := len(s.mem)
 	n := &sc.st
 	*n = State{cpus: sc.cpus, steps: s.steps, srcuOpen: s.srcuOpen, mem: sc.vals[:nm:nm]}
+	tracked := s.memSecs != nil
+	if tracked {
+		n.memSecs = sc.secs[:nm:nm]
+	}
 	vo, so, io := nm, 0, 0
 	for i := range s.cpus {
 		c := &s.cpus[i]
@@ -302,6 +307,9 @@ func (sc *scratch) loadFrom(s *State, src *scratch) *State {
 		*d = *c
 		k := len(c.regs)
 		d.regs = sc.vals[vo : vo+k : vo+k]
+		if tracked {
+			d.secs = sc.secs[vo : vo+k : vo+k]
+		}
 		vo += k
 		d.cache = sc.lines[i*nm : (i+1)*nm : (i+1)*nm]
 		k = len(c.sb)
@@ -315,24 +323,33 @@ func (sc *scratch) loadFrom(s *State, src *scratch) *State {
 }
 
 // holds reports whether s lives in sc's buffers laid out as cloneInto
-// lays them out (memory then each CPU's registers, the caches one after
-// the other, each store buffer and queue followed by a spare slot), with
-// no SRCU sections kept.
+// lays them out: memory then each CPU's registers, the caches one after
+// the other, each store buffer and queue followed by a spare slot, and
+// the SRCU sections either kept for memory and every register (at the
+// values' offsets) or for none.
 func (sc *scratch) holds(s *State) bool {
 	nl := len(s.mem)
-	if nl == 0 || s.memSecs != nil || len(sc.vals) < nl || &s.mem[0] != &sc.vals[0] {
+	if nl == 0 || len(sc.vals) < nl || &s.mem[0] != &sc.vals[0] {
+		return false
+	}
+	tracked := s.memSecs != nil
+	if tracked && (len(s.memSecs) != nl || len(sc.secs) < nl || &s.memSecs[0] != &sc.secs[0]) {
 		return false
 	}
 	vo, so, io := nl, 0, 0
 	for i := range s.cpus {
 		c := &s.cpus[i]
-		if c.secs != nil || len(c.cache) != nl || (i+1)*nl > len(sc.lines) || &c.cache[0] != &sc.lines[i*nl] {
+		if (c.secs != nil) != tracked || len(c.cache) != nl || (i+1)*nl > len(sc.lines) || &c.cache[0] != &sc.lines[i*nl] {
 			return false
 		}
-		if k := len(c.regs); k > 0 && (vo+k > len(sc.vals) || &c.regs[0] != &sc.vals[vo]) {
+		k := len(c.regs)
+		if k > 0 && (vo+k > len(sc.vals) || &c.regs[0] != &sc.vals[vo]) {
 			return false
 		}
-		vo += len(c.regs)
+		if tracked && (len(c.secs) != k || k > 0 && (vo+k > len(sc.secs) || &c.secs[0] != &sc.secs[vo])) {
+			return false
+		}
+		vo += k
 		if k := len(c.sb); k > 0 && (so+k > len(sc.sbs) || &c.sb[0] != &sc.sbs[so]) {
 			return false
 		}
@@ -342,7 +359,7 @@ func (sc *scratch) holds(s *State) bool {
 		}
 		io += len(c.iq) + 1
 	}
-	return vo <= len(sc.vals) && so <= len(sc.sbs) && io <= len(sc.iqs)
+	return vo <= len(sc.vals) && so <= len(sc.sbs) && io <= len(sc.iqs) && (!tracked || vo <= len(sc.secs))
 }
 
 // Steps returns how many steps led to this state.
