@@ -927,9 +927,9 @@ func (e *explorer) moveFoot(s *State, c, i int, live uint64, rereads []uint64, w
 	f := &mm.foot
 	mv := w.cpuMvs[c][i]
 	m := e.m
-	if mv.store != 0 || mv.lock {
-		// Postponed only while a grace period may run: without one
-		// the store or lock would be a move of its own.
+	if (mv.store != 0 || mv.lock) && !e.postponeAlways() {
+		// Postponed only while a grace period may run (postponeNow):
+		// without one the store or lock would be a move of its own.
 		f.gpDep = true
 	}
 	t := w.load(&w.afterSc[c][i], s)
