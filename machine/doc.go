@@ -52,7 +52,8 @@
 //     it; stored per state, intersected on revisits, the state expanded
 //     again when its set shrinks after its expansion), postponed stores (an
 //     early one not paired with the in-order load before it) and
-//     postponed rcu_read_lock while a grace period may wait, a key
+//     postponed rcu_read_lock while a grace period may wait (in ARM-like
+//     mode for the whole search: postponeNow), a key
 //     that leaves out dead lines (key.go, encode.go), and symmetry
 //     (symmetry.go: when renaming CPUs and locations together maps the
 //     program onto itself, as in perfbook's lock cycles and every ring,
