@@ -127,7 +127,8 @@ type partInfo struct {
 }
 
 // or adds g's resources to f (a footprint of several moves is the union
-// of theirs: curFoot and movesFoot only ever add).
+// of theirs: curFoot and movesFoot only ever add). srcu stays: it is
+// about one move (changedOnly), never a union.
 func (f *setFoot) or(g *setFoot) {
 	f.locR |= g.locR
 	f.locW |= g.locW
@@ -135,10 +136,12 @@ func (f *setFoot) or(g *setFoot) {
 	f.remove |= g.remove
 	f.observe = f.observe || g.observe
 	f.delays = f.delays || g.delays
+	f.drains = f.drains || g.drains
 	f.startSens = f.startSens || g.startSens
 	f.waitsGP = f.waitsGP || g.waitsGP
 	f.gpDep = f.gpDep || g.gpDep
 	f.global = f.global || g.global
+	f.srcuCPUs |= g.srcuCPUs
 }
 
 // moveIDs returns the instructions move mv of CPU c performs as its own,

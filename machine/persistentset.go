@@ -899,18 +899,7 @@ func (e *explorer) moveQueueSensitive(s *State, c, i int, w *worker) bool {
 // from s, each performed on a copy of s (once per state: moveFoot).
 func (e *explorer) movesFoot(s *State, c, lo, hi int, f *setFoot, live uint64, rereads []uint64, w *worker) {
 	for i := lo; i < hi && !f.global; i++ {
-		d := e.moveFoot(s, c, i, live, rereads, w)
-		f.locR |= d.locR
-		f.locW |= d.locW
-		f.arrive |= d.arrive
-		f.remove |= d.remove
-		f.observe = f.observe || d.observe
-		f.global = f.global || d.global
-		f.delays = f.delays || d.delays
-		f.startSens = f.startSens || d.startSens
-		f.gpDep = f.gpDep || d.gpDep
-		f.drains = f.drains || d.drains
-		f.srcuCPUs |= d.srcuCPUs
+		f.or(e.moveFoot(s, c, i, live, rereads, w))
 	}
 }
 
