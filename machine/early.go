@@ -11,7 +11,8 @@ import "math/bits"
 //
 // What k may overtake (the walk of earlyCandidates): plain loads, register
 // arithmetic, branches whose condition it knows, fences that do nothing in
-// this mode, plain stores that cannot go ahead themselves (their value
+// this mode, nested rcu_read_lock()s and rcu_read_unlock()s that leave the
+// CPU inside its section, plain stores that cannot go ahead themselves (their value
 // comes from an overtaken load, or an overtaken access touches their
 // location: ARMv8 orders a plain store before neither later stores nor
 // later loads of other locations; litmusgen regression
@@ -29,7 +30,8 @@ import "math/bits"
 // loads (PPOCA), committed only once the branch has been performed (a
 // store is not made visible past an unresolved branch). Never an
 // acquire, a release, a fully ordered or release RMW, a lock operation,
-// another barrier, or an RCU or SRCU operation.
+// another barrier, an SRCU operation, or an outermost rcu_read_lock() or
+// rcu_read_unlock() (while a grace period can run).
 //
 // What k may be: a plain store (with the location and value it stores;
 // once one has gone, the stores after it may follow), smp_wmb (when no
@@ -98,6 +100,9 @@ type earlyWalk struct {
 	skippedRMW, skippedRead bool
 	guess                   int // the first unresolved branch passed, or -1
 	last                    int // the last unresolved branch passed, or -1
+	// depth is the CPU's RCU nesting depth where the walk is: what it
+	// would be once the overtaken rcu_read_lock()s and unlocks had run.
+	depth int
 }
 
 func (w *earlyWalk) exprSecs(e *Expr) uint32 {
@@ -122,6 +127,7 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.skipped = a.skipped || b.skipped
 	w.skippedRMW = a.skippedRMW || b.skippedRMW
 	w.skippedRead = a.skippedRead || b.skippedRead
+	w.depth = min(a.depth, b.depth)
 }
 
 // bodies returns the then-body [i+1, thenEnd) and the else-body
@@ -173,7 +179,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1, last: -1}
+	w := earlyWalk{guess: -1, last: -1, depth: int(cs.rcuDepth)}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -297,6 +303,25 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// section (the markers are folded, as register arithmetic
 			// is): they order nothing, in ARMv8 as in LKMM.
 			if !m.hasSync {
+				i++
+				continue
+			}
+			// Inside a section, a nested marker that leaves the CPU
+			// inside it orders nothing either (it is no instruction on
+			// ARMv8, and LKMM's sections are the outermost pairs): k is
+			// performed inside the same outermost section whichever
+			// comes first, and the CPU, at depth 1 or more all along,
+			// reports no quiescent state in between (litmusgen
+			// regression arm-missing-early-past-nested-rcu-lock). An
+			// outermost lock or unlock stays a wall: k would leave its
+			// section, and a quiescent state could be reported across it.
+			if in.Op == OpRCULock && w.depth >= 1 {
+				w.depth++
+				i++
+				continue
+			}
+			if in.Op == OpRCUUnlock && w.depth >= 2 {
+				w.depth--
 				i++
 				continue
 			}

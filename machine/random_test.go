@@ -84,7 +84,7 @@ var (
 )
 
 // statement emits one random statement (one to three instructions).
-func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
+func (g *gen) statement(locked *bool, rcuDepth *int, srcuIdx *machine.Reg) {
 	kind := 0
 	if g.kinds != nil {
 		kind = g.kinds[g.draw(len(g.kinds), "kind")]
@@ -148,19 +148,20 @@ func (g *gen) statement(locked *bool, inRCU *bool, srcuIdx *machine.Reg) {
 		default:
 			g.emit(machine.Instr{Op: machine.OpTryLock, HasDst: true, Dst: g.reg(), Addr: at(g.lock)})
 		}
-	case 11: // RCU reader markers
-		if *inRCU {
-			g.emit(machine.Instr{Op: machine.OpRCUUnlock})
-		} else {
+	case 11: // RCU reader markers, nested at most twice
+		if *rcuDepth == 0 || *rcuDepth == 1 && g.draw(2, "nest") == 0 {
 			g.emit(machine.Instr{Op: machine.OpRCULock})
+			*rcuDepth++
+		} else {
+			g.emit(machine.Instr{Op: machine.OpRCUUnlock})
+			*rcuDepth--
 		}
-		*inRCU = !*inRCU
 	case 12:
-		if !*inRCU {
+		if *rcuDepth == 0 {
 			g.emit(machine.Instr{Op: machine.OpSyncRCU})
 		} else {
 			g.emit(machine.Instr{Op: machine.OpRCUUnlock})
-			*inRCU = false
+			*rcuDepth--
 		}
 	case 13: // SRCU
 		switch {
@@ -286,14 +287,14 @@ func genRandomOf(t *rapid.T, maxCPUs, budget int, kinds []int) *machine.Program 
 // emitBody draws n statements into g.th and closes what they opened, as
 // well-formed kernel code does.
 func emitBody(g *gen, n int) {
-	locked, inRCU, srcuIdx := false, false, noReg
+	locked, rcuDepth, srcuIdx := false, 0, noReg
 	for ; n > 0; n-- {
-		g.statement(&locked, &inRCU, &srcuIdx)
+		g.statement(&locked, &rcuDepth, &srcuIdx)
 	}
 	if locked {
 		g.emit(machine.Instr{Op: machine.OpUnlock, Addr: at(g.lock)})
 	}
-	if inRCU {
+	for ; rcuDepth > 0; rcuDepth-- {
 		g.emit(machine.Instr{Op: machine.OpRCUUnlock})
 	}
 	if srcuIdx != noReg {

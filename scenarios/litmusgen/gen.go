@@ -274,6 +274,7 @@ type tgen struct {
 	// an if), which may therefore be dereferenced.
 	intRegs, ptrRegs []int
 	inLock, inRCU    bool
+	nestedRCU        bool // inside a reader nested in another
 	inSRCU           bool
 	inIf             int
 	// pref are the thread's preferred locations; accesses counts the
@@ -347,6 +348,9 @@ func (tg *tgen) stmts(budget int, top bool) []*Stmt {
 		add(g.has(SRCU) && !tg.inSRCU, 3, 3, tg.srcuReader)
 		add(g.has(Ctrl) && len(tg.intRegs) > 0, 3, 2, tg.ctrl)
 	}
+	// (Its markers count: it takes readers of five or more instructions,
+	// -herd.instrs 7 and up, to hold one with an access on either side.)
+	add(g.has(RCU) && tg.inRCU && !tg.nestedRCU, 2, 3, tg.nestedReader)
 	if len(ks) == 0 {
 		return []*Stmt{tg.store()}
 	}
@@ -627,6 +631,16 @@ func (tg *tgen) reader(budget int) []*Stmt {
 	tg.inRCU = true
 	b := tg.body(budget - 2)
 	tg.inRCU = false
+	return []*Stmt{{Text: "rcu_read_lock();", Close: "rcu_read_unlock();", Body: b, Op: OpReader}}
+}
+
+// nestedReader makes a reader inside a reader: on ARMv8 the inner
+// markers are no instructions, and LKMM's sections are the outermost
+// pairs, so they must order nothing (machine's early issue passes them).
+func (tg *tgen) nestedReader(budget int) []*Stmt {
+	tg.nestedRCU = true
+	b := tg.body(budget - 2)
+	tg.nestedRCU = false
 	return []*Stmt{{Text: "rcu_read_lock();", Close: "rcu_read_unlock();", Body: b, Op: OpReader}}
 }
 
