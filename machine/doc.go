@@ -37,7 +37,10 @@
 //     steps taken alone (the start of synchronize_srcu() too, where no
 //     section of its domain can stay open for ever and, ARM-like, no CPU
 //     that may still open one would owe the grace period: gracePeriodStep),
-//     private steps and issued-early stores taken alone,
+//     private steps and issued-early stores taken alone, and (ARM-like,
+//     without grace periods) the commit of an exclusive RMW's write whose
+//     line no other CPU may load (reservedCommit: while the line is
+//     reserved, nothing else touches it),
 //     CPU-level persistent sets (persistent.go) and persistent sets of
 //     CPUs (persistentset.go: the moves of a set of CPUs closed under
 //     interference, taken alone, so that CPUs touching different lines

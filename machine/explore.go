@@ -104,8 +104,12 @@ const (
 	redChain
 	// redSleep: sleep sets on top of the persistent sets (sleep.go).
 	redSleep
+	// redReservedCommit: without grace periods, the commit of an
+	// exclusive entry whose line no other CPU may load is taken alone
+	// (reservedCommit).
+	redReservedCommit
 
-	allReductions = redSleep<<1 - 1
+	allReductions = redReservedCommit<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -123,6 +127,9 @@ var requires = map[reduction]reduction{
 	redEarlyPair: redPostpone,
 	// A refinement of persistent sets of CPUs, computed with them.
 	redPartialSet: redPersistentSet,
+	// The other CPUs' copies of the reserved line must not keep queued
+	// invalidations, which their barriers would observe.
+	redReservedCommit: redUnreadable,
 }
 
 // enabledReductions returns the reductions on when off are turned off:
@@ -310,7 +317,9 @@ type outcomeAcc struct {
 //     and ended at the first moment they can (gracePeriodStep);
 //   - persistent sets: a step no other CPU can observe, disable or
 //     influence is taken alone (privateStep; without grace periods that
-//     includes a plain store issued early, earlyStore), as are all the
+//     includes a plain store issued early, earlyStore, and, ARM-like,
+//     the commit of an exclusive RMW's write whose line no other CPU may
+//     load, reservedCommit), as are all the
 //     moves of a CPU that nothing another CPU may still do interferes with
 //     (persistentCPU), and else the moves of the smallest set of CPUs
 //     closed under interference (persistentSet, persistentset.go), or of
@@ -1743,7 +1752,10 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 //     CPU has a store to pending or may write again (other readers do not
 //     change what it reads), whose line holds no queued invalidation and
 //     whose destination never feeds an address;
-//   - a commit of a plain or exclusive entry to a private location.
+//   - a commit of a plain or exclusive entry to a private location;
+//   - (ARM-like, without grace periods) the commit of an exclusive entry
+//     whose line no other CPU may load, which everything else waits for
+//     or does not touch (reservedCommit, its own reduction).
 //
 // In each case the instructions folded after it must not include a barrier
 // whose condition depends on other CPUs.
@@ -1802,6 +1814,9 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	if k, c, ok := e.earlyStore(s); ok && e.on(redEarlyStore) {
 		return []macro{{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}}}, true
 	}
+	if mv, ok := e.reservedCommit(s); ok {
+		return []macro{mv}, true
+	}
 	for c := range s.cpus {
 		if !e.on(redPrivate) {
 			break
@@ -1814,6 +1829,68 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		}
 	}
 	return nil, false
+}
+
+// reservedCommit finds the commit of an exclusive entry (the write of an
+// ARM-like relaxed or acquire RMW) that may be taken alone: some CPU c
+// holds a committable EntryExclusive entry of line l, c has no
+// invalidation of l queued, no other CPU may still load l (futureReads:
+// no plain or acquire load, conditional RMW or trylock of l from its pc
+// on), and no grace period is possible (the program has no
+// synchronize_rcu() or synchronize_srcu()). perform then applies the
+// invalidations the commit queues at once (redUnreadable, required:
+// nobody can read their stale copies), so what the commit changes
+// outside c's store buffer and cache is line l alone: its latest value,
+// and the other caches' copies, dropped to I.
+//
+// It is a persistent set of one move. Along any path from s that leaves
+// it out:
+//   - it stays enabled: c's own moves only append younger entries and
+//     markers behind it, commit other lines or, for a release, wait for
+//     it to be the oldest; no other CPU can reserve l (its RMWs and locks
+//     of l wait for the reservation: reservedWait, exclusiveWait, and
+//     spin_lock's check), so canCommit keeps holding;
+//   - every move b commutes with it (the same state both ways): no
+//     other CPU's move touches line l — its loads of l are excluded, its
+//     commits, RMWs and locks of l wait for the reservation, so b is not
+//     on such a path, and storing to l into its own buffer touches no
+//     line; c's own moves see l only through the pending entry (its
+//     loads of l forward from the buffer; after the commit they read
+//     its own line in M, the same value, changing nothing), and the
+//     commit changes nothing they read (its queue included: c has no
+//     entry of l to apply). The invalidations the commit queues are
+//     applied at once however late it comes (no CPU's futureReads gains
+//     l along a path), and a move's own eager steps are the same after
+//     the commit as before: the commit changes only line l and, at the
+//     other CPUs, no queue.
+//
+// So every end reached by a path from s is reached by one that takes the
+// commit first (persistentset.go's argument with P = {c} holding the one
+// move); a path without it ends in no stuck state, since the commit stays
+// enabled. What it removes is the interleaving of the window while a lock
+// word is reserved with everything else: with the lock taken by
+// xchg_acquire, the 6-CPU lock cycle explored without pruning stores
+// less than half the states (issue 24).
+func (e *explorer) reservedCommit(s *State) (macro, bool) {
+	m := e.m
+	if m.Mode != ARM || m.hasSync || m.hasSyncSRCU || !e.on(redReservedCommit) {
+		return macro{}, false
+	}
+	for c := range s.cpus {
+		for i, en := range s.cpus[c].sb {
+			if en.Kind != EntryExclusive || s.iqIndex(c, en.Loc) >= 0 || !m.canCommit(s, c, i) {
+				continue
+			}
+			read := false
+			for d := range s.cpus {
+				read = read || d != c && m.fut.futureReads[d][s.cpus[d].pc]&(1<<en.Loc) != 0
+			}
+			if !read {
+				return macro{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}, true
+			}
+		}
+	}
+	return macro{}, false
 }
 
 // earlyStore finds a plain store some CPU may issue early (ARM-like mode)

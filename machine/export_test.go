@@ -23,7 +23,7 @@ var Reductions = []struct {
 	{"persistentCPU", redPersistentCPU}, {"postpone", redPostpone}, {"deadLines", redDeadLines},
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
 	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"partialSet", redPartialSet},
-	{"chain", redChain}, {"sleep", redSleep},
+	{"chain", redChain}, {"sleep", redSleep}, {"reservedCommit", redReservedCommit},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).

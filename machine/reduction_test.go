@@ -93,6 +93,9 @@ func TestReductionsAlone(t *testing.T) {
 		// programs).
 		{"srcu", 4, 8, srcuKinds},
 		{"srcumix", 4, 9, srcuMixKinds},
+		// Exclusive RMWs without grace periods (reservedCommit): RMWs of
+		// every kind and order, stores, loads, barriers and locks.
+		{"rmw", 3, 7, rmwKinds},
 	}
 	n, perRound := *reductionPrograms, 100 // rapid's default -rapid.checks
 	if testing.Short() {
@@ -118,6 +121,11 @@ func TestReductionsAlone(t *testing.T) {
 		t.Logf("%d explorations compared, %d programs over the reference limit", compared.Load(), skipped.Load())
 	})
 }
+
+// rmwKinds are statement kinds for programs in which an exclusive RMW's
+// write is pending while other CPUs run (reservedCommit): RMWs (drawn
+// often), stores, loads, barriers and locks, no grace period.
+var rmwKinds = []int{0, 2, 4, 5, 6, 6, 10}
 
 // partialKinds are statement kinds for programs of the class in which a
 // CPU may take part in a persistent set with some of its moves only
@@ -364,6 +372,50 @@ func TestPersistentSetActs(t *testing.T) {
 				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
 			}
 			t.Logf("%-16s %-4s %6d states, %6d without persistent sets", tc.name, mode, with.States, without.States)
+		}
+	}
+}
+
+// TestReservedCommitActs checks, on perfbook's lock cycles taken by
+// xchg_acquire and cmpxchg_acquire (litmusgen.LockCycle, explored without
+// the filter's pruning, as the UI does), that taking a reserved line's
+// exclusive commit alone (reservedCommit) finds the reference's outcomes
+// and stores fewer states than without it, in ARM-like mode, where the
+// lock's write is an exclusive entry.
+func TestReservedCommitActs(t *testing.T) {
+	red := reductionNamed(t, "reservedCommit")
+	for _, v := range []string{"X", "C"} {
+		for _, n := range []int{2, 3, 4} {
+			src, err := litmusgen.LockCycle(n, "WR", v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := compile(t, "lock", []byte(src))
+			m := machine.MustNew(c.Program, machine.ARM)
+			with := machine.ExploreWithout(m, machine.Options{Workers: 1}, 0)
+			without := machine.ExploreWithout(m, machine.Options{Workers: 1, NoWitnesses: true}, red)
+			if !with.Complete || !without.Complete {
+				t.Fatalf("%s/%d: incomplete", v, n)
+			}
+			if n > 2 && with.States >= without.States {
+				t.Errorf("%s/%d: %d states with reservedCommit, %d without: the reduction does not act", v, n, with.States, without.States)
+			}
+			if n == 2 {
+				// (At three CPUs the reference passes a million states.)
+				ref := refExplore(m, 1<<20)
+				if !ref.complete {
+					t.Fatalf("%s/%d: the reference did not finish", v, n)
+				}
+				alone := machine.ExploreWithout(m, machine.Options{Workers: 1}, machine.AllReductions&^(red|machine.Requires(red)))
+				for name, res := range map[string]*machine.Result{"all": with, "alone": alone} {
+					if diff := variantDiff(m, ref, res); diff != "" {
+						t.Errorf("%s/%d, %s:\n%s", v, n, name, diff)
+					}
+				}
+			} else if a, b := resultKeys(with), resultKeys(without); a != b {
+				t.Errorf("%s/%d: outcomes differ:\nwith    %s\nwithout %s", v, n, a, b)
+			}
+			t.Logf("lock-%s/%d %6d states, %6d without reservedCommit", v, n, with.States, without.States)
 		}
 	}
 }
@@ -777,6 +829,33 @@ func TestReductionsSRCUCases(t *testing.T) {
 // reductionRegressions are programs on which a reduction once lost an
 // outcome, each against the reference with every variant.
 var reductionRegressions = map[string]string{
+	// ARM-like, a reserved line's exclusive commit taken alone
+	// (reservedCommit) while another CPU may still load the line: the
+	// commit is then ordered before P0's store to y (which depends on
+	// the RMW's read, so it is not issued early), and P1, reading y=1 and
+	// then (after smp_rmb, which applies x's invalidation) x, always
+	// finds x=1; the machine lets the exclusive write become visible
+	// after the later store, so r0=1 /\ r1=0 is reachable (written
+	// against a version of the rule that ignored other CPUs' loads,
+	// which lost it).
+	"exclusive-commit-read": `C exclusive-commit-read
+{}
+P0(int *x, int *y)
+{
+	int r0;
+	r0 = xchg_relaxed(x, 1);
+	WRITE_ONCE(*y, r0 + 1);
+}
+P1(int *x, int *y)
+{
+	int r0;
+	int r1;
+	r0 = READ_ONCE(*y);
+	smp_rmb();
+	r1 = READ_ONCE(*x);
+}
+exists (1:r0=1 /\ 1:r1=0)
+`,
 	// TSO, postponed stores with step-level persistent sets: with y=1
 	// buffered, P0's store to x is a move only with its load of x (which
 	// reads 2); taken with its own commit it becomes one after y's
