@@ -935,6 +935,7 @@ type worker struct {
 	decoded scratch
 	steps   []Step
 	steps2  []Step
+	mesi    []MESI // cpuMoves' saved line states
 	buf     []byte
 	arena   []byte   // encodings of new successors (see successors)
 	idArena []uint32 // and their known block numbers
@@ -1403,13 +1404,22 @@ func (e *explorer) cpuMoves(out []macro, s *State, c int, w *worker) []macro {
 		}
 	}
 	sensitive := e.queueSensitive(s, c)
-	t := w.load(&w.drained, s)
-	for _, e := range t.cpus[c].iq {
-		t.cpus[c].cache[e.Loc].State = Invalid
+	// The steps with the whole queue applied, found on s itself, changed
+	// for the call and restored after it (a copy of the whole state cost
+	// more than finding the steps).
+	cs := &s.cpus[c]
+	iq, acqWait := cs.iq, cs.acqWait
+	w.mesi = w.mesi[:0]
+	for _, e := range iq {
+		w.mesi = append(w.mesi, cs.cache[e.Loc].State)
+		cs.cache[e.Loc].State = Invalid
 	}
-	t.cpus[c].iq = t.cpus[c].iq[:0]
-	t.cpus[c].acqWait = false
-	w.steps2 = m.appendCPUSteps(w.steps2[:0], t, c)
+	cs.iq, cs.acqWait = iq[:0], false
+	w.steps2 = m.appendCPUSteps(w.steps2[:0], s, c)
+	cs.iq, cs.acqWait = iq, acqWait
+	for i := len(iq) - 1; i >= 0; i-- {
+		cs.cache[iq[i].Loc].State = w.mesi[i]
+	}
 	for _, st := range w.steps2 {
 		if st.Kind == StepCommit || st.Kind == StepInvalidate {
 			continue
@@ -1468,6 +1478,9 @@ func (e *explorer) postponableStore(s *State, c int, w *worker) bool {
 	}
 	if _, ok := m.addr(in, cs.regs); !ok {
 		return false
+	}
+	if m.fut.reach[c][cs.pc]&m.fut.markers[c] == 0 {
+		return true // what it may fold is register arithmetic and branches
 	}
 	t := w.load(&w.drained, s)
 	w.ev.Folded = w.ev.Folded[:0]
@@ -1800,7 +1813,12 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			mvs = append(mvs, macro{step: mvs[0].step, pre: preOne, preLoc: l})
 		}
 		local := true
+		// Only a fence folded after the step can make it not local: when
+		// none is reachable, the copy and the step are not needed.
 		for _, mv := range mvs {
+			if m.fut.reach[c][cs.pc]&m.fut.fences[c] == 0 {
+				break
+			}
 			t := w.load(&w.sc, s)
 			if mv.pre == preOne {
 				m.applyInval(t, c, t.iqIndex(c, l))

@@ -53,6 +53,11 @@ type futures struct {
 	// out what instructions issued early have already done.
 	reach                   [][]uint64
 	instrReads, instrWrites [][]uint64
+	// fences[c]: CPU c's fence instructions (privateStep needs to look
+	// at what a step folds only when one of them is reachable);
+	// markers[c]: its fences and read-side markers (postponableStore's
+	// the same way).
+	fences, markers []uint64
 	// readerCanHang: some CPU may stay inside an RCU read-side section
 	// for ever (it blocks on a lock or a grace period inside one, or ends
 	// its program inside one), or the program uses SRCU. Only then can a
@@ -67,7 +72,7 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 	// Each analysis is one slice per CPU: made at their final length, not
 	// grown by append (issue 24: a small test's machine is set up per
 	// exploration, and this was a tenth of its allocations).
-	f := &futures{addrRegs: make([]uint32, n), drainCuts: make([]uint64, n)}
+	f := &futures{addrRegs: make([]uint32, n), drainCuts: make([]uint64, n), fences: make([]uint64, n), markers: make([]uint64, n)}
 	for _, s := range []*[][]uint64{&f.futureReads, &f.futureRereads, &f.drainReads, &f.futureAccess, &f.futureWrites, &f.futureCond, &f.reach, &f.instrReads, &f.instrWrites} {
 		*s = make([][]uint64, 0, n)
 	}
@@ -100,6 +105,13 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 		f.reach = append(f.reach, reachable(t.Code))
 		reads, writes := make([]uint64, len(t.Code)), make([]uint64, len(t.Code))
 		for k := range t.Code {
+			switch t.Code[k].Op {
+			case OpFence:
+				f.fences[c] |= 1 << uint(k)
+				f.markers[c] |= 1 << uint(k)
+			case OpRCULock, OpRCUUnlock, OpSRCULock, OpSRCUUnlock:
+				f.markers[c] |= 1 << uint(k)
+			}
 			reads[k], writes[k] = instrLocs(&t.Code[k], readsLine), instrLocs(&t.Code[k], writesLoc)
 		}
 		f.instrReads = append(f.instrReads, reads)
