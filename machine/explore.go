@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -1852,14 +1853,19 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 // reservedCommit finds the commit of an exclusive entry (the write of an
 // ARM-like relaxed or acquire RMW) that may be taken alone: some CPU c
 // holds a committable EntryExclusive entry of line l, c has no
-// invalidation of l queued, no other CPU may still load l (futureReads:
-// no plain or acquire load, conditional RMW or trylock of l from its pc
-// on), and no grace period is possible (the program has no
+// invalidation of l queued, every other CPU either may not load l any
+// more (futureReads: no plain or acquire load, conditional RMW or
+// trylock of l from its pc on) or loads it only by conditional RMWs that
+// wait for the reservation and holds no copy of l the commit would
+// invalidate (waitsForReserved: a cmpxchg_acquire lock whose copy of the
+// lock word is stale, in a lock cycle), no CPU may load l twice more
+// (futureRereads), and no grace period is possible (the program has no
 // synchronize_rcu() or synchronize_srcu()). perform then applies the
 // invalidations the commit queues at once (redUnreadable, required:
-// nobody can read their stale copies), so what the commit changes
-// outside c's store buffer and cache is line l alone: its latest value,
-// and the other caches' copies, dropped to I.
+// their CPUs never load l, and no CPU loads it twice more), and it
+// queues none at the others, so what the commit changes outside c's
+// store buffer and cache is line l alone: its latest value, and the
+// other caches' valid copies, dropped to I.
 //
 // It is a persistent set of one move. Along any path from s that leaves
 // it out:
@@ -1869,16 +1875,19 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 //     of l wait for the reservation: reservedWait, exclusiveWait, and
 //     spin_lock's check), so canCommit keeps holding;
 //   - every move b commutes with it (the same state both ways): no
-//     other CPU's move touches line l — its loads of l are excluded, its
-//     commits, RMWs and locks of l wait for the reservation, so b is not
-//     on such a path, and storing to l into its own buffer touches no
-//     line; c's own moves see l only through the pending entry (its
+//     other CPU's move touches line l — its loads of l are excluded, or
+//     fail by reading its stale copy, which the commit does not change
+//     (the entry is queued already), while from l's latest value they
+//     take the RMW path and wait; its commits, RMWs and locks of l wait
+//     for the reservation, so b is not on such a path; storing to l
+//     into its own buffer touches no line; c's own moves see l only through the pending entry (its
 //     loads of l forward from the buffer; after the commit they read
 //     its own line in M, the same value, changing nothing), and the
 //     commit changes nothing they read (its queue included: c has no
 //     entry of l to apply). The invalidations the commit queues are
-//     applied at once however late it comes (no CPU's futureReads gains
-//     l along a path), and a move's own eager steps are the same after
+//     applied at once however late it comes (futureReads and
+//     futureRereads only shrink along a path), and a move's own eager
+//     steps are the same after
 //     the commit as before: the commit changes only line l and, at the
 //     other CPUs, no queue.
 //
@@ -1899,9 +1908,11 @@ func (e *explorer) reservedCommit(s *State) (macro, bool) {
 			if en.Kind != EntryExclusive || s.iqIndex(c, en.Loc) >= 0 || !m.canCommit(s, c, i) {
 				continue
 			}
+			bit := uint64(1) << en.Loc
 			read := false
 			for d := range s.cpus {
-				read = read || d != c && m.fut.futureReads[d][s.cpus[d].pc]&(1<<en.Loc) != 0
+				read = read || m.fut.futureRereads[d][s.cpus[d].pc]&bit != 0 ||
+					d != c && m.fut.futureReads[d][s.cpus[d].pc]&bit != 0 && !m.waitsForReserved(s, d, en.Loc)
 			}
 			if !read {
 				return macro{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}, true
@@ -1909,6 +1920,34 @@ func (e *explorer) reservedCommit(s *State) (macro, bool) {
 		}
 	}
 	return macro{}, false
+}
+
+// waitsForReserved reports whether every load of line l CPU d may still
+// perform waits while another CPU's exclusive entry reserves l, and
+// whether d's copy of l, if any, is already stale (its invalidation
+// queued), so that committing that entry queues nothing at d: each such
+// load is a conditional RMW of l (cmpxchg, atomic_add_unless) with a
+// constant expected value that would succeed on l's latest value, which
+// no commit changes while l is reserved — from its latest value it takes
+// the RMW path, which waits for the reservation; it fails only by
+// reading d's stale copy, which the commit leaves as it is.
+func (m *Machine) waitsForReserved(s *State, d int, l Loc) bool {
+	cs := &s.cpus[d]
+	if st := cs.cache[l].State; st != Invalid && (st != Shared || s.iqIndex(d, l) < 0) {
+		return false
+	}
+	code := m.code(d)
+	latest := s.Latest(l)
+	for r := m.fut.reach[d][cs.pc]; r != 0; r &= r - 1 {
+		in := &code[bits.TrailingZeros64(r)]
+		if !readsLine(in) || instrLocs(in, readsLine)&(1<<l) == 0 {
+			continue
+		}
+		if !in.isConditional() || in.Addr.Op != EConst || in.Exp == nil || in.Exp.Op != EConst || rmwFails(in, latest, nil) {
+			return false
+		}
+	}
+	return true
 }
 
 // earlyStore finds a plain store some CPU may issue early (ARM-like mode)

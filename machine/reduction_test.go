@@ -856,6 +856,35 @@ P1(int *x, int *y)
 }
 exists (1:r0=1 /\ 1:r1=0)
 `,
+	// ARM-like, the same with P1's load of x a cmpxchg that fails on x's
+	// latest value (0, while P0's write is pending): a failing cmpxchg is
+	// a plain load, which the reservation does not hold up, so the
+	// commit may not be taken alone while P1 may still perform it
+	// (waitsForReserved; P2's store leaves P1's copy of x stale, as the
+	// rule asks). Without the check that the cmpxchg would succeed,
+	// r0=1 /\ r1=0 /\ x=1 was lost.
+	"exclusive-commit-failing-cmpxchg": `C exclusive-commit-failing-cmpxchg
+{}
+P0(int *x, int *y)
+{
+	int r0;
+	r0 = xchg_relaxed(x, 1);
+	WRITE_ONCE(*y, r0 + 1);
+}
+P1(int *x, int *y)
+{
+	int r0;
+	int r1;
+	r0 = READ_ONCE(*y);
+	smp_rmb();
+	r1 = cmpxchg_relaxed(x, 7, 8);
+}
+P2(int *x)
+{
+	WRITE_ONCE(*x, 0);
+}
+exists (1:r0=1 /\ 1:r1=0 /\ x=1)
+`,
 	// TSO, postponed stores with step-level persistent sets: with y=1
 	// buffered, P0's store to x is a move only with its load of x (which
 	// reads 2); taken with its own commit it becomes one after y's
