@@ -57,7 +57,8 @@
 //     early one not paired with the in-order load before it) and
 //     postponed rcu_read_lock while a grace period may wait (in ARM-like
 //     mode for the whole search: postponeNow), a key
-//     that leaves out dead lines (key.go, encode.go), and symmetry
+//     that leaves out dead lines and closed SRCU sections (key.go,
+//     encode.go), and symmetry
 //     (symmetry.go: when renaming CPUs and locations together maps the
 //     program onto itself, as in perfbook's lock cycles and every ring,
 //     one state of each orbit is stored and each outcome found is

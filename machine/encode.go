@@ -23,22 +23,39 @@ import "encoding/binary"
 // encoded value is followed by the sections it carries: the latest value
 // of each location, each register, each store-buffer entry and each kept
 // stale value. (An up-to-date copy carries what the latest value does.)
+//
+// Closed sections (the search only: redDeadSections, open is then
+// srcuOpen; Key passes every bit). Each set of sections encoded — a
+// value's, a register's, an entry's, and a grace period's gpSecs — is
+// encoded ANDed with open. The one rule that reads a value's sections,
+// srcuUnlocks, ANDs them with srcuOpen first; every rule that reads gpSecs
+// (owesOutside through inSections, srcuUnlock for a matched section, the
+// wait in wait.go, srcuHold, the facts) either ANDs it with srcuOpen or
+// meets only open sections. A section closed stays closed: it is named by
+// its srcu_read_lock, which runs at most once (jumps only go forward), and
+// no value carries a section before its lock has run. So the bits of
+// closed sections are read by no future step, and two states that differ
+// only in them have the same futures. (A section an unlock matched but
+// left open, because another unlock of it may still run, is still open and
+// kept.) Decoding gives the masked sets, which encode to the same blocks.
 
-// appendMemBlock appends the shared block of s.
-func (m *Machine) appendMemBlock(b []byte, s *State) []byte {
+// appendMemBlock appends the shared block of s, the sections a value
+// carries ANDed with open (see above).
+func (m *Machine) appendMemBlock(b []byte, s *State, open uint32) []byte {
 	track := m.srcuTracked()
 	for l := range s.mem {
 		b = binary.AppendVarint(b, int64(s.Latest(Loc(l))))
 		if track {
-			b = binary.AppendUvarint(b, uint64(s.latestSecs(Loc(l))))
+			b = binary.AppendUvarint(b, uint64(s.latestSecs(Loc(l))&open))
 		}
 	}
 	return binary.AppendUvarint(b, uint64(s.srcuOpen))
 }
 
 // appendCPUBlock appends CPU c's block. live selects the locations whose
-// line states are encoded; reads, those whose stale values are.
-func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) []byte {
+// line states are encoded; reads, those whose stale values are; open, the
+// sections kept in every set of sections (see above).
+func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64, open uint32) []byte {
 	cs := &s.cpus[c]
 	flags := byte(0)
 	if cs.acqWait {
@@ -53,20 +70,20 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 	b = append(b, cs.pc, flags, cs.rcuDepth, cs.gpDomain, cs.misspec)
 	b = binary.AppendUvarint(b, cs.early)
 	b = binary.AppendUvarint(b, uint64(cs.gpWait))
-	b = binary.AppendUvarint(b, uint64(cs.gpSecs))
+	b = binary.AppendUvarint(b, uint64(cs.gpSecs&open))
 	track := m.srcuTracked()
 	for _, v := range cs.regs {
 		b = binary.AppendVarint(b, int64(v))
 	}
 	for _, f := range cs.secs {
-		b = binary.AppendUvarint(b, uint64(f))
+		b = binary.AppendUvarint(b, uint64(f&open))
 	}
 	b = append(b, byte(len(cs.sb)))
 	for _, e := range cs.sb {
 		b = append(b, byte(e.Loc), byte(e.Kind), e.Instr, e.Guard)
 		b = binary.AppendVarint(b, int64(e.Val))
 		if track {
-			b = binary.AppendUvarint(b, uint64(e.Secs))
+			b = binary.AppendUvarint(b, uint64(e.Secs&open))
 		}
 	}
 	if m.Mode != ARM {
@@ -107,7 +124,7 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64) 
 		if reads&(1<<l) != 0 {
 			b = binary.AppendVarint(b, int64(cs.cache[e.Loc].Val))
 			if track {
-				b = binary.AppendUvarint(b, uint64(cs.cache[e.Loc].Secs))
+				b = binary.AppendUvarint(b, uint64(cs.cache[e.Loc].Secs&open))
 			}
 		}
 	}

@@ -109,8 +109,12 @@ const (
 	// exclusive entry whose line no other CPU may load is taken alone
 	// (reservedCommit).
 	redReservedCommit
+	// redDeadSections: the search's key leaves out the closed SRCU
+	// sections that values carry and grace periods recorded at their
+	// start (encode.go, "Closed sections").
+	redDeadSections
 
-	allReductions = redReservedCommit<<1 - 1
+	allReductions = redDeadSections<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -737,7 +741,11 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 		b[at-2], b[at-1] = byte(n), byte(n>>8)
 	}
 	at := mark()
-	b = m.appendMemBlock(b, s)
+	open := ^uint32(0)
+	if e.on(redDeadSections) {
+		open = s.srcuOpen
+	}
+	b = m.appendMemBlock(b, s, open)
 	finish(at)
 	// blockMasks(s, c, true), with the mask every CPU shares computed once.
 	dead := m.Mode == ARM && e.on(redDeadLines)
@@ -750,7 +758,7 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 			reads = m.staleReads(&s.cpus[c], c)
 		}
 		at := mark()
-		b = m.appendCPUBlock(b, s, c, live, reads)
+		b = m.appendCPUBlock(b, s, c, live, reads, open)
 		finish(at)
 	}
 	w.buf = b

@@ -24,6 +24,7 @@ var Reductions = []struct {
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
 	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"partialSet", redPartialSet},
 	{"chain", redChain}, {"sleep", redSleep}, {"reservedCommit", redReservedCommit},
+	{"deadSections", redDeadSections},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).

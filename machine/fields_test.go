@@ -214,11 +214,11 @@ func searchKey(m *Machine, s *State) string { return string(m.appendKey(nil, s, 
 
 // roundTrip decodes s's search encoding.
 func roundTrip(m *Machine, s *State) *State {
-	mem := m.appendMemBlock(nil, s)
+	mem := m.appendMemBlock(nil, s, ^uint32(0))
 	var blocks [][]byte
 	for c := range s.cpus {
 		live, reads := m.blockMasks(s, c, true)
-		blocks = append(blocks, m.appendCPUBlock(nil, s, c, live, reads))
+		blocks = append(blocks, m.appendCPUBlock(nil, s, c, live, reads, ^uint32(0)))
 	}
 	return m.decodeState(&scratch{}, mem, blocks, true)
 }

@@ -36,10 +36,10 @@ func (m *Machine) Key(s *State) string {
 // the search applies queued invalidations of lines nobody will load at
 // once (explorer.perform), so the public Key keeps everything.
 func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
-	b = m.appendMemBlock(b, s)
+	b = m.appendMemBlock(b, s, ^uint32(0))
 	for c := range s.cpus {
 		live, reads := m.blockMasks(s, c, deadLines)
-		b = m.appendCPUBlock(b, s, c, live, reads)
+		b = m.appendCPUBlock(b, s, c, live, reads, ^uint32(0))
 	}
 	return b
 }
