@@ -17,7 +17,7 @@ import (
 func TestStateLimitIsExact(t *testing.T) {
 	m := MustNew(ring(5, nil), ARM)
 	for _, n := range []int{1, 100, 1000, 4097} {
-		res := Explore(m, Options{MaxStates: n})
+		res := Explore(m, Options{MaxStates: n, off: redOutRegs}) // which takes the ring below 4097
 		if res.Complete || res.States != n {
 			t.Errorf("MaxStates %d: complete=%v after %d states", n, res.Complete, res.States)
 		}
@@ -28,10 +28,11 @@ func TestStateLimitIsExact(t *testing.T) {
 // item 1): the chunk's states past the limit are dropped from the queue,
 // and the search was once called complete when nothing else was queued.
 func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
-	// Without symmetry and chains, which would take the ring below two
-	// chunks.
+	// Without symmetry, chains and outcome registers, which would take
+	// the ring below two chunks.
+	const off = redSymmetry | redChain | redOutRegs
 	m := MustNew(ring(4, nil), TSO)
-	full := Explore(m, Options{off: redSymmetry | redChain})
+	full := Explore(m, Options{off: off})
 	if !full.Complete || full.States <= expandChunk {
 		t.Fatalf("want a complete search of more than one chunk: %s", summary(full))
 	}
@@ -40,7 +41,7 @@ func TestLimitInLastChunkIsNoVerdict(t *testing.T) {
 		limits = append(limits, n)
 	}
 	for _, n := range limits {
-		res := Explore(m, Options{MaxStates: n, off: redSymmetry | redChain})
+		res := Explore(m, Options{MaxStates: n, off: off})
 		switch {
 		case n < full.States && res.Complete:
 			t.Errorf("MaxStates %d of %d: complete after %d states", n, full.States, res.States)

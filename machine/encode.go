@@ -54,8 +54,9 @@ func (m *Machine) appendMemBlock(b []byte, s *State, open uint32) []byte {
 
 // appendCPUBlock appends CPU c's block. live selects the locations whose
 // line states are encoded; reads, those whose stale values are; open, the
-// sections kept in every set of sections (see above).
-func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64, open uint32) []byte {
+// sections kept in every set of sections (see above); skip, the
+// registers left out (outregs.go).
+func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64, open, skip uint32) []byte {
 	cs := &s.cpus[c]
 	flags := byte(0)
 	if cs.acqWait {
@@ -72,8 +73,10 @@ func (m *Machine) appendCPUBlock(b []byte, s *State, c int, live, reads uint64, 
 	b = binary.AppendUvarint(b, uint64(cs.gpWait))
 	b = binary.AppendUvarint(b, uint64(cs.gpSecs&open))
 	track := m.srcuTracked()
-	for _, v := range cs.regs {
-		b = binary.AppendVarint(b, int64(v))
+	for r, v := range cs.regs {
+		if skip&(1<<r) == 0 {
+			b = binary.AppendVarint(b, int64(v))
+		}
 	}
 	for _, f := range cs.secs {
 		b = binary.AppendUvarint(b, uint64(f&open))
@@ -202,7 +205,7 @@ func (d *decoder) varint() int64 {
 // dead says whether the blocks were encoded with the search's masks
 // (blockMasks): then a queued invalidation carries its stale value only
 // where the CPU may still load the line.
-func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dead bool) *State {
+func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dead bool, skip []uint32) *State {
 	p := m.Prog
 	nl, nc := len(p.Locs), len(p.Threads)
 	nv := nl
@@ -247,7 +250,11 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 		}
 		vo += k
 		var ok bool
-		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, secs, sc, so, io, dead)
+		var sk uint32
+		if skip != nil {
+			sk = skip[c]
+		}
+		so, io, ok = m.decodeCPU(s, c, blocks[c], regs, secs, sc, so, io, dead, sk)
 		bad = bad || !ok
 	}
 	if bad {
@@ -259,7 +266,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 // decodeCPU decodes CPU c's block into s, using regs for its registers and
 // the scratch buffers from offsets so and io for its store buffer and
 // queue; it returns the offsets after them.
-func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []uint32, sc *scratch, so, io int, dead bool) (int, int, bool) {
+func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []uint32, sc *scratch, so, io int, dead bool, skip uint32) (int, int, bool) {
 	nl := len(s.mem)
 	track := secs != nil
 	cs := &s.cpus[c]
@@ -275,6 +282,10 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 	cs.gpWait = uint32(d.uvarint())
 	cs.gpSecs = uint32(d.uvarint())
 	for r := range cs.regs {
+		if skip&(1<<r) != 0 {
+			cs.regs[r] = 0 // left out: never read (outregs.go)
+			continue
+		}
 		cs.regs[r] = Value(d.varint())
 	}
 	for r := range cs.secs {

@@ -236,6 +236,7 @@ func unguard(cs *cpuState) {
 func (m *Machine) assign(s *State, c int, dst Reg, e *Expr) {
 	cs := &s.cpus[c]
 	cs.regs[dst] = e.Eval(cs.regs)
+	cs.wrote |= 1 << dst
 	cs.setSecs(dst, cs.exprSecs(e))
 	m.inheritMarks(cs, dst, e.Regs())
 }
@@ -575,6 +576,7 @@ func (m *Machine) setDst(s *State, c int, in *Instr, v Value, secs uint32, fromM
 	}
 	cs := &s.cpus[c]
 	cs.regs[in.Dst] = v
+	cs.wrote |= 1 << in.Dst
 	cs.setSecs(in.Dst, secs)
 	if fromMemory {
 		m.loaded(cs, in.Dst)

@@ -113,8 +113,11 @@ const (
 	// sections that values carry and grace periods recorded at their
 	// start (encode.go, "Closed sections").
 	redDeadSections
+	// redOutRegs: the search's key leaves out the registers no
+	// instruction reads, whose values it propagates after (outregs.go).
+	redOutRegs
 
-	allReductions = redDeadSections<<1 - 1
+	allReductions = redOutRegs<<1 - 1
 )
 
 // requires holds, for each reduction, those its argument relies on: it
@@ -296,6 +299,8 @@ type explorer struct {
 	terminals []bool
 	pruned    []bool
 	finals    []*State
+	// or is the outcome-register reduction's (outregs.go).
+	or orState
 }
 
 type outcomeAcc struct {
@@ -399,6 +404,11 @@ func Explore(m *Machine, opts Options) *Result {
 	if stopped.Kind == StopNone && e.res.States < e.states.n {
 		stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 	}
+	if e.or.on {
+		// The valuations of the outcome registers (outregs.go).
+		e.propagate(ctx, m.Initial(), &stopped)
+		e.charge()
+	}
 	for _, t := range transitions {
 		e.res.Transitions += t
 	}
@@ -492,6 +502,7 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		w.final = w.final[:0]
 		w.arena, w.idArena, w.succs = w.arena[:0], w.idArena[:0], w.succs[:0]
 		w.slpArena = w.slpArena[:0]
+		w.wrArena = w.wrArena[:0]
 	}
 	if len(pool) > 1 && len(work) >= parallelMin {
 		var wg sync.WaitGroup
@@ -533,13 +544,25 @@ func (e *explorer) mergeChunk(work []uint32, d int) {
 				e.res.Pruned++
 			}
 			if s := finals[i]; s != nil {
-				e.terminal(int32(idx), s)
+				if e.or.on {
+					e.markEnd(int32(idx)) // reported with its valuations (outregs.go)
+				} else {
+					e.terminal(int32(idx), s)
+				}
 			}
 		} else {
 			dist = int32(e.nodes.dist.at(int(idx)) &^ doneBit) // a redo (sleep.go)
 		}
-		for _, sc := range e.gens[i] {
-			e.add(sc.enc, sc.ids, int32(idx), sc.via, dist+sc.cost, sc.sleep)
+		for j := range e.gens[i] {
+			sc := &e.gens[i][j]
+			if sc.enc == nil {
+				e.recordEdge(int32(idx), sc.dst, sc) // a known state (outregs.go)
+				continue
+			}
+			dst := e.add(sc.enc, sc.ids, int32(idx), sc.via, dist+sc.cost, sc.sleep)
+			if e.or.on {
+				e.recordEdge(int32(idx), int32(dst), sc)
+			}
 		}
 		e.gens[i] = nil
 	}
@@ -633,7 +656,7 @@ func (e *explorer) bytes() int64 {
 	for _, b := range e.buckets {
 		n += int64(cap(b)) * 4
 	}
-	return n + e.sleeps.bytes() + int64(cap(e.redo))*4
+	return n + e.sleeps.bytes() + int64(cap(e.redo))*4 + e.or.bytes()
 }
 
 // headroom is what the next chunk may add at most, besides table
@@ -697,6 +720,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	// Not with grace-period starts taken alone: that choice is not a
 	// persistent set (sleep.go, "Where").
 	e.sleepy = e.on(redSleep) && m.hasSync && !e.on(redGraceStep)
+	e.or.reset(m, e.on(redOutRegs) && opts.Prune == nil)
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})
@@ -758,7 +782,7 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 			reads = m.staleReads(&s.cpus[c], c)
 		}
 		at := mark()
-		b = m.appendCPUBlock(b, s, c, live, reads, open)
+		b = m.appendCPUBlock(b, s, c, live, reads, open, e.skip(c))
 		finish(at)
 	}
 	w.buf = b
@@ -816,7 +840,7 @@ const unknown = ^uint32(0)
 // nil. sleep is the sleep set it is reached with (sleep.go): a known
 // state's stored set becomes the intersection, and one expanded already
 // whose set shrinks is queued for a redo.
-func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist int32, sleep []uint32) {
+func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist int32, sleep []uint32) int {
 	// A redo's successors may cost less than the distance being expanded:
 	// they join it.
 	dist = max(dist, e.cur)
@@ -855,7 +879,7 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 			e.nodes.sleep.set(idx, z)
 		}
 		if dv&doneBit != 0 || int32(dv) <= dist {
-			return
+			return idx
 		}
 		e.nodes.parent.set(idx, uint32(parent))
 		e.nodes.via.set(idx, packMacro(mv))
@@ -865,6 +889,7 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 		e.buckets = append(e.buckets, nil)
 	}
 	e.buckets[dist] = append(e.buckets[dist], uint32(idx))
+	return idx
 }
 
 // decode rebuilds state idx in the worker's scratch state.
@@ -877,7 +902,7 @@ func (e *explorer) decode(idx int, w *worker) *State {
 	for c := range e.cpus {
 		w.parentBlocks = append(w.parentBlocks, e.cpus[c].get(w.parentTuple[1+c]))
 	}
-	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:], e.on(redDeadLines))
+	return e.m.decodeState(&w.decoded, w.parentBlocks[0], w.parentBlocks[1:], e.on(redDeadLines), e.skipRegs())
 }
 
 func (e *explorer) terminal(idx int32, s *State) {
@@ -923,6 +948,15 @@ func (e *explorer) terminal(idx int32, s *State) {
 	}
 }
 
+// nodeDist is the distance of node idx: a state's, or with outcome
+// registers left out a pair's (outregs.go).
+func (e *explorer) nodeDist(idx int32) uint32 {
+	if e.or.on {
+		return uint32(e.or.pairs[idx].dist)
+	}
+	return e.nodes.dist.at(int(idx)) &^ doneBit
+}
+
 // addOutcome records outcome o (key k) of the final state at node idx,
 // whose witness is renamed by automorphism g (-1: none).
 func (e *explorer) addOutcome(o Outcome, k string, idx int32, g int) {
@@ -930,7 +964,7 @@ func (e *explorer) addOutcome(o Outcome, k string, idx int32, g int) {
 	if acc == nil {
 		acc = &outcomeAcc{outcome: o, node: idx, perm: g}
 		e.outs[k] = acc
-	} else if e.nodes.dist.at(int(idx))&^doneBit < e.nodes.dist.at(int(acc.node))&^doneBit {
+	} else if e.nodeDist(idx) < e.nodeDist(acc.node) {
 		acc.node, acc.perm = idx, g
 	}
 	acc.states++
@@ -1011,6 +1045,7 @@ type worker struct {
 	slpU     sleepMove
 	slpOut   []uint32
 	slpArena []uint32
+	wrArena  []orWrite // successors' writes to outcome registers (outregs.go)
 }
 
 // load copies s into dst, at once when s is the state being expanded
@@ -1030,6 +1065,13 @@ type successor struct {
 	cost int32
 	// sleep is its sleep set (sleep.go).
 	sleep []uint32
+	// For the outcome-register reduction (outregs.go): the writes the
+	// move made to outcome registers, the automorphism the state was
+	// renamed by (-1: none), and, when enc is nil, the known state the
+	// move leads to (only its edge is recorded).
+	writes []orWrite
+	perm   int16
+	dst    int32
 }
 
 const (
@@ -1075,12 +1117,21 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 		}
 		chained, sleep := e.chainSleep(t, w, sleep)
 		cost += chained
+		var writes []orWrite
+		if e.or.on {
+			from := len(w.wrArena)
+			w.wrArena = e.writes(w.wrArena, t)
+			writes = w.wrArena[from:len(w.wrArena):len(w.wrArena)]
+		}
 		enc, g := e.canonical(t, w)
 		if g >= 0 {
 			sleep = nil // stored renamed (sleep.go)
 		}
 		if idx, ok := e.lookup(enc, w); ok {
 			if dv := e.nodes.dist.at(idx); (dv&doneBit != 0 || int32(dv) <= dist+cost) && subset(e.sleepOf(idx), sleep) {
+				if e.or.on {
+					w.succs = append(w.succs, successor{via: mv, cost: cost, writes: writes, perm: int16(g), dst: int32(idx)})
+				}
 				continue
 			}
 		}
@@ -1107,7 +1158,7 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 			w.slpArena = append(w.slpArena, sleep...)
 			kept = w.slpArena[from:len(w.slpArena):len(w.slpArena)]
 		}
-		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost, sleep: kept})
+		w.succs = append(w.succs, successor{enc: w.arena[start:len(w.arena):len(w.arena)], ids: w.idArena[at:len(w.idArena):len(w.idArena)], via: mv, cost: cost, sleep: kept, writes: writes, perm: int16(g)})
 	}
 	return w.succs[first:len(w.succs):len(w.succs)]
 }
@@ -2165,11 +2216,18 @@ func (e *explorer) witness(idx int32) []Step {
 	return e.path(idx)
 }
 
-// path rebuilds the ordinary step sequence that leads to node idx.
+// path rebuilds the ordinary step sequence that leads to node idx (a
+// pair's with outcome registers left out, outregs.go).
 func (e *explorer) path(idx int32) []Step {
 	var mvs []macro
-	for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {
-		mvs = append(mvs, unpackMacro(e.nodes.via.at(int(i))))
+	if e.or.on {
+		for i := idx; e.or.pairs[i].parent >= 0; i = e.or.pairs[i].parent {
+			mvs = append(mvs, unpackMacro(e.or.pairs[i].via))
+		}
+	} else {
+		for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {
+			mvs = append(mvs, unpackMacro(e.nodes.via.at(int(i))))
+		}
 	}
 	s := e.m.Initial()
 	var steps []Step

@@ -24,7 +24,7 @@ var Reductions = []struct {
 	{"postponeLock", redPostponeLock}, {"persistentSet", redPersistentSet},
 	{"earlyPair", redEarlyPair}, {"symmetry", redSymmetry}, {"partialSet", redPartialSet},
 	{"chain", redChain}, {"sleep", redSleep}, {"reservedCommit", redReservedCommit},
-	{"deadSections", redDeadSections},
+	{"deadSections", redDeadSections}, {"outRegs", redOutRegs},
 }
 
 // RedSymmetry is the symmetry reduction (symmetry.go).
@@ -66,7 +66,8 @@ func RoundTrip(m *Machine, s *State, off Reduction) error {
 				err = fmt.Errorf("%v: encoding %v", r, blocks)
 			}
 		}()
-		d = m.decodeState(&sc, blocks[0], blocks[1:], e.on(redDeadLines))
+		d = m.decodeState(&sc, blocks[0], blocks[1:], e.on(redDeadLines), e.skipRegs())
+		e.fillSkipped(d, s)
 		return nil
 	}(); err != nil {
 		return err

@@ -39,7 +39,7 @@ func (m *Machine) appendKey(b []byte, s *State, deadLines bool) []byte {
 	b = m.appendMemBlock(b, s, ^uint32(0))
 	for c := range s.cpus {
 		live, reads := m.blockMasks(s, c, deadLines)
-		b = m.appendCPUBlock(b, s, c, live, reads, ^uint32(0))
+		b = m.appendCPUBlock(b, s, c, live, reads, ^uint32(0), 0)
 	}
 	return b
 }

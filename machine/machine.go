@@ -44,6 +44,9 @@ type Machine struct {
 	// sym holds the program's automorphisms but the identity
 	// (symmetry.go).
 	sym []perm
+	// outRegs holds, per CPU, the registers no instruction reads
+	// (outregs.go).
+	outRegs []uint32
 }
 
 // New validates p and returns a machine running it in mode.
@@ -71,6 +74,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 	m.initSRCUBracketed()
 	m.fut = analyse(p, m.hasSyncSRCU)
 	m.sym = automorphisms(p)
+	m.outRegs = outRegs(p)
 	return m, nil
 }
 

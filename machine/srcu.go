@@ -375,6 +375,7 @@ func (m *Machine) srcuLock(s *State, c int, in *Instr, pc int) {
 		return
 	}
 	cs.regs[in.Dst] = s.Latest(m.srcuDomain(in))
+	cs.wrote |= 1 << in.Dst
 	cs.setSecs(in.Dst, 0)
 	if k >= 0 {
 		cs.setSecs(in.Dst, 1<<k)

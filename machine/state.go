@@ -140,6 +140,9 @@ type cpuState struct {
 	// grace period started: it ends only after each has been closed.
 	gpSecs uint32
 	regs   []Value
+	// wrote marks the registers written since the state was decoded by
+	// the search (outregs.go): not in keys, not compared.
+	wrote uint32
 	// secs holds, per register, the SRCU read-side sections whose index
 	// flowed into its value by data (srcu.go, "Which section an unlock
 	// closes"); nil when the program has no SRCU section to close.

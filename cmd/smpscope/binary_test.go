@@ -205,10 +205,10 @@ func TestBinaryLimitInLastStates(t *testing.T) {
 		args         []string
 		banned, want string
 	}{
-		{[]string{"check", "--mode", "tso", "sb+once", "--max-states", "6"}, "Observation", "verdict unknown"},
-		{[]string{"trace", "--mode", "tso", "sb+mb", "--max-states", "7"}, "unreachable", "is unknown"},
-		{[]string{"compare", "sb", "--max-states", "9"}, "Never 0/1", "no verdict"},
-		{[]string{"why", "iriw+mb", "--max-states", "115"}, "no annotation is needed on its own", "marked unknown"},
+		{[]string{"check", "--mode", "tso", "sb+once", "--max-states", "3"}, "Observation", "verdict unknown"},
+		{[]string{"trace", "--mode", "tso", "sb+mb", "--max-states", "5"}, "unreachable", "is unknown"},
+		{[]string{"compare", "sb", "--max-states", "6"}, "Never 0/1", "no verdict"},
+		{[]string{"why", "iriw+mb", "--max-states", "48"}, "no annotation is needed on its own", "marked unknown"},
 	} {
 		r := runBinary(t, 20*time.Second, nil, nil, tc.args...)
 		if r.code != 2 || strings.Contains(r.stdout+r.stderr, tc.banned) || !strings.Contains(r.stderr, tc.want) {

@@ -1,0 +1,373 @@
+package machine
+
+import (
+	"context"
+	"encoding/binary"
+	"slices"
+)
+
+// Outcome registers (reduction redOutRegs). Most registers of a litmus
+// test are written by a load and then only looked at by the exists
+// clause: no instruction reads them. Keying states by their values
+// multiplies the states by every combination of values those registers
+// took on the way — 2^6 for perfbook's 6-CPU lock cycles, whose lock
+// results nothing reads, and as much for read-read cycles full of
+// readers — although none of it can change what happens next.
+//
+// So the search leaves them out. An outcome register (outRegs) is one
+// that no instruction of its CPU reads: no address, value, expected
+// value or condition names it. Then
+//
+//   - the enabled steps of a state and the states they lead to, less the
+//     outcome registers, do not depend on the outcome registers' values:
+//     the rules read registers only by evaluating an instruction's
+//     expressions (Expr.Eval through addr, rmwFails, rmwResult, a
+//     branch's condition, a store's value), and the explorer's own
+//     choices (persistent and sleep sets, postponing, chains, symmetry's
+//     signatures and encodings) read them only through those rules or
+//     through the encoding, which leaves them out;
+//   - a step writes an outcome register a value that depends only on the
+//     rest of the state (a loaded value, an RMW's old value, an
+//     expression of other registers), and overwrites it whatever it held.
+//
+// A state is then a skeleton (the state less its outcome registers) and
+// a valuation (their values), and the machine's graph is the product of
+// the skeleton graph with the valuation updates its edges carry. The
+// search explores the skeletons (phase one, the ordinary search) and
+// records each edge with the writes it made to outcome registers (the
+// registers a step writes are marked in cpuState.wrote) and the
+// automorphism it was renamed by; then it propagates valuations from the
+// initial one along the recorded edges (propagate), breadth first by
+// cost, so that each pair of a skeleton and a valuation is reached by a
+// shortest path, and reports every pair at a final or stuck skeleton as
+// the state it stands for.
+//
+// Sound and complete for the outcomes, the deadlocks and the faults,
+// relative to the search without it: a skeleton stands for the states
+// with every valuation that reaches it, and since the moves the reduced
+// search takes from a state depend only on its skeleton (first point),
+// the moves taken from the skeleton — from its stored sleep set, the
+// intersection over every way it was reached, so never fewer — are
+// those it would take from each of those states; each recorded edge,
+// applied to a pair, is a move of the machine from the state the pair
+// stands for (second point). Symmetry renames a pair's skeleton and
+// valuation by the same automorphism, so a pair stands for an orbit as a
+// state did. The pairs are the states the search without this reduction
+// would store (a few more where sleep sets merged), but a pair costs a
+// few bytes and a lookup, a state an expansion.
+//
+// Witnesses are a pair's path: the moves of the edges from the initial
+// pair, replayed from the initial state as before (path).
+//
+// Not with a filter's pruning (Options.Prune): the filter reads outcome
+// registers, so whether a state is pruned is not a property of its
+// skeleton.
+
+// outRegs returns, per CPU, the registers none of its instructions read.
+func outRegs(p *Program) []uint32 {
+	out := make([]uint32, len(p.Threads))
+	for c, t := range p.Threads {
+		var read uint32
+		for i := range t.Code {
+			in := &t.Code[i]
+			read |= in.Addr.Regs() | in.Val.Regs() | in.Exp.Regs() | in.Cond.Regs()
+		}
+		all := uint32(1)<<uint(len(t.Regs)) - 1
+		out[c] = all &^ read
+	}
+	return out
+}
+
+// orWrite is a write to an outcome register: its slot (orState.off) and
+// the value written.
+type orWrite struct {
+	slot uint16
+	val  Value
+}
+
+// orEdge is a recorded move of the skeleton search: from state src to
+// state dst by via (packed), at cost, renamed by automorphism perm (-1:
+// none), writing labs[lab:lab+nlab].
+type orEdge struct {
+	src, dst  int32
+	via       uint32
+	cost      int32
+	perm      int16
+	lab, nlab uint32
+}
+
+// orPair is a skeleton (state) with a valuation (val), reached from pair
+// parent (-1: the initial pair) by the move via at distance dist.
+type orPair struct {
+	state  int32
+	val    uint32
+	parent int32
+	via    uint32
+	dist   int32
+	done   bool
+}
+
+// orState is the explorer's part of the reduction.
+type orState struct {
+	on   bool
+	skip []uint32 // per CPU, the outcome registers
+	off  []int    // per CPU, the slot of its register 0 in a valuation
+	k    int      // slots in a valuation: every register of every CPU
+	// Phase one: the edges, their writes, and the final or stuck
+	// skeletons (a bit per state).
+	edges []orEdge
+	labs  []orWrite
+	ends  []uint64
+	// Phase two: the valuations (k values each, interned), the pairs and
+	// their index by state and valuation, and the queue by distance.
+	vals    []Value
+	valIdx  map[string]uint32
+	pairs   []orPair
+	pairIdx map[uint64]int32
+	queue   [][]int32
+	keyBuf  []byte
+	tmp     []Value
+	tmp2    []Value
+}
+
+// reset readies the reduction for a search of m, on or not.
+func (o *orState) reset(m *Machine, on bool) {
+	o.on = false
+	o.edges, o.labs, o.ends = o.edges[:0], o.labs[:0], o.ends[:0]
+	o.vals, o.pairs = o.vals[:0], o.pairs[:0]
+	clear(o.queue)
+	o.queue = o.queue[:0]
+	o.valIdx, o.pairIdx = nil, nil
+	if !on {
+		return
+	}
+	any := false
+	for _, s := range m.outRegs {
+		any = any || s != 0
+	}
+	if !any {
+		return
+	}
+	o.on = true
+	o.skip = m.outRegs
+	o.off = o.off[:0]
+	o.k = 0
+	for _, t := range m.Prog.Threads {
+		o.off = append(o.off, o.k)
+		o.k += len(t.Regs)
+	}
+	o.tmp, o.tmp2 = grow(o.tmp, o.k), grow(o.tmp2, o.k)
+}
+
+// skip returns the registers of CPU c the search's encoding leaves out.
+func (e *explorer) skip(c int) uint32 {
+	if !e.or.on {
+		return 0
+	}
+	return e.or.skip[c]
+}
+
+// skipRegs returns, per CPU, the registers the encoding leaves out (nil:
+// none).
+func (e *explorer) skipRegs() []uint32 {
+	if !e.or.on {
+		return nil
+	}
+	return e.or.skip
+}
+
+// fillSkipped copies into d the outcome registers of s.
+func (e *explorer) fillSkipped(d, s *State) {
+	if !e.or.on {
+		return
+	}
+	for c := range d.cpus {
+		for r := range d.cpus[c].regs {
+			if e.or.skip[c]&(1<<r) != 0 {
+				d.cpus[c].regs[r] = s.cpus[c].regs[r]
+			}
+		}
+	}
+}
+
+// writes appends to out the writes t's moves made to outcome registers
+// since its parent was decoded.
+func (e *explorer) writes(out []orWrite, t *State) []orWrite {
+	for c := range t.cpus {
+		cs := &t.cpus[c]
+		for w := cs.wrote & e.or.skip[c]; w != 0; w &= w - 1 {
+			r := bitIndex(w)
+			out = append(out, orWrite{slot: uint16(e.or.off[c] + r), val: cs.regs[r]})
+		}
+	}
+	return out
+}
+
+// bitIndex returns the index of w's lowest set bit.
+func bitIndex(w uint32) int {
+	n := 0
+	for w&1 == 0 {
+		w >>= 1
+		n++
+	}
+	return n
+}
+
+// recordEdge records the move sc from state src to state dst.
+func (e *explorer) recordEdge(src, dst int32, sc *successor) {
+	o := &e.or
+	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: sc.cost, perm: sc.perm, lab: uint32(len(o.labs)), nlab: uint32(len(sc.writes))})
+	o.labs = append(o.labs, sc.writes...)
+}
+
+// markEnd records that state idx is final or stuck.
+func (e *explorer) markEnd(idx int32) {
+	o := &e.or
+	for int(idx)/64 >= len(o.ends) {
+		o.ends = append(o.ends, 0)
+	}
+	o.ends[idx/64] |= 1 << (idx % 64)
+}
+
+func (o *orState) isEnd(idx int32) bool {
+	return int(idx)/64 < len(o.ends) && o.ends[idx/64]&(1<<(idx%64)) != 0
+}
+
+// internVal returns the number of valuation v.
+func (o *orState) internVal(v []Value) uint32 {
+	b := o.keyBuf[:0]
+	for _, x := range v {
+		b = binary.AppendVarint(b, int64(x))
+	}
+	o.keyBuf = b
+	if id, ok := o.valIdx[string(b)]; ok {
+		return id
+	}
+	id := uint32(len(o.vals) / max(o.k, 1))
+	o.valIdx[string(b)] = id
+	o.vals = append(o.vals, v...)
+	return id
+}
+
+func (o *orState) val(id uint32) []Value {
+	return o.vals[int(id)*o.k : int(id+1)*o.k]
+}
+
+// propagate is phase two: it spreads the valuations from the initial
+// pair along the recorded edges, breadth first by cost, and reports the
+// pairs at final or stuck skeletons (terminal). It stops early, with
+// stopped set, when ctx ends.
+func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
+	o := &e.or
+	// The edges by source state.
+	n := e.states.n
+	start := make([]int32, n+1)
+	for _, ed := range o.edges {
+		start[ed.src+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	order := make([]int32, len(o.edges))
+	fill := slices.Clone(start[:n])
+	for i, ed := range o.edges {
+		order[fill[ed.src]] = int32(i)
+		fill[ed.src]++
+	}
+	o.valIdx = make(map[string]uint32)
+	o.pairIdx = make(map[uint64]int32)
+	v0 := make([]Value, o.k)
+	for c := range init.cpus {
+		copy(v0[o.off[c]:], init.cpus[c].regs)
+		for r := range init.cpus[c].regs {
+			if o.skip[c]&(1<<r) == 0 {
+				v0[o.off[c]+r] = 0 // only outcome registers make a valuation
+			}
+		}
+	}
+	push := func(p int32, d int32) {
+		for int(d) >= len(o.queue) {
+			o.queue = append(o.queue, nil)
+		}
+		o.queue[d] = append(o.queue[d], p)
+	}
+	o.pairs = append(o.pairs, orPair{state: 0, val: o.internVal(v0), parent: -1})
+	o.pairIdx[uint64(0)<<32|uint64(o.pairs[0].val)] = 0
+	push(0, 0)
+	w := e.workers[0]
+	popped := 0
+	for d := 0; d < len(o.queue); d++ {
+		// First in, first out, and the edges in the order the search
+		// recorded them: a pair's parent is the first found, so that a
+		// search cut short by a limit gives the witnesses it reached as
+		// the whole search does.
+		for i := 0; i < len(o.queue[d]); i++ {
+			p := o.queue[d][i]
+			pr := o.pairs[p]
+			if pr.done || pr.dist != int32(d) {
+				continue
+			}
+			o.pairs[p].done = true
+			if popped++; popped%4096 == 0 {
+				if err := ctx.Err(); err != nil && stopped.Kind == StopNone {
+					*stopped = Stop{Kind: StopTime, Timeout: e.opts.Timeout}
+					if err != context.DeadlineExceeded {
+						*stopped = Stop{Kind: StopCancelled}
+					}
+					return
+				}
+			}
+			if o.isEnd(pr.state) {
+				s := e.decode(int(pr.state), w)
+				v := o.val(pr.val)
+				for c := range s.cpus {
+					for r := range s.cpus[c].regs {
+						if o.skip[c]&(1<<r) != 0 {
+							s.cpus[c].regs[r] = v[o.off[c]+r]
+						}
+					}
+				}
+				e.terminal(p, s)
+			}
+			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
+				ed := &o.edges[ei]
+				copy(o.tmp, o.val(pr.val))
+				for _, wr := range o.labs[ed.lab : ed.lab+ed.nlab] {
+					o.tmp[wr.slot] = wr.val
+				}
+				next := o.tmp
+				if ed.perm >= 0 {
+					g := &e.m.sym[ed.perm]
+					next = o.tmp2
+					for c := range o.off {
+						k := len(e.m.Prog.Threads[c].Regs)
+						copy(next[o.off[g.cpu[c]]:o.off[g.cpu[c]]+k], o.tmp[o.off[c]:o.off[c]+k])
+					}
+				}
+				id := o.internVal(next)
+				key := uint64(ed.dst)<<32 | uint64(id)
+				nd := int32(d) + ed.cost
+				if q, ok := o.pairIdx[key]; ok {
+					if o.pairs[q].done || o.pairs[q].dist <= nd {
+						continue
+					}
+					o.pairs[q].parent, o.pairs[q].via, o.pairs[q].dist = p, ed.via, nd
+					push(q, nd)
+					continue
+				}
+				q := int32(len(o.pairs))
+				o.pairs = append(o.pairs, orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
+				o.pairIdx[key] = q
+				push(q, nd)
+			}
+		}
+	}
+}
+
+// bytes is what the reduction holds.
+func (o *orState) bytes() int64 {
+	// Maps: about 48 bytes an entry besides the key.
+	return int64(cap(o.edges))*32 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
+		int64(cap(o.pairs))*24 + int64(len(o.pairIdx))*48
+}
