@@ -64,7 +64,14 @@
 //     one state of each orbit is stored and each outcome found is
 //     reported with its renamed images), and chains (a state whose only
 //     move is a private step is not stored: the step is taken with the
-//     move that led to it). Its static analyses
+//     move that led to it), and outcome registers (outregs.go: registers
+//     no instruction reads, only the exists clause, are left out of the
+//     stored states; the search records each move with what it wrote to
+//     them and propagates their valuations along the recorded moves
+//     after, breadth first, so that a state no longer counts once per
+//     combination of values its readers' registers took on the way:
+//     perfbook's 6-CPU lock cycles, whose lock results nothing reads,
+//     went from 285,195 states to 6,442, ARM-like). Its static analyses
 //     of the program live in futures.go; the search's state store in
 //     store.go, reusing a small search's buffers for the next.
 //

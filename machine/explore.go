@@ -351,7 +351,11 @@ type outcomeAcc struct {
 //     program onto itself, states are keyed by their orbit and every
 //     outcome found is reported with its renamed images (symmetry.go);
 //   - chains: a state whose only move is a private step is not stored,
-//     the step taken with the move that led to it (chain).
+//     the step taken with the move that led to it (chain);
+//   - outcome registers: registers no instruction reads are left out of
+//     the key, and their values propagated along the recorded moves
+//     after the search (outregs.go); a witness is then a shortest path of
+//     the pair of a state and those values.
 //
 // Each is switchable (Options.off, for the tests: reduction lists them
 // with what each requires), and the tests compare each alone, none and
@@ -952,7 +956,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 // registers left out a pair's (outregs.go).
 func (e *explorer) nodeDist(idx int32) uint32 {
 	if e.or.on {
-		return uint32(e.or.pairs[idx].dist)
+		return uint32(e.or.pair(idx).dist)
 	}
 	return e.nodes.dist.at(int(idx)) &^ doneBit
 }
@@ -2221,8 +2225,8 @@ func (e *explorer) witness(idx int32) []Step {
 func (e *explorer) path(idx int32) []Step {
 	var mvs []macro
 	if e.or.on {
-		for i := idx; e.or.pairs[i].parent >= 0; i = e.or.pairs[i].parent {
-			mvs = append(mvs, unpackMacro(e.or.pairs[i].via))
+		for i := idx; e.or.pair(i).parent >= 0; i = e.or.pair(i).parent {
+			mvs = append(mvs, unpackMacro(e.or.pair(i).via))
 		}
 	} else {
 		for i := idx; int32(e.nodes.parent.at(int(i))) >= 0; i = int32(e.nodes.parent.at(int(i))) {

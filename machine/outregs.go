@@ -115,29 +115,36 @@ type orState struct {
 	k    int      // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
-	edges []orEdge
-	labs  []orWrite
-	ends  []uint64
+	edges  []orEdge
+	labs   []orWrite
+	labIdx map[string]uint32 // the writes' numbers: where they start in labs
+	labKey []byte
+	ends   []uint64
 	// Phase two: the valuations (k values each, interned), the pairs and
 	// their index by state and valuation, and the queue by distance.
 	vals    []Value
 	valIdx  map[string]uint32
-	pairs   []orPair
+	pairs   [][]orPair // in pages of pairPage, so that growing copies nothing
+	npairs  int32
 	pairIdx map[uint64]int32
-	queue   [][]int32
-	keyBuf  []byte
-	tmp     []Value
-	tmp2    []Value
+	memo    map[uint64]uint32 // update's results
+	// csrBytes is what propagate's index of the edges by source holds.
+	csrBytes int64
+	queue    [][]int32
+	keyBuf   []byte
+	tmp      []Value
+	tmp2     []Value
 }
 
 // reset readies the reduction for a search of m, on or not.
 func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
 	o.edges, o.labs, o.ends = o.edges[:0], o.labs[:0], o.ends[:0]
-	o.vals, o.pairs = o.vals[:0], o.pairs[:0]
+	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
 	clear(o.queue)
 	o.queue = o.queue[:0]
-	o.valIdx, o.pairIdx = nil, nil
+	o.valIdx, o.pairIdx, o.memo = nil, nil, nil
+	clear(o.labIdx)
 	if !on {
 		return
 	}
@@ -214,10 +221,29 @@ func bitIndex(w uint32) int {
 }
 
 // recordEdge records the move sc from state src to state dst.
+// Equal writes are stored once, so that update can keep its results by
+// where they start.
 func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 	o := &e.or
-	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: sc.cost, perm: sc.perm, lab: uint32(len(o.labs)), nlab: uint32(len(sc.writes))})
-	o.labs = append(o.labs, sc.writes...)
+	lab := uint32(0)
+	if len(sc.writes) > 0 {
+		b := o.labKey[:0]
+		for _, w := range sc.writes {
+			b = binary.AppendUvarint(b, uint64(w.slot))
+			b = binary.AppendVarint(b, int64(w.val))
+		}
+		o.labKey = b
+		if o.labIdx == nil {
+			o.labIdx = make(map[string]uint32)
+		}
+		var ok bool
+		if lab, ok = o.labIdx[string(b)]; !ok {
+			lab = uint32(len(o.labs))
+			o.labIdx[string(b)] = lab
+			o.labs = append(o.labs, sc.writes...)
+		}
+	}
+	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: sc.cost, perm: sc.perm, lab: lab, nlab: uint32(len(sc.writes))})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -261,6 +287,8 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
 	// The edges by source state.
 	n := e.states.n
+	o.csrBytes = int64(n+1)*4 + int64(len(o.edges))*8
+	defer func() { o.csrBytes = 0 }()
 	start := make([]int32, n+1)
 	for _, ed := range o.edges {
 		start[ed.src+1]++
@@ -275,7 +303,8 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		fill[ed.src]++
 	}
 	o.valIdx = make(map[string]uint32)
-	o.pairIdx = make(map[uint64]int32)
+	o.memo = make(map[uint64]uint32)
+	o.pairIdx = make(map[uint64]int32, n)
 	v0 := make([]Value, o.k)
 	for c := range init.cpus {
 		copy(v0[o.off[c]:], init.cpus[c].regs)
@@ -291,8 +320,9 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		}
 		o.queue[d] = append(o.queue[d], p)
 	}
-	o.pairs = append(o.pairs, orPair{state: 0, val: o.internVal(v0), parent: -1})
-	o.pairIdx[uint64(0)<<32|uint64(o.pairs[0].val)] = 0
+	v0id := o.internVal(v0)
+	o.addPair(orPair{state: 0, val: v0id, parent: -1})
+	o.pairIdx[uint64(v0id)] = 0
 	push(0, 0)
 	w := e.workers[0]
 	popped := 0
@@ -303,16 +333,17 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		// the whole search does.
 		for i := 0; i < len(o.queue[d]); i++ {
 			p := o.queue[d][i]
-			pr := o.pairs[p]
+			pr := *o.pair(p)
 			if pr.done || pr.dist != int32(d) {
 				continue
 			}
-			o.pairs[p].done = true
+			o.pair(p).done = true
 			if popped++; popped%4096 == 0 {
-				if err := ctx.Err(); err != nil && stopped.Kind == StopNone {
-					*stopped = Stop{Kind: StopTime, Timeout: e.opts.Timeout}
-					if err != context.DeadlineExceeded {
-						*stopped = Stop{Kind: StopCancelled}
+				// The same limits as the search's (time, cancellation,
+				// the memory budget), checked as often.
+				if st := e.stopAfterChunk(ctx); st.Kind != StopNone {
+					if stopped.Kind == StopNone {
+						*stopped = st
 					}
 					return
 				}
@@ -331,32 +362,22 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 			}
 			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
 				ed := &o.edges[ei]
-				copy(o.tmp, o.val(pr.val))
-				for _, wr := range o.labs[ed.lab : ed.lab+ed.nlab] {
-					o.tmp[wr.slot] = wr.val
+				id := pr.val // most moves write no outcome register
+				if ed.nlab > 0 || ed.perm >= 0 {
+					id = e.update(pr.val, ed)
 				}
-				next := o.tmp
-				if ed.perm >= 0 {
-					g := &e.m.sym[ed.perm]
-					next = o.tmp2
-					for c := range o.off {
-						k := len(e.m.Prog.Threads[c].Regs)
-						copy(next[o.off[g.cpu[c]]:o.off[g.cpu[c]]+k], o.tmp[o.off[c]:o.off[c]+k])
-					}
-				}
-				id := o.internVal(next)
 				key := uint64(ed.dst)<<32 | uint64(id)
 				nd := int32(d) + ed.cost
 				if q, ok := o.pairIdx[key]; ok {
-					if o.pairs[q].done || o.pairs[q].dist <= nd {
+					if pq := o.pair(q); pq.done || pq.dist <= nd {
 						continue
 					}
-					o.pairs[q].parent, o.pairs[q].via, o.pairs[q].dist = p, ed.via, nd
+					pq := o.pair(q)
+					pq.parent, pq.via, pq.dist = p, ed.via, nd
 					push(q, nd)
 					continue
 				}
-				q := int32(len(o.pairs))
-				o.pairs = append(o.pairs, orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
+				q := o.addPair(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
 				o.pairIdx[key] = q
 				push(q, nd)
 			}
@@ -364,10 +385,66 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	}
 }
 
+// update returns the valuation edge ed leads valuation v to: its writes,
+// then its automorphism. Many pairs share a valuation and many edges
+// their writes, so results are kept by valuation, writes and
+// automorphism (edges with equal writes share lab: recordEdge).
+func (e *explorer) update(v uint32, ed *orEdge) uint32 {
+	o := &e.or
+	// The writes by where they start, 0 for none (lab is 0 then too).
+	writes := uint64(0)
+	if ed.nlab > 0 {
+		writes = uint64(ed.lab) + 1
+	}
+	key := uint64(v)<<32 | writes<<8 | uint64(ed.perm+1)
+	memo := writes < 1<<24 && ed.perm+1 < 256
+	if memo {
+		if id, ok := o.memo[key]; ok {
+			return id
+		}
+	}
+	copy(o.tmp, o.val(v))
+	for _, wr := range o.labs[ed.lab : ed.lab+ed.nlab] {
+		o.tmp[wr.slot] = wr.val
+	}
+	next := o.tmp
+	if ed.perm >= 0 {
+		g := &e.m.sym[ed.perm]
+		next = o.tmp2
+		for c := range o.off {
+			k := len(e.m.Prog.Threads[c].Regs)
+			copy(next[o.off[g.cpu[c]]:o.off[g.cpu[c]]+k], o.tmp[o.off[c]:o.off[c]+k])
+		}
+	}
+	id := o.internVal(next)
+	if memo {
+		o.memo[key] = id
+	}
+	return id
+}
+
+const pairPage = 4096
+
+// pair returns pair p.
+func (o *orState) pair(p int32) *orPair {
+	return &o.pairs[p/pairPage][p%pairPage]
+}
+
+// addPair adds pr and returns its number.
+func (o *orState) addPair(pr orPair) int32 {
+	p := o.npairs
+	if int(p/pairPage) == len(o.pairs) {
+		o.pairs = append(o.pairs, make([]orPair, pairPage))
+	}
+	o.pairs[p/pairPage][p%pairPage] = pr
+	o.npairs++
+	return p
+}
+
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
 	// Maps: about 48 bytes an entry besides the key.
-	return int64(cap(o.edges))*32 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + int64(cap(o.edges))*32 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
-		int64(cap(o.pairs))*24 + int64(len(o.pairIdx))*48
+		int64(len(o.pairs))*pairPage*24 + int64(len(o.pairIdx))*48 + int64(len(o.memo))*48 + int64(len(o.labIdx))*64
 }

@@ -832,6 +832,30 @@ func TestReductionsSRCUCases(t *testing.T) {
 // reductionRegressions are programs on which a reduction once lost an
 // outcome, each against the reference with every variant.
 var reductionRegressions = map[string]string{
+	// Symmetric store buffering with synchronize_rcu: the outcome
+	// registers' valuations (outregs.go) cross moves that write none
+	// but are renamed by the automorphism, and moves that write some;
+	// update's results, kept by writes and automorphism, once took the
+	// first for the second (both "writes at 0") and reached
+	// 0:r2=0 /\ 1:r2=0, which the grace periods forbid.
+	"sb-rcusync-symmetric": `C sb-rcusync-symmetric
+{}
+P0(int *x0, int *x1)
+{
+	int r2;
+	WRITE_ONCE(*x0, 2);
+	synchronize_rcu();
+	r2 = READ_ONCE(*x1);
+}
+P1(int *x0, int *x1)
+{
+	int r2;
+	WRITE_ONCE(*x1, 2);
+	synchronize_rcu();
+	r2 = READ_ONCE(*x0);
+}
+exists (0:r2=0 /\ 1:r2=0)
+`,
 	// ARM-like, a reserved line's exclusive commit taken alone
 	// (reservedCommit) while another CPU may still load the line: the
 	// commit is then ordered before P0's store to y (which depends on
