@@ -199,8 +199,13 @@ type Result struct {
 	// wrong (Machine.Misspeculated): they are no executions, and only
 	// counted.
 	MisspecStates int
-	// States is the number of distinct states expanded (or pruned).
+	// States is the number of distinct states expanded (or pruned): with
+	// outcome registers left out (outregs.go), of states less those.
 	States int
+	// Pairs is, with outcome registers left out, how many pairs of such a
+	// state and a valuation of those registers the search reached (the
+	// states it stands for); 0 otherwise.
+	Pairs int
 	// Pruned is the number of states Options.Prune left unexpanded.
 	Pruned int
 	// Transitions is the number of successor states generated.
@@ -411,6 +416,7 @@ func Explore(m *Machine, opts Options) *Result {
 	if e.or.on {
 		// The valuations of the outcome registers (outregs.go).
 		e.propagate(ctx, m.Initial(), &stopped)
+		e.res.Pairs = int(e.or.npairs)
 		e.charge()
 	}
 	for _, t := range transitions {

@@ -111,6 +111,9 @@ func benchExplore(b *testing.B, m *machine.Machine) *machine.Result {
 		r = machine.Explore(m, machine.Options{NoWitnesses: true, Timeout: 10 * time.Second})
 	}
 	b.ReportMetric(float64(r.States), "states")
+	if r.Pairs > 0 {
+		b.ReportMetric(float64(r.Pairs), "pairs")
+	}
 	if r.States > 0 {
 		b.ReportMetric(float64(r.PeakBytes)/float64(r.States), "B/state")
 	}
@@ -175,6 +178,9 @@ func BenchmarkLockCyclesUnpruned(b *testing.B) {
 						r = machine.Explore(m, opts)
 					}
 					b.ReportMetric(float64(r.States), "states")
+					if r.Pairs > 0 {
+						b.ReportMetric(float64(r.Pairs), "pairs")
+					}
 					b.ReportMetric(float64(len(r.Outcomes)), "outcomes")
 					if !r.Complete {
 						b.ReportMetric(1, "incomplete")
