@@ -126,8 +126,8 @@ type orState struct {
 	valIdx  map[string]uint32
 	pairs   [][]orPair // in pages of pairPage, so that growing copies nothing
 	npairs  int32
-	pairIdx map[uint64]int32
-	memo    map[uint64]uint32 // update's results
+	pairIdx u64Table // pairs by state and valuation
+	memo    u64Table // update's results
 	// csrBytes is what propagate's index of the edges by source holds.
 	csrBytes int64
 	queue    [][]int32
@@ -143,7 +143,9 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
 	clear(o.queue)
 	o.queue = o.queue[:0]
-	o.valIdx, o.pairIdx, o.memo = nil, nil, nil
+	o.valIdx = nil
+	o.pairIdx.reset()
+	o.memo.reset()
 	clear(o.labIdx)
 	if !on {
 		return
@@ -303,8 +305,6 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		fill[ed.src]++
 	}
 	o.valIdx = make(map[string]uint32)
-	o.memo = make(map[uint64]uint32)
-	o.pairIdx = make(map[uint64]int32, n)
 	v0 := make([]Value, o.k)
 	for c := range init.cpus {
 		copy(v0[o.off[c]:], init.cpus[c].regs)
@@ -322,7 +322,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	}
 	v0id := o.internVal(v0)
 	o.addPair(orPair{state: 0, val: v0id, parent: -1})
-	o.pairIdx[uint64(v0id)] = 0
+	o.pairIdx.put(uint64(v0id), 0)
 	push(0, 0)
 	w := e.workers[0]
 	popped := 0
@@ -368,7 +368,8 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 				}
 				key := uint64(ed.dst)<<32 | uint64(id)
 				nd := int32(d) + ed.cost
-				if q, ok := o.pairIdx[key]; ok {
+				if q, ok := o.pairIdx.get(key); ok {
+					q := int32(q)
 					if pq := o.pair(q); pq.done || pq.dist <= nd {
 						continue
 					}
@@ -378,7 +379,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 					continue
 				}
 				q := o.addPair(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
-				o.pairIdx[key] = q
+				o.pairIdx.put(key, uint32(q))
 				push(q, nd)
 			}
 		}
@@ -399,7 +400,7 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	key := uint64(v)<<32 | writes<<8 | uint64(ed.perm+1)
 	memo := writes < 1<<24 && ed.perm+1 < 256
 	if memo {
-		if id, ok := o.memo[key]; ok {
+		if id, ok := o.memo.get(key); ok {
 			return id
 		}
 	}
@@ -418,7 +419,7 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	}
 	id := o.internVal(next)
 	if memo {
-		o.memo[key] = id
+		o.memo.put(key, id)
 	}
 	return id
 }
@@ -446,5 +447,5 @@ func (o *orState) bytes() int64 {
 	// Maps: about 48 bytes an entry besides the key.
 	return o.csrBytes + int64(cap(o.edges))*32 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
-		int64(len(o.pairs))*pairPage*24 + int64(len(o.pairIdx))*48 + int64(len(o.memo))*48 + int64(len(o.labIdx))*64
+		int64(len(o.pairs))*pairPage*24 + o.pairIdx.bytes() + o.memo.bytes() + int64(len(o.labIdx))*64
 }
