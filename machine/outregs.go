@@ -3,7 +3,6 @@ package machine
 import (
 	"context"
 	"encoding/binary"
-	"slices"
 )
 
 // Outcome registers (reduction redOutRegs). Most registers of a litmus
@@ -128,8 +127,10 @@ type orState struct {
 	npairs  int32
 	pairIdx u64Table // pairs by state and valuation
 	memo    u64Table // update's results
-	// csrBytes is what propagate's index of the edges by source holds.
-	csrBytes int64
+	// csrBytes is what propagate's index of the edges by source holds
+	// (start, order, fill).
+	csrBytes           int64
+	start, order, fill []int32
 	queue    [][]int32
 	keyBuf   []byte
 	tmp      []Value
@@ -143,7 +144,7 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
 	clear(o.queue)
 	o.queue = o.queue[:0]
-	o.valIdx = nil
+	clear(o.valIdx)
 	o.pairIdx.reset()
 	o.memo.reset()
 	clear(o.labIdx)
@@ -291,20 +292,26 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	n := e.states.n
 	o.csrBytes = int64(n+1)*4 + int64(len(o.edges))*8
 	defer func() { o.csrBytes = 0 }()
-	start := make([]int32, n+1)
+	// (Buffers kept from search to search: a batch of small tests
+	// explores thousands of times.)
+	start := grow(o.start, n+1)
+	clear(start)
 	for _, ed := range o.edges {
 		start[ed.src+1]++
 	}
 	for i := 1; i <= n; i++ {
 		start[i] += start[i-1]
 	}
-	order := make([]int32, len(o.edges))
-	fill := slices.Clone(start[:n])
+	order := grow(o.order, len(o.edges))
+	fill := append(o.fill[:0], start[:n]...)
+	o.start, o.order, o.fill = start, order, fill
 	for i, ed := range o.edges {
 		order[fill[ed.src]] = int32(i)
 		fill[ed.src]++
 	}
-	o.valIdx = make(map[string]uint32)
+	if o.valIdx == nil {
+		o.valIdx = make(map[string]uint32)
+	}
 	v0 := make([]Value, o.k)
 	for c := range init.cpus {
 		copy(v0[o.off[c]:], init.cpus[c].regs)
@@ -424,7 +431,7 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	return id
 }
 
-const pairPage = 4096
+const pairPage = 1024
 
 // pair returns pair p.
 func (o *orState) pair(p int32) *orPair {
@@ -435,7 +442,12 @@ func (o *orState) pair(p int32) *orPair {
 func (o *orState) addPair(pr orPair) int32 {
 	p := o.npairs
 	if int(p/pairPage) == len(o.pairs) {
-		o.pairs = append(o.pairs, make([]orPair, pairPage))
+		// A page a previous search left (reset keeps them), or a new one.
+		if len(o.pairs) < cap(o.pairs) && o.pairs[:len(o.pairs)+1][len(o.pairs)] != nil {
+			o.pairs = o.pairs[:len(o.pairs)+1]
+		} else {
+			o.pairs = append(o.pairs, make([]orPair, pairPage))
+		}
 	}
 	o.pairs[p/pairPage][p%pairPage] = pr
 	o.npairs++
