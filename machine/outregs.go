@@ -131,10 +131,10 @@ type orState struct {
 	// (start, order, fill).
 	csrBytes           int64
 	start, order, fill []int32
-	queue    [][]int32
-	keyBuf   []byte
-	tmp      []Value
-	tmp2     []Value
+	queue              [][]int32
+	keyBuf             []byte
+	tmp                []Value
+	tmp2               []Value
 }
 
 // reset readies the reduction for a search of m, on or not.
