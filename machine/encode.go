@@ -205,7 +205,7 @@ func (d *decoder) varint() int64 {
 // dead says whether the blocks were encoded with the search's masks
 // (blockMasks): then a queued invalidation carries its stale value only
 // where the CPU may still load the line.
-func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dead bool, skip []uint32) *State {
+func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dead bool, skip [][]uint32) *State {
 	p := m.Prog
 	nl, nc := len(p.Locs), len(p.Threads)
 	nv := nl
@@ -250,7 +250,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 		}
 		vo += k
 		var ok bool
-		var sk uint32
+		var sk []uint32
 		if skip != nil {
 			sk = skip[c]
 		}
@@ -266,7 +266,7 @@ func (m *Machine) decodeState(sc *scratch, memBlock []byte, blocks [][]byte, dea
 // decodeCPU decodes CPU c's block into s, using regs for its registers and
 // the scratch buffers from offsets so and io for its store buffer and
 // queue; it returns the offsets after them.
-func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []uint32, sc *scratch, so, io int, dead bool, skip uint32) (int, int, bool) {
+func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []uint32, sc *scratch, so, io int, dead bool, skipAt []uint32) (int, int, bool) {
 	nl := len(s.mem)
 	track := secs != nil
 	cs := &s.cpus[c]
@@ -281,6 +281,10 @@ func (m *Machine) decodeCPU(s *State, c int, block []byte, regs []Value, secs []
 	cs.early = d.uvarint()
 	cs.gpWait = uint32(d.uvarint())
 	cs.gpSecs = uint32(d.uvarint())
+	var skip uint32
+	if skipAt != nil && int(cs.pc) < len(skipAt) {
+		skip = skipAt[cs.pc]
+	}
 	for r := range cs.regs {
 		if skip&(1<<r) != 0 {
 			cs.regs[r] = 0 // left out: never read (outregs.go)

@@ -792,7 +792,7 @@ func (e *explorer) encode(s *State, w *worker) encoding {
 			reads = m.staleReads(&s.cpus[c], c)
 		}
 		at := mark()
-		b = m.appendCPUBlock(b, s, c, live, reads, open, e.skip(c))
+		b = m.appendCPUBlock(b, s, c, live, reads, open, e.skip(c, s.cpus[c].pc))
 		finish(at)
 	}
 	w.buf = b
@@ -1130,7 +1130,7 @@ func (e *explorer) successors(s *State, idx int, dist int32, w *worker) []succes
 		var writes []orWrite
 		if e.or.on {
 			from := len(w.wrArena)
-			w.wrArena = e.writes(w.wrArena, t)
+			w.wrArena = e.writes(w.wrArena, s, t)
 			writes = w.wrArena[from:len(w.wrArena):len(w.wrArena)]
 		}
 		enc, g := e.canonical(t, w)

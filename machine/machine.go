@@ -44,9 +44,9 @@ type Machine struct {
 	// sym holds the program's automorphisms but the identity
 	// (symmetry.go).
 	sym []perm
-	// outRegs holds, per CPU, the registers no instruction reads
-	// (outregs.go).
-	outRegs []uint32
+	// outRegs holds, per CPU and pc, the registers no instruction it may
+	// still run reads (outregs.go).
+	outRegs [][]uint32
 }
 
 // New validates p and returns a machine running it in mode.

@@ -7,15 +7,17 @@ import (
 
 // Outcome registers (reduction redOutRegs). Most registers of a litmus
 // test are written by a load and then only looked at by the exists
-// clause: no instruction reads them. Keying states by their values
+// clause: no instruction reads them, or none after the one that uses a
+// loaded pointer or value (a dependency). Keying states by their values
 // multiplies the states by every combination of values those registers
 // took on the way — 2^6 for perfbook's 6-CPU lock cycles, whose lock
 // results nothing reads, and as much for read-read cycles full of
 // readers — although none of it can change what happens next.
 //
-// So the search leaves them out. An outcome register (outRegs) is one
-// that no instruction of its CPU reads: no address, value, expected
-// value or condition names it. Then
+// So the search leaves them out. An outcome register of a CPU at pc
+// (outRegs) is one that no instruction the CPU may still run reads: no
+// address, value, expected value or condition names it at pc or at an
+// instruction reachable from pc. Then
 //
 //   - the enabled steps of a state and the states they lead to, less the
 //     outcome registers, do not depend on the outcome registers' values:
@@ -27,14 +29,18 @@ import (
 //     through the encoding, which leaves them out;
 //   - a step writes an outcome register a value that depends only on the
 //     rest of the state (a loaded value, an RMW's old value, an
-//     expression of other registers), and overwrites it whatever it held.
+//     expression of other registers), and overwrites it whatever it held;
+//     and a register that becomes an outcome register as its CPU's pc
+//     moves on (it is dead from then on: outRegs) leaves the state with
+//     the value the state held, which the move's successor shows.
 //
 // A state is then a skeleton (the state less its outcome registers) and
 // a valuation (their values), and the machine's graph is the product of
 // the skeleton graph with the valuation updates its edges carry. The
 // search explores the skeletons (phase one, the ordinary search) and
 // records each edge with the writes it made to outcome registers (the
-// registers a step writes are marked in cpuState.wrote) and the
+// registers a step writes are marked in cpuState.wrote) and the values
+// of those that died on it (writes), and the
 // automorphism it was renamed by; then it propagates valuations from the
 // initial one along the recorded edges (propagate), breadth first by
 // cost, so that each pair of a skeleton and a valuation is reached by a
@@ -62,17 +68,40 @@ import (
 // registers, so whether a state is pruned is not a property of its
 // skeleton.
 
-// outRegs returns, per CPU, the registers none of its instructions read.
-func outRegs(p *Program) []uint32 {
-	out := make([]uint32, len(p.Threads))
+// outRegs returns, per CPU and per pc (0 to the end of its code), the
+// registers no instruction it may still run reads: none at pc or at an
+// instruction reachable from pc (falling through, branching, jumping;
+// loads issued early and branches guessed are among those). Along any
+// execution a CPU's pc only moves to instructions reachable from it, so
+// a register once dead stays dead.
+func outRegs(p *Program) [][]uint32 {
+	out := make([][]uint32, len(p.Threads))
 	for c, t := range p.Threads {
-		var read uint32
-		for i := range t.Code {
-			in := &t.Code[i]
-			read |= in.Addr.Regs() | in.Val.Regs() | in.Exp.Regs() | in.Cond.Regs()
+		n := len(t.Code)
+		// readFrom[pc]: the registers read at pc or after it; a fixed
+		// point, since a jump may go back.
+		readFrom := make([]uint32, n+1)
+		for changed := true; changed; {
+			changed = false
+			for pc := n - 1; pc >= 0; pc-- {
+				in := &t.Code[pc]
+				r := in.Addr.Regs() | in.Val.Regs() | in.Exp.Regs() | in.Cond.Regs()
+				if in.Op != OpJump {
+					r |= readFrom[pc+1]
+				}
+				if (in.Op == OpJump || in.Op == OpBranch) && in.Target >= 0 && in.Target <= n {
+					r |= readFrom[in.Target]
+				}
+				if r != readFrom[pc] {
+					readFrom[pc], changed = r, true
+				}
+			}
 		}
 		all := uint32(1)<<uint(len(t.Regs)) - 1
-		out[c] = all &^ read
+		out[c] = make([]uint32, n+1)
+		for pc := range out[c] {
+			out[c][pc] = all &^ readFrom[pc]
+		}
 	}
 	return out
 }
@@ -109,9 +138,9 @@ type orPair struct {
 // orState is the explorer's part of the reduction.
 type orState struct {
 	on   bool
-	skip []uint32 // per CPU, the outcome registers
-	off  []int    // per CPU, the slot of its register 0 in a valuation
-	k    int      // slots in a valuation: every register of every CPU
+	skip [][]uint32 // per CPU and pc, the outcome registers (outRegs)
+	off  []int      // per CPU, the slot of its register 0 in a valuation
+	k    int        // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
 	edges  []orEdge
@@ -152,8 +181,10 @@ func (o *orState) reset(m *Machine, on bool) {
 		return
 	}
 	any := false
-	for _, s := range m.outRegs {
-		any = any || s != 0
+	for _, byPC := range m.outRegs {
+		for _, s := range byPC {
+			any = any || s != 0
+		}
 	}
 	if !any {
 		return
@@ -169,17 +200,18 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.tmp, o.tmp2 = grow(o.tmp, o.k), grow(o.tmp2, o.k)
 }
 
-// skip returns the registers of CPU c the search's encoding leaves out.
-func (e *explorer) skip(c int) uint32 {
+// skip returns the registers of CPU c at pc the search's encoding leaves
+// out.
+func (e *explorer) skip(c int, pc uint8) uint32 {
 	if !e.or.on {
 		return 0
 	}
-	return e.or.skip[c]
+	return e.or.skip[c][pc]
 }
 
-// skipRegs returns, per CPU, the registers the encoding leaves out (nil:
-// none).
-func (e *explorer) skipRegs() []uint32 {
+// skipRegs returns, per CPU and pc, the registers the encoding leaves out
+// (nil: none).
+func (e *explorer) skipRegs() [][]uint32 {
 	if !e.or.on {
 		return nil
 	}
@@ -193,19 +225,21 @@ func (e *explorer) fillSkipped(d, s *State) {
 	}
 	for c := range d.cpus {
 		for r := range d.cpus[c].regs {
-			if e.or.skip[c]&(1<<r) != 0 {
+			if e.or.skip[c][s.cpus[c].pc]&(1<<r) != 0 {
 				d.cpus[c].regs[r] = s.cpus[c].regs[r]
 			}
 		}
 	}
 }
 
-// writes appends to out the writes t's moves made to outcome registers
-// since its parent was decoded.
-func (e *explorer) writes(out []orWrite, t *State) []orWrite {
+// writes appends to out what the valuation of t gets from the moves from
+// s (the state decoded) to t: the outcome registers of t written since s,
+// and those that were not outcome registers in s, with their values in t.
+func (e *explorer) writes(out []orWrite, s, t *State) []orWrite {
 	for c := range t.cpus {
 		cs := &t.cpus[c]
-		for w := cs.wrote & e.or.skip[c]; w != 0; w &= w - 1 {
+		dead := e.or.skip[c][cs.pc]
+		for w := (cs.wrote | ^e.or.skip[c][s.cpus[c].pc]) & dead; w != 0; w &= w - 1 {
 			r := bitIndex(w)
 			out = append(out, orWrite{slot: uint16(e.or.off[c] + r), val: cs.regs[r]})
 		}
@@ -316,7 +350,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	for c := range init.cpus {
 		copy(v0[o.off[c]:], init.cpus[c].regs)
 		for r := range init.cpus[c].regs {
-			if o.skip[c]&(1<<r) == 0 {
+			if o.skip[c][init.cpus[c].pc]&(1<<r) == 0 {
 				v0[o.off[c]+r] = 0 // only outcome registers make a valuation
 			}
 		}
@@ -360,7 +394,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 				v := o.val(pr.val)
 				for c := range s.cpus {
 					for r := range s.cpus[c].regs {
-						if o.skip[c]&(1<<r) != 0 {
+						if o.skip[c][s.cpus[c].pc]&(1<<r) != 0 {
 							s.cpus[c].regs[r] = v[o.off[c]+r]
 						}
 					}
