@@ -962,7 +962,7 @@ func (e *explorer) terminal(idx int32, s *State) {
 // registers left out a pair's (outregs.go).
 func (e *explorer) nodeDist(idx int32) uint32 {
 	if e.or.on {
-		return uint32(e.or.pair(idx).dist)
+		return e.or.pair(idx).dist &^ pairDone
 	}
 	return e.nodes.dist.at(int(idx)) &^ doneBit
 }

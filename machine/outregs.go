@@ -117,23 +117,25 @@ type orWrite struct {
 // state dst by via (packed), at cost, renamed by automorphism perm (-1:
 // none), writing labs[lab:lab+nlab].
 type orEdge struct {
-	src, dst  int32
-	via       uint32
-	cost      int32
-	perm      int16
-	lab, nlab uint32
+	src, dst int32
+	via, lab uint32
+	cost     uint16 // (a chain longer than that only orders witnesses)
+	perm     int16
+	nlab     uint16
 }
 
 // orPair is a skeleton (state) with a valuation (val), reached from pair
-// parent (-1: the initial pair) by the move via at distance dist.
+// parent (-1: the initial pair) by the move via at distance dist, with
+// pairDone once it is expanded.
 type orPair struct {
 	state  int32
 	val    uint32
 	parent int32
 	via    uint32
-	dist   int32
-	done   bool
+	dist   uint32
 }
+
+const pairDone = 1 << 31
 
 // orState is the explorer's part of the reduction.
 type orState struct {
@@ -154,8 +156,8 @@ type orState struct {
 	valIdx  map[string]uint32
 	pairs   [][]orPair // in pages of pairPage, so that growing copies nothing
 	npairs  int32
-	pairIdx u64Table // pairs by state and valuation
-	memo    u64Table // update's results
+	pairIdx pairTable // pairs by state and valuation
+	memo    u64Table  // update's results
 	// csrBytes is what propagate's index of the edges by source holds
 	// (start, order, fill).
 	csrBytes           int64
@@ -280,7 +282,7 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
-	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: sc.cost, perm: sc.perm, lab: lab, nlab: uint32(len(sc.writes))})
+	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -362,8 +364,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		o.queue[d] = append(o.queue[d], p)
 	}
 	v0id := o.internVal(v0)
-	o.addPair(orPair{state: 0, val: v0id, parent: -1})
-	o.pairIdx.put(uint64(v0id), 0)
+	o.pairIdx.put(o, o.addPair(orPair{state: 0, val: v0id, parent: -1}))
 	push(0, 0)
 	w := e.workers[0]
 	popped := 0
@@ -375,10 +376,10 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		for i := 0; i < len(o.queue[d]); i++ {
 			p := o.queue[d][i]
 			pr := *o.pair(p)
-			if pr.done || pr.dist != int32(d) {
+			if pr.dist != uint32(d) { // expanded, or queued again nearer
 				continue
 			}
-			o.pair(p).done = true
+			o.pair(p).dist |= pairDone
 			if popped++; popped%4096 == 0 {
 				// The same limits as the search's (time, cancellation,
 				// the memory budget), checked as often.
@@ -407,21 +408,18 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 				if ed.nlab > 0 || ed.perm >= 0 {
 					id = e.update(pr.val, ed)
 				}
-				key := uint64(ed.dst)<<32 | uint64(id)
-				nd := int32(d) + ed.cost
-				if q, ok := o.pairIdx.get(key); ok {
-					q := int32(q)
-					if pq := o.pair(q); pq.done || pq.dist <= nd {
-						continue
+				nd := uint32(d) + uint32(ed.cost)
+				if q := o.pairIdx.get(o, ed.dst, id); q >= 0 {
+					// A pair expanded already keeps its path.
+					if pq := o.pair(q); pq.dist&pairDone == 0 && pq.dist > nd {
+						pq.parent, pq.via, pq.dist = p, ed.via, nd
+						push(q, int32(nd))
 					}
-					pq := o.pair(q)
-					pq.parent, pq.via, pq.dist = p, ed.via, nd
-					push(q, nd)
 					continue
 				}
 				q := o.addPair(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
-				o.pairIdx.put(key, uint32(q))
-				push(q, nd)
+				o.pairIdx.put(o, q)
+				push(q, int32(nd))
 			}
 		}
 	}
@@ -446,7 +444,7 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 		}
 	}
 	copy(o.tmp, o.val(v))
-	for _, wr := range o.labs[ed.lab : ed.lab+ed.nlab] {
+	for _, wr := range o.labs[ed.lab : ed.lab+uint32(ed.nlab)] {
 		o.tmp[wr.slot] = wr.val
 	}
 	next := o.tmp
@@ -491,7 +489,7 @@ func (o *orState) addPair(pr orPair) int32 {
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
 	// Maps: about 48 bytes an entry besides the key.
-	return o.csrBytes + int64(cap(o.edges))*32 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + int64(cap(o.edges))*24 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
-		int64(len(o.pairs))*pairPage*24 + o.pairIdx.bytes() + o.memo.bytes() + int64(len(o.labIdx))*64
+		int64(len(o.pairs))*pairPage*20 + o.pairIdx.bytes() + o.memo.bytes() + int64(len(o.labIdx))*64
 }

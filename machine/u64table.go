@@ -81,3 +81,68 @@ func (t *u64Table) grow() {
 func (t *u64Table) bytes() int64 {
 	return int64(len(t.keys)) * 13
 }
+
+// pairTable finds outcome-register pairs (outregs.go) by state and
+// valuation. It holds only pair numbers (plus one, 0 for an empty slot)
+// and compares keys in the pairs themselves: 4 bytes a slot, where a
+// table of keys and values took 13, and the pairs are most of what a
+// large search with outcome registers holds.
+type pairTable struct {
+	slots []uint32
+	n     int
+	mask  uint64
+	shift uint
+}
+
+func (t *pairTable) reset() {
+	clear(t.slots)
+	t.n = 0
+}
+
+func pairKey(state int32, val uint32) uint64 {
+	return (uint64(state)<<32 | uint64(val)) * 0x9E3779B97F4A7C15
+}
+
+// get returns the pair of state and val in o, or -1.
+func (t *pairTable) get(o *orState, state int32, val uint32) int32 {
+	if t.n == 0 {
+		return -1
+	}
+	for i := pairKey(state, val) >> t.shift; ; i = (i + 1) & t.mask {
+		q := t.slots[i]
+		if q == 0 {
+			return -1
+		}
+		if pr := o.pair(int32(q - 1)); pr.state == state && pr.val == val {
+			return int32(q - 1)
+		}
+	}
+}
+
+// put adds pair p of o, whose state and valuation are not in t.
+func (t *pairTable) put(o *orState, p int32) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		size := max(64, 2*len(old))
+		t.slots = make([]uint32, size)
+		t.mask, t.shift, t.n = uint64(size-1), uint(64-bits.Len(uint(size-1))), 0
+		for _, q := range old {
+			if q != 0 {
+				t.insert(o, int32(q-1))
+			}
+		}
+	}
+	t.insert(o, p)
+}
+
+func (t *pairTable) insert(o *orState, p int32) {
+	pr := o.pair(p)
+	i := pairKey(pr.state, pr.val) >> t.shift
+	for t.slots[i] != 0 {
+		i = (i + 1) & t.mask
+	}
+	t.slots[i] = uint32(p + 1)
+	t.n++
+}
+
+func (t *pairTable) bytes() int64 { return int64(len(t.slots)) * 4 }
