@@ -414,7 +414,16 @@ func Explore(m *Machine, opts Options) *Result {
 		stopped = Stop{Kind: StopStates, MaxStates: opts.MaxStates}
 	}
 	if e.or.on {
-		// The valuations of the outcome registers (outregs.go).
+		// The valuations of the outcome registers (outregs.go). What
+		// only the search itself reads goes first: the index of the
+		// states (decoding needs only the tuples), their parents,
+		// distances and sleep sets (witnesses are the pairs' paths).
+		e.states.table = nil
+		e.nodes.parent.reset()
+		e.nodes.via.reset()
+		e.nodes.dist.reset()
+		e.nodes.sleep.reset()
+		e.sleeps.reset()
 		e.propagate(ctx, m.Initial(), &stopped)
 		e.res.Pairs = int(e.or.npairs)
 		e.charge()

@@ -145,7 +145,8 @@ type orState struct {
 	k    int        // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
-	edges  []orEdge
+	edges  [][]orEdge // in pages of edgePage, so that growing copies nothing
+	nedges int32
 	labs   []orWrite
 	labIdx map[string]uint32 // the writes' numbers: where they start in labs
 	labKey []byte
@@ -171,7 +172,7 @@ type orState struct {
 // reset readies the reduction for a search of m, on or not.
 func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
-	o.edges, o.labs, o.ends = o.edges[:0], o.labs[:0], o.ends[:0]
+	o.edges, o.nedges, o.labs, o.ends = o.edges[:0], 0, o.labs[:0], o.ends[:0]
 	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
 	clear(o.queue)
 	o.queue = o.queue[:0]
@@ -282,7 +283,7 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
-	o.edges = append(o.edges, orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
+	o.addEdge(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -326,24 +327,26 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
 	// The edges by source state.
 	n := e.states.n
-	o.csrBytes = int64(n+1)*4 + int64(len(o.edges))*8
+	ne := int(o.nedges)
+	o.csrBytes = int64(n+1)*4 + int64(n)*4 + int64(ne)*4
 	defer func() { o.csrBytes = 0 }()
 	// (Buffers kept from search to search: a batch of small tests
 	// explores thousands of times.)
 	start := grow(o.start, n+1)
 	clear(start)
-	for _, ed := range o.edges {
-		start[ed.src+1]++
+	for i := range ne {
+		start[o.edge(int32(i)).src+1]++
 	}
 	for i := 1; i <= n; i++ {
 		start[i] += start[i-1]
 	}
-	order := grow(o.order, len(o.edges))
+	order := grow(o.order, ne)
 	fill := append(o.fill[:0], start[:n]...)
 	o.start, o.order, o.fill = start, order, fill
-	for i, ed := range o.edges {
-		order[fill[ed.src]] = int32(i)
-		fill[ed.src]++
+	for i := range ne {
+		src := o.edge(int32(i)).src
+		order[fill[src]] = int32(i)
+		fill[src]++
 	}
 	if o.valIdx == nil {
 		o.valIdx = make(map[string]uint32)
@@ -403,7 +406,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 				e.terminal(p, s)
 			}
 			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
-				ed := &o.edges[ei]
+				ed := o.edge(ei)
 				id := pr.val // most moves write no outcome register
 				if ed.nlab > 0 || ed.perm >= 0 {
 					id = e.update(pr.val, ed)
@@ -463,7 +466,30 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	return id
 }
 
-const pairPage = 1024
+const (
+	pairPage = 1024
+	edgePage = 512
+)
+
+// edge returns edge i.
+func (o *orState) edge(i int32) *orEdge {
+	return &o.edges[i/edgePage][i%edgePage]
+}
+
+// addEdge adds ed.
+func (o *orState) addEdge(ed orEdge) {
+	i := o.nedges
+	if int(i/edgePage) == len(o.edges) {
+		// A page a previous search left (reset keeps them), or a new one.
+		if len(o.edges) < cap(o.edges) && o.edges[:len(o.edges)+1][len(o.edges)] != nil {
+			o.edges = o.edges[:len(o.edges)+1]
+		} else {
+			o.edges = append(o.edges, make([]orEdge, edgePage))
+		}
+	}
+	o.edges[i/edgePage][i%edgePage] = ed
+	o.nedges++
+}
 
 // pair returns pair p.
 func (o *orState) pair(p int32) *orPair {
@@ -489,7 +515,7 @@ func (o *orState) addPair(pr orPair) int32 {
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
 	// Maps: about 48 bytes an entry besides the key.
-	return o.csrBytes + int64(cap(o.edges))*24 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + int64(len(o.edges))*edgePage*24 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
 		int64(len(o.pairs))*pairPage*20 + o.pairIdx.bytes() + o.memo.bytes() + int64(len(o.labIdx))*64
 }

@@ -138,13 +138,17 @@ type jsonOutcome struct {
 }
 
 type jsonCheck struct {
-	Name     string        `json:"name"`
-	File     string        `json:"file"`
-	Mode     string        `json:"mode"`
-	Verdict  string        `json:"verdict"`
-	Positive int           `json:"positive"`
-	Negative int           `json:"negative"`
-	States   int           `json:"states"`
+	Name     string `json:"name"`
+	File     string `json:"file"`
+	Mode     string `json:"mode"`
+	Verdict  string `json:"verdict"`
+	Positive int    `json:"positive"`
+	Negative int    `json:"negative"`
+	States   int    `json:"states"`
+	// Pairs: with the registers only the outcome reads left out of the
+	// states (machine.Result.Pairs), the states with those registers'
+	// values they stand for.
+	Pairs    int           `json:"pairs,omitempty"`
 	Outcomes []jsonOutcome `json:"outcomes"`
 	// FinalStates counts the distinct final states reached (before the
 	// filter); Deadlocked and Faulted the stuck and faulted states, each
@@ -189,7 +193,7 @@ func CheckJSON(arg string, r scenarios.Run) ([]byte, error) {
 		j.Error = fail.Error()
 	}
 	if r.Result != nil {
-		j.States = r.Result.States
+		j.States, j.Pairs = r.Result.States, r.Result.Pairs
 		v := r.Verdict()
 		if fail == nil {
 			j.Verdict = string(v.Observation)
