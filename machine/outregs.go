@@ -2,7 +2,8 @@ package machine
 
 import (
 	"context"
-	"encoding/binary"
+	"math/bits"
+	"slices"
 )
 
 // Outcome registers (reduction redOutRegs). Most registers of a litmus
@@ -115,7 +116,7 @@ type orWrite struct {
 
 // orEdge is a recorded move of the skeleton search: from state src to
 // state dst by via (packed), at cost, renamed by automorphism perm (-1:
-// none), writing labs[lab:lab+nlab].
+// none), writing labs[lab+1:lab+1+nlab] (labs[lab] holds nlab).
 type orEdge struct {
 	src, dst int32
 	via, lab uint32
@@ -148,13 +149,12 @@ type orState struct {
 	edges  [][]orEdge // in pages of edgePage, so that growing copies nothing
 	nedges int32
 	labs   []orWrite
-	labIdx map[string]uint32 // the writes' numbers: where they start in labs
-	labKey []byte
+	labIdx idTable // the writes' numbers: where they start in labs
 	ends   []uint64
 	// Phase two: the valuations (k values each, interned), the pairs and
 	// their index by state and valuation, and the queue by distance.
 	vals    []Value
-	valIdx  map[string]uint32
+	valIdx  idTable
 	pairs   [][]orPair // in pages of pairPage, so that growing copies nothing
 	npairs  int32
 	pairIdx pairTable // pairs by state and valuation
@@ -164,7 +164,6 @@ type orState struct {
 	csrBytes           int64
 	start, order, fill []int32
 	queue              [][]int32
-	keyBuf             []byte
 	tmp                []Value
 	tmp2               []Value
 }
@@ -176,10 +175,10 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
 	clear(o.queue)
 	o.queue = o.queue[:0]
-	clear(o.valIdx)
+	o.valIdx.reset()
 	o.pairIdx.reset()
 	o.memo.reset()
-	clear(o.labIdx)
+	o.labIdx.reset()
 	if !on {
 		return
 	}
@@ -267,19 +266,19 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 	o := &e.or
 	lab := uint32(0)
 	if len(sc.writes) > 0 {
-		b := o.labKey[:0]
+		h := uint64(len(sc.writes))
 		for _, w := range sc.writes {
-			b = binary.AppendUvarint(b, uint64(w.slot))
-			b = binary.AppendVarint(b, int64(w.val))
+			h = hashMix(hashMix(h, uint64(w.slot)), uint64(w.val))
 		}
-		o.labKey = b
-		if o.labIdx == nil {
-			o.labIdx = make(map[string]uint32)
-		}
+		ws := sc.writes
 		var ok bool
-		if lab, ok = o.labIdx[string(b)]; !ok {
+		if lab, ok = o.labIdx.get(h, func(at uint32) bool {
+			// Each list starts with its length, so a start names one.
+			return o.labs[at].val == Value(len(ws)) && slices.Equal(o.labs[at+1:int(at)+1+len(ws)], ws)
+		}); !ok {
 			lab = uint32(len(o.labs))
-			o.labIdx[string(b)] = lab
+			o.labIdx.put(h, lab)
+			o.labs = append(o.labs, orWrite{val: Value(len(ws))})
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
@@ -301,18 +300,22 @@ func (o *orState) isEnd(idx int32) bool {
 
 // internVal returns the number of valuation v.
 func (o *orState) internVal(v []Value) uint32 {
-	b := o.keyBuf[:0]
+	h := uint64(0)
 	for _, x := range v {
-		b = binary.AppendVarint(b, int64(x))
+		h = hashMix(h, uint64(x))
 	}
-	o.keyBuf = b
-	if id, ok := o.valIdx[string(b)]; ok {
+	if id, ok := o.valIdx.get(h, func(id uint32) bool { return slices.Equal(o.val(id), v) }); ok {
 		return id
 	}
 	id := uint32(len(o.vals) / max(o.k, 1))
-	o.valIdx[string(b)] = id
+	o.valIdx.put(h, id)
 	o.vals = append(o.vals, v...)
 	return id
+}
+
+// hashMix adds x to hash h.
+func hashMix(h, x uint64) uint64 {
+	return bits.RotateLeft64(h^x, 27) * 0xbf58476d1ce4e5b9
 }
 
 func (o *orState) val(id uint32) []Value {
@@ -347,9 +350,6 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		src := o.edge(int32(i)).src
 		order[fill[src]] = int32(i)
 		fill[src]++
-	}
-	if o.valIdx == nil {
-		o.valIdx = make(map[string]uint32)
 	}
 	v0 := make([]Value, o.k)
 	for c := range init.cpus {
@@ -447,8 +447,10 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 		}
 	}
 	copy(o.tmp, o.val(v))
-	for _, wr := range o.labs[ed.lab : ed.lab+uint32(ed.nlab)] {
-		o.tmp[wr.slot] = wr.val
+	if ed.nlab > 0 {
+		for _, wr := range o.labs[ed.lab+1 : ed.lab+1+uint32(ed.nlab)] {
+			o.tmp[wr.slot] = wr.val
+		}
 	}
 	next := o.tmp
 	if ed.perm >= 0 {
@@ -516,6 +518,6 @@ func (o *orState) addPair(pr orPair) int32 {
 func (o *orState) bytes() int64 {
 	// Maps: about 48 bytes an entry besides the key.
 	return o.csrBytes + int64(len(o.edges))*edgePage*24 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
-		int64(cap(o.vals))*8 + int64(len(o.valIdx))*(48+int64(o.k)*2) +
-		int64(len(o.pairs))*pairPage*20 + o.pairIdx.bytes() + o.memo.bytes() + int64(len(o.labIdx))*64
+		int64(cap(o.vals))*8 + o.valIdx.bytes() +
+		int64(len(o.pairs))*pairPage*20 + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
 }

@@ -146,3 +146,64 @@ func (t *pairTable) insert(o *orState, p int32) {
 }
 
 func (t *pairTable) bytes() int64 { return int64(len(t.slots)) * 4 }
+
+// idTable finds numbered items (valuations, lists of writes: outregs.go)
+// by their hash, which it keeps with each number so that growing needs
+// no items; the caller confirms a match against its own copy of the item
+// (two items may share a hash). It allocates nothing per item, where a
+// map keyed by the item's bytes allocated a string each (a fifth of a
+// small exploration's allocations).
+type idTable struct {
+	hs    []uint64
+	ids   []uint32 // number + 1, 0 for an empty slot
+	n     int
+	mask  uint64
+	shift uint
+}
+
+func (t *idTable) reset() {
+	clear(t.ids)
+	t.n = 0
+}
+
+// get returns the number stored with hash h for which same is true.
+func (t *idTable) get(h uint64, same func(id uint32) bool) (uint32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	for i := (h * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & t.mask {
+		switch id := t.ids[i]; {
+		case id == 0:
+			return 0, false
+		case t.hs[i] == h && same(id-1):
+			return id - 1, true
+		}
+	}
+}
+
+// put stores number id with hash h.
+func (t *idTable) put(h uint64, id uint32) {
+	if 2*(t.n+1) > len(t.ids) {
+		hs, ids := t.hs, t.ids
+		size := max(64, 2*len(ids))
+		t.hs, t.ids = make([]uint64, size), make([]uint32, size)
+		t.mask, t.shift, t.n = uint64(size-1), uint(64-bits.Len(uint(size-1))), 0
+		for i, old := range ids {
+			if old != 0 {
+				t.insert(hs[i], old)
+			}
+		}
+	}
+	t.insert(h, id+1)
+}
+
+func (t *idTable) insert(h uint64, stored uint32) {
+	i := (h * 0x9E3779B97F4A7C15) >> t.shift
+	for t.ids[i] != 0 {
+		i = (i + 1) & t.mask
+	}
+	t.hs[i], t.ids[i] = h, stored
+	t.n++
+}
+
+func (t *idTable) bytes() int64 { return int64(len(t.ids)) * 12 }

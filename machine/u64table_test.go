@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -38,6 +39,28 @@ func TestU64TableIsAMap(t *testing.T) {
 		}
 		if tab.n != len(want) {
 			rt.Fatalf("%d keys, want %d", tab.n, len(want))
+		}
+	})
+}
+
+// idTable finds every item put, by hash and the caller's own equality,
+// however many items share a hash (here: most of them).
+func TestIDTableFindsItems(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		var tab idTable
+		var items []uint64 // item id is its index
+		hash := func(x uint64) uint64 { return x % 7 }
+		for i, n := 0, rapid.IntRange(0, 1500).Draw(rt, "ops"); i < n; i++ {
+			x := rapid.Uint64Range(0, 400).Draw(rt, "x")
+			id, ok := tab.get(hash(x), func(id uint32) bool { return items[id] == x })
+			want := slices.Index(items, x)
+			if ok != (want >= 0) || ok && int(id) != want {
+				rt.Fatalf("get(%d) = %d, %v; want %d", x, id, ok, want)
+			}
+			if !ok {
+				tab.put(hash(x), uint32(len(items)))
+				items = append(items, x)
+			}
 		}
 	})
 }
