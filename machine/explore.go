@@ -169,6 +169,10 @@ type OutcomeResult struct {
 	// Witness is a shortest step sequence (within the explored graph) from
 	// the initial state to a final state with this outcome.
 	Witness []Step
+	// Cost is the witness's length as the search counts it (ordinary
+	// steps, a load issued early counting earlyLoadCost), before the
+	// steps the execution does not need are pruned from it.
+	Cost int
 }
 
 // DeadlockResult is a stuck state the search reached.
@@ -636,7 +640,7 @@ func (e *explorer) finish(stopped Stop, start time.Time) *Result {
 				wit[i] = e.m.sym[acc.perm].step(st)
 			}
 		}
-		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: wit})
+		e.res.Outcomes = append(e.res.Outcomes, OutcomeResult{Outcome: acc.outcome, States: acc.states, Witness: wit, Cost: int(e.nodeDist(acc.node))})
 	}
 	e.res.Elapsed = time.Since(start)
 	if e.res.States > 0 {

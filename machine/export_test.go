@@ -30,6 +30,9 @@ var Reductions = []struct {
 // RedSymmetry is the symmetry reduction (symmetry.go).
 const RedSymmetry = redSymmetry
 
+// RedOutRegs is the outcome-register reduction (outregs.go).
+const RedOutRegs = redOutRegs
+
 // Automorphisms returns how many automorphisms besides the identity the
 // symmetry reduction finds in p.
 func Automorphisms(p *Program) int { return len(automorphisms(p)) }
