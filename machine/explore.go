@@ -429,7 +429,7 @@ func Explore(m *Machine, opts Options) *Result {
 		e.nodes.sleep.reset()
 		e.sleeps.reset()
 		e.propagate(ctx, m.Initial(), &stopped)
-		e.res.Pairs = int(e.or.npairs)
+		e.res.Pairs = int(e.or.pairs.n)
 		e.charge()
 	}
 	for _, t := range transitions {

@@ -146,8 +146,7 @@ type orState struct {
 	k    int        // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
-	edges  [][]orEdge // in pages of edgePage, so that growing copies nothing
-	nedges int32
+	edges  pages[orEdge]
 	labs   []orWrite
 	labIdx idTable // the writes' numbers: where they start in labs
 	ends   []uint64
@@ -155,8 +154,7 @@ type orState struct {
 	// their index by state and valuation, and the queue by distance.
 	vals    []Value
 	valIdx  idTable
-	pairs   [][]orPair // in pages of pairPage, so that growing copies nothing
-	npairs  int32
+	pairs   pages[orPair]
 	pairIdx pairTable // pairs by state and valuation
 	memo    u64Table  // update's results
 	// csrBytes is what propagate's index of the edges by source holds
@@ -171,8 +169,9 @@ type orState struct {
 // reset readies the reduction for a search of m, on or not.
 func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
-	o.edges, o.nedges, o.labs, o.ends = o.edges[:0], 0, o.labs[:0], o.ends[:0]
-	o.vals, o.pairs, o.npairs = o.vals[:0], o.pairs[:0], 0
+	o.edges.reset(9)  // pages of 512 moves (12 KiB)
+	o.pairs.reset(10) // and of 1,024 pairs (20 KiB): a small search touches one each
+	o.labs, o.ends, o.vals = o.labs[:0], o.ends[:0], o.vals[:0]
 	clear(o.queue)
 	o.queue = o.queue[:0]
 	o.valIdx.reset()
@@ -282,7 +281,7 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
-	o.addEdge(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
+	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -330,7 +329,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
 	// The edges by source state.
 	n := e.states.n
-	ne := int(o.nedges)
+	ne := int(o.edges.n)
 	o.csrBytes = int64(n+1)*4 + int64(n)*4 + int64(ne)*4
 	defer func() { o.csrBytes = 0 }()
 	// (Buffers kept from search to search: a batch of small tests
@@ -367,7 +366,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 		o.queue[d] = append(o.queue[d], p)
 	}
 	v0id := o.internVal(v0)
-	o.pairIdx.put(o, o.addPair(orPair{state: 0, val: v0id, parent: -1}))
+	o.pairIdx.put(o, o.pairs.add(orPair{state: 0, val: v0id, parent: -1}))
 	push(0, 0)
 	w := e.workers[0]
 	popped := 0
@@ -420,7 +419,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 					}
 					continue
 				}
-				q := o.addPair(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
+				q := o.pairs.add(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
 				o.pairIdx.put(o, q)
 				push(q, int32(nd))
 			}
@@ -468,56 +467,57 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	return id
 }
 
-const (
-	pairPage = 1024
-	edgePage = 512
-)
+// pages holds a growing list of Ts in pages of 1<<bits, so that growing
+// copies nothing, and keeps its pages from search to search (reset).
+type pages[T any] struct {
+	pages [][]T
+	n     int32
+	bits  uint
+}
+
+// at returns element i.
+func (p *pages[T]) at(i int32) *T {
+	return &p.pages[i>>p.bits][i&(1<<p.bits-1)]
+}
+
+// add appends v and returns its number.
+func (p *pages[T]) add(v T) int32 {
+	i := p.n
+	if k := int(i >> p.bits); k == len(p.pages) {
+		// A page a previous search left, or a new one.
+		if k < cap(p.pages) && p.pages[:k+1][k] != nil {
+			p.pages = p.pages[:k+1]
+		} else {
+			p.pages = append(p.pages, make([]T, 1<<p.bits))
+		}
+	}
+	*p.at(i) = v
+	p.n++
+	return i
+}
+
+// reset empties p, keeping its pages; bits is the page size's log.
+func (p *pages[T]) reset(bits uint) {
+	if bits != p.bits {
+		p.pages = nil
+	}
+	p.pages, p.n, p.bits = p.pages[:0], 0, bits
+}
+
+// bytes is what p holds, with elements of size bytes each.
+func (p *pages[T]) bytes(size int64) int64 {
+	return int64(len(p.pages)) << p.bits * size
+}
 
 // edge returns edge i.
-func (o *orState) edge(i int32) *orEdge {
-	return &o.edges[i/edgePage][i%edgePage]
-}
-
-// addEdge adds ed.
-func (o *orState) addEdge(ed orEdge) {
-	i := o.nedges
-	if int(i/edgePage) == len(o.edges) {
-		// A page a previous search left (reset keeps them), or a new one.
-		if len(o.edges) < cap(o.edges) && o.edges[:len(o.edges)+1][len(o.edges)] != nil {
-			o.edges = o.edges[:len(o.edges)+1]
-		} else {
-			o.edges = append(o.edges, make([]orEdge, edgePage))
-		}
-	}
-	o.edges[i/edgePage][i%edgePage] = ed
-	o.nedges++
-}
+func (o *orState) edge(i int32) *orEdge { return o.edges.at(i) }
 
 // pair returns pair p.
-func (o *orState) pair(p int32) *orPair {
-	return &o.pairs[p/pairPage][p%pairPage]
-}
-
-// addPair adds pr and returns its number.
-func (o *orState) addPair(pr orPair) int32 {
-	p := o.npairs
-	if int(p/pairPage) == len(o.pairs) {
-		// A page a previous search left (reset keeps them), or a new one.
-		if len(o.pairs) < cap(o.pairs) && o.pairs[:len(o.pairs)+1][len(o.pairs)] != nil {
-			o.pairs = o.pairs[:len(o.pairs)+1]
-		} else {
-			o.pairs = append(o.pairs, make([]orPair, pairPage))
-		}
-	}
-	o.pairs[p/pairPage][p%pairPage] = pr
-	o.npairs++
-	return p
-}
+func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
-	// Maps: about 48 bytes an entry besides the key.
-	return o.csrBytes + int64(len(o.edges))*edgePage*24 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + o.edges.bytes(24) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + o.valIdx.bytes() +
-		int64(len(o.pairs))*pairPage*20 + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
+		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
 }

@@ -17,6 +17,13 @@ type u64Table struct {
 	shift uint // 64 less log2 of the slots
 }
 
+// tableShape returns, for a table of size slots (a power of two), the
+// mask of a slot number, the shift that takes a 64-bit multiplicative hash
+// to a slot (its top bits, the best mixed), and no entries yet.
+func tableShape(size int) (mask uint64, shift uint, n int) {
+	return uint64(size - 1), uint(64 - bits.Len(uint(size-1))), 0
+}
+
 // reset empties t, keeping its slots when it had some.
 func (t *u64Table) reset() {
 	clear(t.used)
@@ -67,9 +74,7 @@ func (t *u64Table) grow() {
 	keys, vals, used := t.keys, t.vals, t.used
 	size := max(64, 2*len(keys))
 	t.keys, t.vals, t.used = make([]uint64, size), make([]uint32, size), make([]bool, size)
-	t.mask = uint64(size - 1)
-	t.shift = uint(64 - bits.Len(uint(size-1)))
-	t.n = 0
+	t.mask, t.shift, t.n = tableShape(size)
 	for i, u := range used {
 		if u {
 			t.put(keys[i], vals[i])
@@ -125,7 +130,7 @@ func (t *pairTable) put(o *orState, p int32) {
 		old := t.slots
 		size := max(64, 2*len(old))
 		t.slots = make([]uint32, size)
-		t.mask, t.shift, t.n = uint64(size-1), uint(64-bits.Len(uint(size-1))), 0
+		t.mask, t.shift, t.n = tableShape(size)
 		for _, q := range old {
 			if q != 0 {
 				t.insert(o, int32(q-1))
@@ -187,7 +192,7 @@ func (t *idTable) put(h uint64, id uint32) {
 		hs, ids := t.hs, t.ids
 		size := max(64, 2*len(ids))
 		t.hs, t.ids = make([]uint64, size), make([]uint32, size)
-		t.mask, t.shift, t.n = uint64(size-1), uint(64-bits.Len(uint(size-1))), 0
+		t.mask, t.shift, t.n = tableShape(size)
 		for i, old := range ids {
 			if old != 0 {
 				t.insert(hs[i], old)
