@@ -48,7 +48,9 @@
 //     and unlocks as moves of known footprint), step-level persistent sets
 //     (persistentpart.go: a CPU takes part with only the moves that
 //     perform some of its instructions, so that a CPU storing every
-//     location no longer pulls in every reader), sleep sets on top of
+//     location no longer pulls in every reader; in SRCU programs too,
+//     where a partial CPU performs no SRCU operation along the paths
+//     that leave its moves out), sleep sets on top of
 //     them where RCU grace periods are and grace-period starts are not
 //     taken alone, so not with the default reductions (sleep.go: a move
 //     that commutes with one taken before it is not taken again after

@@ -310,6 +310,10 @@ type explorer struct {
 	finals    []*State
 	// or is the outcome-register reduction's (outregs.go).
 	or orState
+	// srcuStays: every grace period is an SRCU one and every section
+	// bracketed, so a CPU inside a section of each synchronised domain
+	// stays non-quiescent until it moves (persistentset.go, srcuInside).
+	srcuStays bool
 }
 
 type outcomeAcc struct {
@@ -743,6 +747,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	// Not with grace-period starts taken alone: that choice is not a
 	// persistent set (sleep.go, "Where").
 	e.sleepy = e.on(redSleep) && m.hasSync && !e.on(redGraceStep)
+	e.srcuStays = m.hasSyncSRCU && !m.hasSync && m.srcuBracketed&m.srcuDomainLocs() == m.srcuDomainLocs()
 	e.or.reset(m, e.on(redOutRegs) && opts.Prune == nil)
 	e.mem.reset()
 	for len(e.cpus) < n {
@@ -1028,7 +1033,8 @@ type worker struct {
 	symTied      []int
 	memos        [][]moveMemo // per CPU, per move of cpuMvs: what the footprints learnt (moveMemo)
 	memoLive     bool         // memos are of the state being expanded
-	stuckAll     uint32       // stuckIn of every CPU of the state being expanded (persistentSet)
+	stuckAll     uint32       // stuckIn of every CPU of the state being expanded (persistentSet), srcuIn too
+	srcuIn       uint32       // srcuInside of the state being expanded, when srcuStays (else 0)
 	afterSc      [][]scratch  // per CPU, per move: the state after it (moveMemo.after)
 	// changedOnly's undo buffers.
 	undoGP    []uint32

@@ -102,6 +102,37 @@ import "math/bits"
 // lines (the lazy variants of those moves), which its line conflicts
 // cover.
 //
+// SRCU (srcu.go; persistentset.go's "SRCU" for what its state adds). A
+// partial CPU's class also holds srcu_read_lock (its index feeding no
+// address, as for a load), srcu_read_unlock and synchronize_srcu, but a
+// partial CPU performs no SRCU operation along I-free paths. SRCU
+// operations are performed in order only (early issue passes none, and
+// nothing is issued early past one at the pc), and the pc passes no
+// instruction of I_c not yet performed, so a CPU joins whole when it
+// could reach one in order before such an instruction (srcuLeft: in
+// straight-line code, one between its pc and the first of them; with a
+// branch or jump, any reachable). So along I-free paths a partial CPU
+// opens and closes no section and re-adds no CPU; its loads, stores and
+// commits touch SRCU's state only through the sections values carry (in
+// LOC of their lines, which the line conflicts cover) and through its
+// buffer and queue (its quiescence: delays and arrivals, as for RCU). An
+// SRCU operation in T is its CPU's in-order instruction (pinned), with
+// the footprint persistentset.go gives it (srcuFoot, changedOnly); a
+// grace period's start stays unknown. Pinned at an SRCU operation, the
+// CPU's I-free moves are commits of its other entries only (nothing is
+// issued early past it): they touch no SRCU state but its quiescence,
+// and only ever let it report sooner, so they enable and never disable
+// an srcu_read_lock's late-section wait, and either order ends in the
+// same state; an I-move that opens or closes a section counts as
+// delaying its CPU, as a store does. A CPU of T waiting in an SRCU grace
+// period keeps it unended along I-free paths as srcuHold says, with the
+// partial CPUs counted as moving (their commits may drain them) but
+// unlocking nothing; a closer of an open section it waits for joins
+// pinned when it can (its in-order instruction then stays unperformed,
+// so it unlocks nothing either), else whole. With srcuStays, a CPU of T
+// inside a section of every synchronised domain is stuck (srcuInside):
+// partial ones too, as they unlock nothing along I-free paths.
+//
 // Forward commutation takes, of an I-move with lazy variants, the one
 // that applies its line's queued invalidation: an I-free move of its CPU
 // that applies the whole queue first (a report after applying it) leaves
@@ -219,8 +250,19 @@ func (e *explorer) partClass(c int, in *Instr) bool {
 		return (in.Access == Once || in.Access == Plain) && in.Addr != nil && in.Addr.Op == EConst
 	case OpRCULock, OpRCUUnlock, OpSyncRCU:
 		return true
+	case OpSRCULock:
+		// Its index register feeds no address (as for a load, above).
+		return m.Mode != ARM || !in.HasDst || m.fut.addrRegs[c]&(1<<in.Dst) == 0
+	case OpSRCUUnlock, OpSyncSRCU:
+		return true
 	}
 	return false
+}
+
+// srcuOp reports whether in is an SRCU lock, unlock or grace period:
+// early issue passes none of them (srcu.go).
+func srcuOp(in *Instr) bool {
+	return in.Op == OpSRCULock || in.Op == OpSRCUUnlock || in.Op == OpSyncSRCU
 }
 
 // partInfoOf computes CPU c's partInfo at s into pi.
@@ -283,7 +325,7 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 		}
 		d := mv.lock || mv.store != 0
 		for l := ids; l != 0; l &= l - 1 {
-			if k := bits.TrailingZeros64(l); k < len(code) && (code[k].Op == OpStore || code[k].Op == OpRCULock) && mv.step.Kind != StepCommit {
+			if k := bits.TrailingZeros64(l); k < len(code) && (code[k].Op == OpStore || code[k].Op == OpRCULock || srcuOp(&code[k])) && mv.step.Kind != StepCommit {
 				d = true
 			}
 		}
@@ -313,8 +355,10 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 }
 
 // partFutOf is what partial CPU d, holding instructions ids in T, may do
-// along I-free paths (see above), and the lines it may access there.
-func (e *explorer) partFutOf(s *State, d int, ids uint64, pi *partInfo, queued uint64) (f futFoot, access uint64, pinned bool) {
+// along I-free paths (see above), and the lines it may access there;
+// srcuLeft when it may perform an SRCU lock, unlock or grace period there
+// (then it joins whole: see "SRCU" above).
+func (e *explorer) partFutOf(s *State, d int, ids uint64, pi *partInfo, queued uint64) (f futFoot, access uint64, pinned, srcuLeft bool) {
 	m := e.m
 	ds := &s.cpus[d]
 	code := m.code(d)
@@ -324,14 +368,20 @@ func (e *explorer) partFutOf(s *State, d int, ids uint64, pi *partInfo, queued u
 	case m.finished(s, d):
 	case pinned:
 		// The in-order instruction (after a postponed lock) is in ids:
-		// what it may issue early lies before the next synchronize_rcu,
-		// which nothing passes.
+		// what it may issue early lies before the next synchronize_rcu
+		// or SRCU operation, which nothing passes (nothing passes an
+		// SRCU operation at the pc either).
 		first := bits.TrailingZeros64(pi.exec)
-		for k := first + 1; k < len(code) && code[k].Op != OpSyncRCU; k++ {
-			instrs |= 1 << k
+		if !srcuOp(&code[first]) {
+			for k := first + 1; k < len(code) && code[k].Op != OpSyncRCU && !srcuOp(&code[k]); k++ {
+				instrs |= 1 << k
+			}
 		}
 	default:
 		instrs = m.fut.reach[d][ds.pc]
+		if m.hasSRCU() {
+			srcuLeft = e.srcuInOrder(s, d, ids)
+		}
 	}
 	instrs &^= ds.early | ids
 	sync := false
@@ -358,7 +408,39 @@ func (e *explorer) partFutOf(s *State, d int, ids uint64, pi *partInfo, queued u
 		// own lines (their lazy variants); a grace period drains it.
 		f.observe = sync
 	}
-	return f, access, pinned
+	return f, access, pinned, srcuLeft
+}
+
+// srcuInOrder reports whether CPU d may perform an SRCU operation along
+// a path that performs none of the instructions ids: SRCU operations are
+// performed in order only, and the pc passes no instruction of ids not
+// yet performed (that would perform it), so in straight-line code only
+// those from the pc to the first such instruction count. With a branch
+// or jump there, every one reachable does.
+func (e *explorer) srcuInOrder(s *State, d int, ids uint64) bool {
+	m := e.m
+	ds := &s.cpus[d]
+	code := m.code(d)
+	if m.finished(s, d) {
+		return false
+	}
+	reach := m.fut.reach[d][ds.pc]
+	straight := true
+	for l := reach; l != 0; l &= l - 1 {
+		if k := bits.TrailingZeros64(l); k < len(code) && (code[k].Op == OpBranch || code[k].Op == OpJump) {
+			straight = false
+			break
+		}
+	}
+	for k := int(ds.pc); k < len(code); k++ {
+		if straight && ids&(1<<k) != 0 && ds.early&(1<<k) == 0 {
+			return false
+		}
+		if reach&(1<<k) != 0 && srcuOp(&code[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // idAccess returns the lines CPU c's instructions ids access (and their
@@ -502,6 +584,11 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 			continue
 		}
 		inT := func(c int) bool { return whole&(1<<c) != 0 || ids[c] != 0 }
+		for c := 0; c < n; c++ {
+			if inT(c) {
+				stuck |= w.srcuIn & (1 << c) // (srcuInside: none unlocks along I-free paths)
+			}
+		}
 		// Conflicts between the moves of T and the others' futures.
 		for c := 0; c < n && !changed; c++ {
 			if !inT(c) {
@@ -554,7 +641,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 						break
 					}
 					cand |= next
-					f, _, _ := e.partFutOf(s, d, cand, pi, pi.queued)
+					f, _, _, _ := e.partFutOf(s, d, cand, pi, pi.queued)
 					if !e.conflictsStuck(s, stuck, c, d, cf, &f, live, rereads) {
 						break
 					}
@@ -589,6 +676,29 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 		}
 		for c := 0; c < n && !changed; c++ {
 			if whole&(1<<c) == 0 || !w.cur[c].waitsGP {
+				continue
+			}
+			if s.cpus[c].gpDomain != 0 {
+				// An SRCU grace period: srcuHold, with the partial CPUs
+				// counted as moving (they may commit along I-free paths)
+				// but unlocking nothing (none performs an SRCU operation
+				// there: srcuLeft).
+				var partial uint32
+				for x := 0; x < n; x++ {
+					if ids[x] != 0 {
+						partial |= 1 << x
+					}
+				}
+				if x, ok := e.srcuHold(s, whole, whole|partial, c); !ok {
+					// A closer of an open section joins pinned, when it
+					// can: then it unlocks nothing along I-free paths.
+					if pi := &w.pinfo[bits.TrailingZeros32(x)]; bits.OnesCount32(x) == 1 && pi.eligible && pi.exec != 0 && e.srcuCloser(s, c, x) {
+						ids[bits.TrailingZeros32(x)] = pi.exec
+					} else {
+						whole |= x
+					}
+					changed = true
+				}
 				continue
 			}
 			owe := s.cpus[c].gpWait
@@ -713,8 +823,8 @@ func (e *explorer) partStepFor(s *State, w *worker, c int, in uint64, live uint6
 		ps.kind = partGlobal
 		return ps
 	}
-	f, access, pinned := e.partFutOf(s, c, ids, pi, pi.queued)
-	if access&e.idAccess(s, c, ids) != 0 {
+	f, access, pinned, srcuLeft := e.partFutOf(s, c, ids, pi, pi.queued)
+	if access&e.idAccess(s, c, ids) != 0 || srcuLeft {
 		ps.kind = partJoins
 		return ps
 	}

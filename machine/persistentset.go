@@ -195,9 +195,19 @@ import (
 //   - frozen stays for RCU grace periods only (an SRCU one may end
 //     without a move of P: a section closed elsewhere).
 //
-// The step-level sets (persistentpart.go), the postponed stores and
-// locks, and symmetry still leave programs with SRCU to the full search
-// of the moves they cover.
+//   - Inside a section (srcuStays: every grace period is an SRCU one and
+//     every section bracketed, so a section is closed by its opener
+//     only). A CPU inside an open section of every synchronised domain
+//     owes every grace period that starts a report until it unlocks,
+//     whatever its buffer and queue: a start changes none of its moves
+//     (not start-sensitive; its own srcu_read_lock is, srcuFoot), and
+//     in P, where it does not move, arrivals at it delay nothing (it
+//     counts as stuck: srcuInside).
+//
+// The step-level sets (persistentpart.go, with SRCU operations there
+// performed only by CPUs that join whole or pinned at one) apply to
+// SRCU programs too. The postponed stores and locks, and symmetry, still
+// leave programs with SRCU to the full search of the moves they cover.
 //
 // A move whose footprint is unknown — a grace period's start or end, a
 // report taken as a move, an instruction the footprint does not know, a
@@ -326,6 +336,11 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	w.fut = grow(w.fut, n)
 	w.resetMoveMemos(n)
 	w.stuckAll = stuckIn(s, ^uint32(0)) // closure's stuckIn(s, p) is p&stuckAll
+	w.srcuIn = 0
+	if e.srcuStays {
+		w.srcuIn = e.srcuInside(s)
+		w.stuckAll |= w.srcuIn
+	}
 	gpPossible := e.gpPossible(s)
 	live := m.liveWrites(s)
 	var rereads [32]uint64 // futureRereads of every CPU but the one named
@@ -405,7 +420,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	// Step-level sets only where grace periods are (issue 24's class):
 	// elsewhere the CPU-level ones already serve, and the state counts
 	// people see stay as they were.
-	if e.on(redPartialSet) && m.hasSync && !m.hasSRCU() && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+	if e.on(redPartialSet) && (m.hasSync || m.hasSyncSRCU) && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
 		return 0, partMoves, macro{}, true
 	}
 	return best, bestPart, bestMv, best != 0
@@ -553,7 +568,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				continue
 			}
 			if s.cpus[c].gpDomain != 0 {
-				if x, ok := e.srcuHold(s, p, c); !ok {
+				if x, ok := e.srcuHold(s, p, p, c); !ok {
 					p |= x
 					changed = true
 				}
@@ -598,8 +613,13 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	still := stuck
 	if m.hasSyncSRCU {
 		// A CPU inside an RCU reader still reports to an SRCU grace
-		// period: only stores buffered keep it from it.
-		still &= sbCPUs(s)
+		// period: only stores buffered keep it from it, or (srcuStays)
+		// being inside a section of each synchronised domain.
+		in := sbCPUs(s)
+		if e.srcuStays {
+			in |= e.srcuInside(s)
+		}
+		still &= in
 	}
 	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still != 0) {
 		return true
@@ -638,15 +658,29 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	return false
 }
 
+// srcuCloser reports whether srcuHold's CPU to add, x, is one that may
+// unlock a section the grace period of CPU c waits for, left open.
+func (e *explorer) srcuCloser(s *State, c int, x uint32) bool {
+	open := s.cpus[c].gpSecs & s.srcuOpen
+	for f := open; f != 0; f &= f - 1 {
+		if e.m.srcuClosers(s, bits.TrailingZeros32(f))&x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // srcuHold reports whether the end of CPU c's SRCU grace period stays
 // disabled along every path of moves of CPUs outside p, and if not, the
 // CPUs to add to p towards it (see "SRCU" above). It stays disabled while
 // a CPU of p that owes it a report has stores buffered and must drain
 // them to report (qsDrains): only its own commits drain them; or while a
-// section it waits for stays open: one that a CPU of p may still unlock
-// (another CPU's unlock leaves it open while one is left, laterUnlock, and
-// CPUs of p do not move), or that nobody may unlock any more.
-func (e *explorer) srcuHold(s *State, p uint32, c int) (uint32, bool) {
+// section it waits for stays open: one that a CPU of p, or of noUnlock,
+// may still unlock (another CPU's unlock leaves it open while one is
+// left, laterUnlock, and CPUs of p do not move; those of noUnlock, a
+// superset, perform no SRCU operation along those paths), or that nobody
+// may unlock any more.
+func (e *explorer) srcuHold(s *State, p, noUnlock uint32, c int) (uint32, bool) {
 	m := e.m
 	g := &s.cpus[c]
 	owe := g.gpWait
@@ -663,7 +697,7 @@ func (e *explorer) srcuHold(s *State, p uint32, c int) (uint32, bool) {
 	var add uint32
 	for f := open; f != 0; f &= f - 1 {
 		cl := m.srcuClosers(s, bits.TrailingZeros32(f))
-		if cl == 0 || cl&p != 0 {
+		if cl == 0 || cl&noUnlock != 0 {
 			return 0, true
 		}
 		if add == 0 {
@@ -695,6 +729,23 @@ func (e *explorer) srcuQuietSomewhere(s *State, c int) bool {
 		}
 	}
 	return false
+}
+
+// srcuInside returns the CPUs inside an open section of every domain a
+// synchronize_srcu names (srcuQuietSomewhere false). When srcuStays, such
+// a CPU owes a report to every grace period starting, whatever its queue
+// and buffer, until it unlocks: a bracketed section is closed by its
+// opener only, so along paths the CPU does not move in (or, a partial
+// CPU, performs no SRCU operation in: srcuLeft) it stays inside, and it
+// counts among the stuck CPUs of a set (stuckIn).
+func (e *explorer) srcuInside(s *State) uint32 {
+	var out uint32
+	for x := range s.cpus {
+		if !e.srcuQuietSomewhere(s, x) {
+			out |= 1 << x
+		}
+	}
+	return out
 }
 
 // sbCPUs returns the CPUs with stores buffered.
@@ -791,7 +842,11 @@ func (e *explorer) curFoot(s *State, c, lo, hi int, live uint64, rereads []uint6
 		f.locR |= sbLocs(cs.sb) // reservations decide its commits
 		f.observe = len(cs.iq) > 0 || cs.acqWait
 	}
-	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && (cs.rcuDepth == 0 || m.hasSyncSRCU)
+	quiet := cs.rcuDepth == 0 || m.hasSyncSRCU
+	if e.srcuStays {
+		quiet = e.srcuQuietSomewhere(s, c)
+	}
+	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && quiet
 	if !m.finished(s, c) && !cs.fault {
 		in := &m.code(c)[cs.pc]
 		switch in.Op {
