@@ -530,14 +530,14 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				if p&(1<<d) != 0 || calm[c]&(1<<d) != 0 {
 					continue
 				}
-				if e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads) {
+				if e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads, w.srcuIn) {
 					p |= 1 << d
 					changed = true
 				} else {
 					calm[c] |= 1 << d
 				}
 			}
-			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads) {
+			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads, w.srcuIn) {
 				*part = -1
 				changed = true
 				calm = [32]uint32{}
@@ -599,8 +599,10 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 // conflictsStuck reports whether what CPU d (outside P, or the remaining
 // future of P's partial CPU) may still do, df, conflicts with the moves
 // of CPU c (in P), cf, given the CPUs of the set that cannot report
-// without moving (stuckIn, or partClosure's count of them).
-func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64) bool {
+// without moving (stuckIn, or partClosure's count of them), and the CPUs
+// inside a section of every synchronised domain (srcuInside, when
+// srcuStays; else 0).
+func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64, srcuIn uint32) bool {
 	m := e.m
 	if e.frozen(s, stuck, d) {
 		return false // it cannot move along any path that leaves P out
@@ -615,11 +617,7 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 		// A CPU inside an RCU reader still reports to an SRCU grace
 		// period: only stores buffered keep it from it, or (srcuStays)
 		// being inside a section of each synchronised domain.
-		in := sbCPUs(s)
-		if e.srcuStays {
-			in |= e.srcuInside(s)
-		}
-		still &= in
+		still &= sbCPUs(s) | srcuIn
 	}
 	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still != 0) {
 		return true
