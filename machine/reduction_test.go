@@ -485,23 +485,27 @@ exists (2:r0=1)
 // read-read cycle closed by one CPU storing every location, and in a
 // ring of RCU readers, every CPU's future touches its neighbours' lines.
 // With the reduction off the search must store more states and reach the
-// same outcomes, deadlocks and faults.
+// same outcomes, deadlocks and faults. The same with SRCU domains, where
+// it must act too.
 func TestPartialSetActs(t *testing.T) {
 	var cases []struct{ name, src string }
-	for _, roles := range []string{"G+R+R", "GG+R+R+R"} {
-		p, err := litmusgen.ReadersCycle(roles, false)
+	for _, srcu := range []bool{false, true} {
+		kind := map[bool]string{false: "", true: "SRCU "}[srcu]
+		for _, roles := range []string{"G+R+R", "GG+R+R+R"} {
+			p, err := litmusgen.ReadersCycle(roles, srcu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, struct{ name, src string }{kind + "RR-W " + roles, p.Source()})
+		}
+		p, err := litmusgen.GraceCycleProgram("G+R+R+R+R", "RW", srcu)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, struct{ name, src string }{"RR-W " + roles, p.Source()})
+		cases = append(cases, struct{ name, src string }{kind + "RW G+R+R+R+R", p.Source()})
 	}
-	p, err := litmusgen.GraceCycleProgram("G+R+R+R+R", "RW", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases = append(cases, struct{ name, src string }{"RW G+R+R+R+R", p.Source()})
 	part := reductionNamed(t, "partialSet")
-	acted := false
+	acted, actedSRCU := false, false
 	for _, tc := range cases {
 		c := compile(t, tc.name, []byte(tc.src))
 		for _, mode := range modes {
@@ -515,6 +519,7 @@ func TestPartialSetActs(t *testing.T) {
 				t.Errorf("%s, %s: %d states with partial sets, %d without", tc.name, mode, with.States, without.States)
 			}
 			acted = acted || with.States < without.States
+			actedSRCU = actedSRCU || with.States < without.States && strings.HasPrefix(tc.name, "SRCU")
 			if a, b := resultKeys(with), resultKeys(without); a != b {
 				t.Errorf("%s, %s: outcomes differ:\nwith    %s\nwithout %s", tc.name, mode, a, b)
 			}
@@ -523,6 +528,9 @@ func TestPartialSetActs(t *testing.T) {
 	}
 	if !acted {
 		t.Error("the reduction never acts")
+	}
+	if !actedSRCU {
+		t.Error("the reduction never acts with SRCU")
 	}
 }
 
