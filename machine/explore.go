@@ -1906,10 +1906,11 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			mvs = append(mvs, macro{step: mvs[0].step, pre: preOne, preLoc: l})
 		}
 		local := true
-		// Only a fence folded after the step can make it not local: when
-		// none is reachable, the copy and the step are not needed.
+		// Only a fence or an SRCU lock or unlock folded after the step can
+		// make it not local: when none is reachable, the copy and the
+		// step are not needed.
 		for _, mv := range mvs {
-			if m.fut.reach[c][cs.pc]&m.fut.fences[c] == 0 {
+			if m.fut.reach[c][cs.pc]&m.fut.fences[c] == 0 && !m.hasSRCU() {
 				break
 			}
 			t := w.load(&w.sc, s)
@@ -2191,7 +2192,12 @@ func (e *explorer) startAlone(s *State, c int, in *Instr) bool {
 }
 
 // foldsOnlyLocal takes an exec step on t and reports whether nothing
-// folded after it is a barrier that waits on other CPUs.
+// folded after it is a barrier that waits on other CPUs, or an SRCU lock
+// or unlock: those open and close sections grace periods of other CPUs
+// wait for, and an unlock makes them wait for reports again, so when it
+// runs relative to other CPUs' steps matters (an unlock folded after a
+// private load once lost an outcome: testdata/rapid's
+// srcu-unlock-folded-after-private-load, found by -random.srcu 1500).
 func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 	m := e.m
 	w.ev.Folded = w.ev.Folded[:0]
@@ -2199,7 +2205,7 @@ func (e *explorer) foldsOnlyLocal(t *State, st Step, w *worker) bool {
 	w.ev.Load, w.ev.Commit, w.ev.Applied = nil, nil, nil
 	for _, i := range w.ev.Folded {
 		f := &m.code(int(st.CPU))[i]
-		if f.Op == OpFence && (m.fenceKind(f.Fence) == fenceFull || m.fenceKind(f.Fence) == fenceRead) {
+		if f.Op == OpFence && (m.fenceKind(f.Fence) == fenceFull || m.fenceKind(f.Fence) == fenceRead) || f.Op == OpSRCULock || f.Op == OpSRCUUnlock {
 			return false
 		}
 	}
