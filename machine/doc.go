@@ -36,7 +36,9 @@
 //     read applied at once, eager quiescent-state reports and grace-period
 //     steps taken alone (the start of synchronize_srcu() too, where no
 //     section of its domain can stay open for ever and, ARM-like, no CPU
-//     that may still open one would owe the grace period: gracePeriodStep),
+//     that may still open one would owe the grace period: gracePeriodStep;
+//     where the CPUs that would owe it are about to open one, the starts
+//     of its domain with their srcu_read_locks: srcuStartsWithLocks),
 //     private steps and issued-early stores taken alone, and (ARM-like,
 //     without grace periods) the commit of an exclusive RMW's write whose
 //     line no other CPU may load (reservedCommit: while the line is

@@ -2157,7 +2157,100 @@ func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
 			return []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}, true
 		}
 	}
-	return nil, false
+	return e.srcuStartsWithLocks(s)
+}
+
+// srcuStartsWithLocks is the SRCU grace period's start when startAlone
+// fails only because some CPUs that may open a section of its domain D
+// have invalidations queued or stores buffered (ARM-like): the starts of
+// D together with those CPUs' srcu_read_lock of D. It applies when D is
+// bracketed, every such CPU's next move is an enabled srcu_read_lock of
+// D and it is outside D's open sections, every CPU that may still start
+// a grace period of D is at an enabled start (taken), and no CPU may
+// write D's srcu_struct. Why the set keeps every end: take an execution
+// E from s. If its first move of the set is a start, the moves b1…bn
+// before it are of other CPUs and hold no lock of those CPUs and no
+// other start of D, so gracePeriodStep's argument for a start taken
+// first applies as it is (it needs the condition only for those locks:
+// a lock after the start finds its CPU reported no later in the
+// start-first execution, whose grace period waits for no more). If it
+// is a lock of such a CPU x, the moves before it start no grace period
+// of D and write no srcu_struct; x's lock reads D's srcu_struct and
+// opens a section no running grace period waits for (its sections were
+// recorded when it started), and it stays enabled along them (its
+// late-section wait needs a grace period of D waiting for x's report,
+// which only a start or x's own unlock brings); so it commutes with each
+// of them and can be taken first. An execution with neither ends with a
+// start still enabled: no end but a fault, which the moves of the set
+// leave as it is (they touch nothing of the faulting CPU).
+func (e *explorer) srcuStartsWithLocks(s *State) ([]macro, bool) {
+	m := e.m
+	if m.Mode != ARM || !m.hasSyncSRCU || m.hasSync {
+		return nil, false
+	}
+	exec := func(c int) Step { return Step{Kind: StepExec, CPU: uint8(c)} }
+	var starters uint32
+	d := Loc(0)
+	for c := range s.cpus {
+		cs := &s.cpus[c]
+		if m.finished(s, c) || cs.fault || cs.syncWait {
+			continue
+		}
+		in := &m.code(c)[cs.pc]
+		if in.Op != OpSyncSRCU || !m.IsEnabled(s, exec(c)) {
+			continue
+		}
+		if starters == 0 {
+			d = m.srcuDomain(in)
+		}
+		if m.srcuDomain(in) == d {
+			starters |= 1 << c
+		}
+	}
+	if starters == 0 || m.srcuBracketed&(1<<d) == 0 {
+		return nil, false
+	}
+	open := s.srcuOpen & m.srcuDomainSecs(d)
+	var lockers uint32
+	for x := range s.cpus {
+		if starters&(1<<x) != 0 {
+			continue
+		}
+		xs := &s.cpus[x]
+		if xs.fault || hasEntryFor(xs.sb, d) || m.fut.futureWrites[x][min(int(xs.pc), len(m.fut.futureWrites[x])-1)]&(1<<d) != 0 {
+			return nil, false // it may write the srcu_struct
+		}
+		if !m.finished(s, x) {
+			next := int(xs.pc)
+			if xs.syncWait {
+				next++ // the grace period it waits in has started
+			}
+			code := m.code(x)
+			for l := m.fut.reach[x][min(next, len(m.fut.reach[x])-1)]; next < len(code) && l != 0; l &= l - 1 {
+				if k := bits.TrailingZeros64(l); k < len(code) && code[k].Op == OpSyncSRCU && m.srcuDomain(&code[k]) == d {
+					return nil, false // it may start one of D later
+				}
+			}
+		}
+		if m.srcuLockReads(s, x)&(1<<d) == 0 || m.drained(s, x) && !m.inSections(s, x, open) {
+			continue
+		}
+		if m.inSections(s, x, open) || m.finished(s, x) {
+			return nil, false
+		}
+		in := &m.code(x)[xs.pc]
+		if in.Op != OpSRCULock || m.srcuDomain(in) != d || !m.IsEnabled(s, exec(x)) {
+			return nil, false
+		}
+		lockers |= 1 << x
+	}
+	var mvs []macro
+	for c := range s.cpus {
+		if (starters|lockers)&(1<<c) != 0 {
+			mvs = append(mvs, macro{step: exec(c)})
+		}
+	}
+	return mvs, true
 }
 
 // startAlone reports whether the grace period instruction in starts
