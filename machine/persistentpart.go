@@ -689,10 +689,10 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 						partial |= 1 << x
 					}
 				}
-				if x, ok := e.srcuHold(s, whole, whole|partial, c); !ok {
+				if x, closer, ok := e.srcuHold(s, whole, whole|partial, c); !ok {
 					// A closer of an open section joins pinned, when it
 					// can: then it unlocks nothing along I-free paths.
-					if pi := &w.pinfo[bits.TrailingZeros32(x)]; bits.OnesCount32(x) == 1 && pi.eligible && pi.exec != 0 && e.srcuCloser(s, c, x) {
+					if pi := &w.pinfo[bits.TrailingZeros32(x)]; bits.OnesCount32(x) == 1 && pi.eligible && pi.exec != 0 && closer {
 						ids[bits.TrailingZeros32(x)] = pi.exec
 					} else {
 						whole |= x

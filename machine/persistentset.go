@@ -568,7 +568,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				continue
 			}
 			if s.cpus[c].gpDomain != 0 {
-				if x, ok := e.srcuHold(s, p, p, c); !ok {
+				if x, _, ok := e.srcuHold(s, p, p, c); !ok {
 					p |= x
 					changed = true
 				}
@@ -656,18 +656,6 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	return false
 }
 
-// srcuCloser reports whether srcuHold's CPU to add, x, is one that may
-// unlock a section the grace period of CPU c waits for, left open.
-func (e *explorer) srcuCloser(s *State, c int, x uint32) bool {
-	open := s.cpus[c].gpSecs & s.srcuOpen
-	for f := open; f != 0; f &= f - 1 {
-		if e.m.srcuClosers(s, bits.TrailingZeros32(f))&x != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // srcuHold reports whether the end of CPU c's SRCU grace period stays
 // disabled along every path of moves of CPUs outside p, and if not, the
 // CPUs to add to p towards it (see "SRCU" above). It stays disabled while
@@ -677,8 +665,9 @@ func (e *explorer) srcuCloser(s *State, c int, x uint32) bool {
 // may still unlock (another CPU's unlock leaves it open while one is
 // left, laterUnlock, and CPUs of p do not move; those of noUnlock, a
 // superset, perform no SRCU operation along those paths), or that nobody
-// may unlock any more.
-func (e *explorer) srcuHold(s *State, p, noUnlock uint32, c int) (uint32, bool) {
+// may unlock any more. closer says the CPU to add may unlock such a
+// section.
+func (e *explorer) srcuHold(s *State, p, noUnlock uint32, c int) (add uint32, closer, ok bool) {
 	m := e.m
 	g := &s.cpus[c]
 	owe := g.gpWait
@@ -689,14 +678,13 @@ func (e *explorer) srcuHold(s *State, p, noUnlock uint32, c int) (uint32, bool) 
 		}
 	}
 	if stuckOwers&p != 0 {
-		return 0, true
+		return 0, false, true
 	}
 	open := g.gpSecs & s.srcuOpen
-	var add uint32
 	for f := open; f != 0; f &= f - 1 {
 		cl := m.srcuClosers(s, bits.TrailingZeros32(f))
 		if cl == 0 || cl&noUnlock != 0 {
-			return 0, true
+			return 0, false, true
 		}
 		if add == 0 {
 			add = cl & -cl
@@ -704,16 +692,16 @@ func (e *explorer) srcuHold(s *State, p, noUnlock uint32, c int) (uint32, bool) 
 	}
 	switch {
 	case add != 0:
-		return add, false
+		return add, true, false
 	case stuckOwers != 0:
-		return stuckOwers & -stuckOwers, false
+		return stuckOwers & -stuckOwers, false, false
 	case owe&^p != 0:
 		// Every CPU it waits for, in p, cannot report along such paths
 		// but by another's move that conflicts with it (a removal from
 		// its queue), as for RCU.
-		return owe, false
+		return owe, false, false
 	}
-	return 0, true
+	return 0, false, true
 }
 
 // srcuQuietSomewhere reports whether CPU c has no section open of some
