@@ -45,6 +45,32 @@ func TestFlowWitness(t *testing.T) {
 	}
 }
 
+// g after w runs the loaded witness to its end, where the condition
+// holds, rather than random steps that drop it.
+func TestFlowWitnessThenRun(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(testOptions(mpScenario("plain"), machine.ARM)), teatest.WithInitialTermSize(80, 24))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("states")) },
+		teatest.WithDuration(hangGuard), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(keyMsg("w"))
+	tm.Send(keyMsg("right"))
+	tm.Send(keyMsg("g"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(hangGuard)).(Model)
+	sess := m.scen.sess
+	if sess.loaded < 0 || sess.cursor != len(sess.steps) {
+		t.Fatalf("after w → g: cursor %d of %d, loaded %d", sess.cursor, len(sess.steps), sess.loaded)
+	}
+	if !m.Machine().Final(m.State()) {
+		t.Fatal("g did not end in a final state")
+	}
+	v := m.View()
+	for _, want := range []string{"replayed 6 steps ahead: final", "the condition holds"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("final view lacks %q:\n%s", want, v)
+		}
+	}
+}
+
 func TestFlowPickerVariantMode(t *testing.T) {
 	opts := Options{Library: testLibrary, Load: testLoad, Seed: 3, Explore: &machine.Options{MaxStates: 20000}}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(80, 24))

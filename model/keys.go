@@ -200,7 +200,7 @@ var fullHelpNotes = map[string]string{
 	"step forward":        "step forward again (redo), or replay a loaded witness or trace",
 	"random":              "take one random enabled step (seeded: --seed)",
 	"pause/resume":        "presentation mode: pause and resume (at the end: replay from the start); ← and → step by hand and pause, pgup/pgdn scroll the explanation, m presents the other mode",
-	"run to the end":      "take random steps to a final state",
+	"run to the end":      "replay the steps ahead (a loaded witness or trace), then take random steps to a final state",
 	"reset":               "reset to the initial state",
 	"witness":             "load the shortest witness of the outcome the condition asks about (when it is unreachable, the closest attempt at it)",
 	"pane":                "move the focus to the next pane",

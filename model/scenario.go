@@ -381,8 +381,16 @@ func (s scenarioModel) updatePanes(msg tea.KeyMsg, c common) (scenarioModel, tea
 			s.notice = "no step is enabled"
 		}
 	case key.Matches(msg, k.Run):
-		n := ss.run()
-		s.notice = fmt.Sprintf("took %d random steps: %s", n, views.Status(ss.mach(), ss.state()))
+		replayed, random := ss.run()
+		status := views.Status(ss.mach(), ss.state())
+		switch {
+		case replayed > 0 && random > 0:
+			s.notice = fmt.Sprintf("replayed %d %s ahead, then took %d random: %s", replayed, plural(replayed, "step"), random, status)
+		case replayed > 0:
+			s.notice = fmt.Sprintf("replayed %d %s ahead: %s", replayed, plural(replayed, "step"), status)
+		default:
+			s.notice = fmt.Sprintf("took %d random steps: %s", random, status)
+		}
 	case key.Matches(msg, k.Reset):
 		ss.reset()
 		s.notice = "reset to the initial state"

@@ -235,17 +235,24 @@ func (s *session) randomStep() bool {
 	return ok && s.take(st) == nil
 }
 
-// run takes random steps until the machine reaches a final state (or no
-// step is enabled: a deadlock), drawing them as scenarios.RandomExecution
-// does; it returns how many it took.
-func (s *session) run() int {
+// run goes to the end: first to the end of the steps ahead of the
+// cursor (a loaded witness or trace, or steps undone), which a user who
+// loaded a witness means to see, then by random steps until the machine
+// reaches a final state (or no step is enabled: a deadlock), drawn as
+// scenarios.RandomExecution draws them; it returns how many steps it
+// replayed and how many random ones it took.
+func (s *session) run() (replayed, random int) {
+	if ahead := len(s.steps) - s.cursor; ahead > 0 {
+		s.travel(len(s.steps))
+		replayed = ahead
+	}
 	steps := s.rng.Run(s.mach(), s.state())
 	for _, st := range steps {
 		if s.take(st) != nil {
 			break
 		}
 	}
-	return len(steps)
+	return replayed, len(steps)
 }
 
 func clampInt(v, lo, hi int) int {
