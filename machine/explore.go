@@ -1907,10 +1907,10 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		}
 		local := true
 		// Only a fence or an SRCU lock or unlock folded after the step can
-		// make it not local: when none is reachable, the copy and the
-		// step are not needed.
+		// make it not local: when none can be (mayFoldWaiting), the copy
+		// and the step are not needed.
 		for _, mv := range mvs {
-			if m.fut.reach[c][cs.pc]&m.fut.fences[c] == 0 && !m.hasSRCU() {
+			if !m.mayFoldWaiting(s, c) {
 				break
 			}
 			t := w.load(&w.sc, s)
@@ -2280,6 +2280,37 @@ func (e *explorer) startAlone(s *State, c int, in *Instr) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// mayFoldWaiting is a static bound on foldsOnlyLocal for the exec step
+// of CPU c from s (a load, a store or an unlock, none of which jumps):
+// false only when no fence and no SRCU lock or unlock can be folded
+// after it. advance folds from the next instruction on, skipping those
+// issued early, while they are local (isLocal), so the walk follows the
+// same instructions and stops at the first that is never local; it gives
+// up (true) at a branch or a jump, whose target depends on registers.
+// It is only an optimisation: foldsOnlyLocal decides wherever this is
+// true.
+func (m *Machine) mayFoldWaiting(s *State, c int) bool {
+	cs := &s.cpus[c]
+	code := m.code(c)
+	for k := int(cs.pc) + 1; k < len(code); k++ {
+		if k < 64 && cs.early&(1<<uint(k)) != 0 {
+			continue
+		}
+		switch code[k].Op {
+		case OpAssign, OpRCULock, OpRCUUnlock:
+		case OpFence:
+			if fk := m.fenceKind(code[k].Fence); fk == fenceFull || fk == fenceRead {
+				return true
+			}
+		case OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
+			return true
+		default:
+			return false // never local: advance stops here
+		}
 	}
 	return false
 }
