@@ -1026,7 +1026,10 @@ type worker struct {
 	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
-	cur          []setFoot // per CPU footprints of its moves (persistentSet)
+	cur          []setFoot // per CPU footprints of its moves (persistentSet), computed when first needed (curKnown)
+	curKnown     uint32    // the CPUs whose cur is computed for the state being expanded
+	curLive      uint64    // liveWrites of that state, for curOf
+	curRereads   []uint64  // persistentSet's rereads, for curOf
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
 	succ         scratch   // the successor being computed (successors)

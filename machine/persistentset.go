@@ -355,9 +355,11 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	}
 	total := 0
 	var gpCPUs uint32 // CPUs inside or before a grace period
+	// The footprints of the CPUs' moves are computed as the sets need
+	// them (curOf): a set of one move found early spares the others.
+	w.curKnown, w.curLive, w.curRereads = 0, live, rereads[:n]
 	for c := range s.cpus {
 		total += len(w.cpuMvs[c])
-		w.cur[c] = e.curFoot(s, c, 0, len(w.cpuMvs[c]), live, rereads[:n], w)
 		w.fut[c] = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
 		if s.cpus[c].syncWait || m.fut.futureSync[c][s.cpus[c].pc] {
 			gpCPUs |= 1 << c
@@ -379,7 +381,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 		return moves
 	}
 	for seed := range s.cpus {
-		if len(w.cpuMvs[seed]) == 0 || w.cur[seed].global {
+		if len(w.cpuMvs[seed]) == 0 || e.curOf(s, seed, w).global {
 			continue
 		}
 		part := -1
@@ -389,6 +391,12 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 		}
 		if moves := count(p, -1); moves < bestMoves {
 			best, bestPart, bestMoves = p, -1, moves
+		}
+		if bestMoves == 1 {
+			// No set is smaller, and the first smallest is kept: the
+			// later seeds, the single commits and partialSet (which
+			// needs more than two) would change nothing.
+			break
 		}
 	}
 	for c := range s.cpus {
@@ -420,7 +428,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	// Step-level sets only where grace periods are (issue 24's class):
 	// elsewhere the CPU-level ones already serve, and the state counts
 	// people see stay as they were.
-	if e.on(redPartialSet) && (m.hasSync || m.hasSyncSRCU) && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+	if e.on(redPartialSet) && (m.hasSync || m.hasSyncSRCU) && bestMoves > 2 && e.allCur(s, w) && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
 		return 0, partMoves, macro{}, true
 	}
 	return best, bestPart, bestMv, best != 0
@@ -498,11 +506,31 @@ func (f *futFoot) without(m *Machine, s *State, c int, l Loc) {
 
 // foot returns the footprint of CPU c's moves in the set: of the seed
 // alone when c is the set's partial CPU.
-func (w *worker) foot(c, part int) *setFoot {
+func (e *explorer) foot(s *State, w *worker, c, part int) *setFoot {
 	if c == part {
 		return &w.part
 	}
+	return e.curOf(s, c, w)
+}
+
+// curOf returns w.cur[c], the footprint of all of CPU c's moves from s
+// (curFoot), computing it the first time persistentSet's expansion of s
+// asks.
+func (e *explorer) curOf(s *State, c int, w *worker) *setFoot {
+	if w.curKnown&(1<<c) == 0 {
+		w.curKnown |= 1 << c
+		w.cur[c] = e.curFoot(s, c, 0, len(w.cpuMvs[c]), w.curLive, w.curRereads, w)
+	}
 	return &w.cur[c]
+}
+
+// allCur computes every CPU's w.cur (partialSet reads them directly); it
+// returns true.
+func (e *explorer) allCur(s *State, w *worker) bool {
+	for c := range s.cpus {
+		e.curOf(s, c, w)
+	}
+	return true
 }
 
 // closure grows p until no CPU outside it conflicts with it (see above),
@@ -522,7 +550,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 			if p&(1<<c) == 0 {
 				continue
 			}
-			cf := w.foot(c, *part)
+			cf := e.foot(s, w, c, *part)
 			if cf.global {
 				return 0, false
 			}
@@ -545,7 +573,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 		}
 		dep := false
 		for c := range s.cpus {
-			dep = dep || p&(1<<c) != 0 && w.foot(c, *part).gpDep
+			dep = dep || p&(1<<c) != 0 && e.foot(s, w, c, *part).gpDep
 		}
 		whole := p
 		if *part >= 0 {
@@ -564,7 +592,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 			changed = true
 		}
 		for c := range s.cpus {
-			if p&(1<<c) == 0 || !w.foot(c, *part).waitsGP {
+			if p&(1<<c) == 0 || !e.foot(s, w, c, *part).waitsGP {
 				continue
 			}
 			if s.cpus[c].gpDomain != 0 {
