@@ -1030,6 +1030,7 @@ type worker struct {
 	curKnown     uint32    // the CPUs whose cur is computed for the state being expanded
 	curLive      uint64    // liveWrites of that state, for curOf
 	curRereads   []uint64  // persistentSet's rereads, for curOf
+	rereadArr    [32]uint64
 	fut          []futFoot // per CPU footprints of its futures (persistentSet)
 	fpSc         scratch   // persistentSet's copy of the state
 	succ         scratch   // the successor being computed (successors)

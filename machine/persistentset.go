@@ -343,7 +343,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	}
 	gpPossible := e.gpPossible(s)
 	live := m.liveWrites(s)
-	var rereads [32]uint64 // futureRereads of every CPU but the one named
+	rereads := &w.rereadArr // futureRereads of every CPU but the one named
 	for c := range s.cpus {
 		var others uint64
 		for d := range s.cpus {
