@@ -1031,19 +1031,24 @@ type worker struct {
 	curLive      uint64    // liveWrites of that state, for curOf
 	curRereads   []uint64  // persistentSet's rereads, for curOf
 	rereadArr    [32]uint64
-	fut          []futFoot // per CPU footprints of its futures (persistentSet)
-	fpSc         scratch   // persistentSet's copy of the state
-	succ         scratch   // the successor being computed (successors)
-	symSc        scratch   // a successor renamed by an automorphism (canonical)
-	symBuf       permBuf
-	symBest      []byte // the least encoding so far (canonical)
-	symLatest    []Value
-	symTied      []int
-	memos        [][]moveMemo // per CPU, per move of cpuMvs: what the footprints learnt (moveMemo)
-	memoLive     bool         // memos are of the state being expanded
-	stuckAll     uint32       // stuckIn of every CPU of the state being expanded (persistentSet), srcuIn too
-	srcuIn       uint32       // srcuInside of the state being expanded, when srcuStays (else 0)
-	afterSc      [][]scratch  // per CPU, per move: the state after it (moveMemo.after)
+	// The moves macros returns, and privateStep's and gracePeriodStep's
+	// (reused: a state's are consumed before the next state's are asked
+	// for; chain calls privateStep while successors walks macros' list,
+	// so macros copies them into its own).
+	mvOut, privMvs, gpMvs []macro
+	fut                   []futFoot // per CPU footprints of its futures (persistentSet)
+	fpSc                  scratch   // persistentSet's copy of the state
+	succ                  scratch   // the successor being computed (successors)
+	symSc                 scratch   // a successor renamed by an automorphism (canonical)
+	symBuf                permBuf
+	symBest               []byte // the least encoding so far (canonical)
+	symLatest             []Value
+	symTied               []int
+	memos                 [][]moveMemo // per CPU, per move of cpuMvs: what the footprints learnt (moveMemo)
+	memoLive              bool         // memos are of the state being expanded
+	stuckAll              uint32       // stuckIn of every CPU of the state being expanded (persistentSet), srcuIn too
+	srcuIn                uint32       // srcuInside of the state being expanded, when srcuStays (else 0)
+	afterSc               [][]scratch  // per CPU, per move: the state after it (moveMemo.after)
 	// changedOnly's undo buffers.
 	undoGP    []uint32
 	undoVals  []Value
@@ -1414,7 +1419,8 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 		return nil
 	}
 	if mvs, ok := e.privateStep(s, w); ok {
-		return mvs
+		w.mvOut = append(w.mvOut[:0], mvs...)
+		return w.mvOut
 	}
 	// Every CPU's moves, computed once for the persistent-set search and
 	// for the full list.
@@ -1426,14 +1432,16 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 	}
 	if e.on(redPersistentCPU) {
 		if c, ok := e.persistentCPU(s, w); ok {
-			return append([]macro(nil), w.cpuMvs[c]...)
+			w.mvOut = append(w.mvOut[:0], w.cpuMvs[c]...)
+			return w.mvOut
 		}
 	}
 	if p, part, mv, ok := e.persistentSet(s, w); ok {
 		if part == partMoves {
-			return append([]macro(nil), w.partOut...)
+			w.mvOut = append(w.mvOut[:0], w.partOut...)
+			return w.mvOut
 		}
-		var out []macro
+		out := w.mvOut[:0]
 		for c := range s.cpus {
 			switch {
 			case c == part:
@@ -1442,12 +1450,14 @@ func (e *explorer) macros(s *State, w *worker) []macro {
 				out = append(out, w.cpuMvs[c]...)
 			}
 		}
+		w.mvOut = out
 		return out
 	}
-	var out []macro
+	out := w.mvOut[:0]
 	for c := range s.cpus {
 		out = append(out, w.cpuMvs[c]...)
 	}
+	w.mvOut = out
 	return out
 }
 
@@ -1872,7 +1882,7 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	if e.on(redGraceStep) {
-		if mvs, ok := e.gracePeriodStep(s); ok {
+		if mvs, ok := e.gracePeriodStep(s, w); ok {
 			return mvs, true
 		}
 	}
@@ -1905,10 +1915,11 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		if !m.enabledExec(s, c) {
 			continue
 		}
-		mvs := []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}
+		mvs := append(w.privMvs[:0], macro{step: Step{Kind: StepExec, CPU: uint8(c)}})
 		if stale {
 			mvs = append(mvs, macro{step: mvs[0].step, pre: preOne, preLoc: l})
 		}
+		w.privMvs = mvs
 		local := true
 		// Only a fence or an SRCU lock or unlock folded after the step can
 		// make it not local: when none can be (mayFoldWaiting), the copy
@@ -1928,10 +1939,12 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		}
 	}
 	if k, c, ok := e.earlyStore(s); ok && e.on(redEarlyStore) {
-		return []macro{{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}}}, true
+		w.privMvs = append(w.privMvs[:0], macro{step: Step{Kind: StepEarly, CPU: uint8(c), Arg: uint8(k)}})
+		return w.privMvs, true
 	}
 	if mv, ok := e.reservedCommit(s); ok {
-		return []macro{mv}, true
+		w.privMvs = append(w.privMvs[:0], mv)
+		return w.privMvs, true
 	}
 	for c := range s.cpus {
 		if !e.on(redPrivate) {
@@ -1941,7 +1954,8 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			if en.Kind.IsRelease() || en.Kind == EntryWmb || e.shared(s, c, en.Loc) || !m.canCommit(s, c, i) {
 				continue
 			}
-			return []macro{{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}}}, true
+			w.privMvs = append(w.privMvs[:0], macro{step: Step{Kind: StepCommit, CPU: uint8(c), Arg: en.Instr}})
+			return w.privMvs, true
 		}
 	}
 	return nil, false
@@ -2146,7 +2160,7 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 // so a deadlock in which it blocks inside on a lock the starting CPU
 // holds, entered once a value the starting CPU stored was seen, was
 // lost (regression gp-start-after-data).
-func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
+func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	if !m.hasSync && !m.hasSyncSRCU {
 		return nil, false
@@ -2158,10 +2172,11 @@ func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
 		}
 		in := &m.code(c)[cs.pc]
 		if (!cs.syncWait && e.startAlone(s, c, in) || (in.Op == OpSyncRCU || in.Op == OpSyncSRCU) && cs.syncWait) && m.IsEnabled(s, Step{Kind: StepExec, CPU: uint8(c)}) {
-			return []macro{{step: Step{Kind: StepExec, CPU: uint8(c)}}}, true
+			w.gpMvs = append(w.gpMvs[:0], macro{step: Step{Kind: StepExec, CPU: uint8(c)}})
+			return w.gpMvs, true
 		}
 	}
-	return e.srcuStartsWithLocks(s)
+	return e.srcuStartsWithLocks(s, w)
 }
 
 // srcuStartsWithLocks is the SRCU grace period's start when startAlone
@@ -2187,7 +2202,7 @@ func (e *explorer) gracePeriodStep(s *State) ([]macro, bool) {
 // of them and can be taken first. An execution with neither ends with a
 // start still enabled: no end but a fault, which the moves of the set
 // leave as it is (they touch nothing of the faulting CPU).
-func (e *explorer) srcuStartsWithLocks(s *State) ([]macro, bool) {
+func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	if m.Mode != ARM || !m.hasSyncSRCU || m.hasSync {
 		return nil, false
@@ -2248,12 +2263,13 @@ func (e *explorer) srcuStartsWithLocks(s *State) ([]macro, bool) {
 		}
 		lockers |= 1 << x
 	}
-	var mvs []macro
+	mvs := w.gpMvs[:0]
 	for c := range s.cpus {
 		if (starters|lockers)&(1<<c) != 0 {
 			mvs = append(mvs, macro{step: exec(c)})
 		}
 	}
+	w.gpMvs = mvs
 	return mvs, true
 }
 
