@@ -71,6 +71,12 @@ func (tb *ThreadBuilder) LoadVia(a Access, dst, ptr Reg) {
 		Text: fmt.Sprintf("%s = %s(*%s);", tb.reg(dst), loadNames[a], tb.reg(ptr))})
 }
 
+// StoreVia emits <access>(*ptr, v): the address comes from register ptr.
+func (tb *ThreadBuilder) StoreVia(a Access, ptr Reg, v *Expr) {
+	tb.emit(Instr{Op: OpStore, Access: a, Addr: RegExpr(ptr), Val: v,
+		Text: fmt.Sprintf("%s(*%s, %s);", storeNames[a], tb.reg(ptr), tb.expr(v))})
+}
+
 // Store emits <access>(*l, v).
 func (tb *ThreadBuilder) Store(a Access, l Loc, v *Expr) {
 	tb.emit(Instr{Op: OpStore, Access: a, Addr: Const(PtrTo(l)), Val: v,

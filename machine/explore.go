@@ -2050,8 +2050,9 @@ func (m *Machine) waitsForReserved(s *State, d int, l Loc) bool {
 	code := m.code(d)
 	latest := s.Latest(l)
 	for r := m.fut.reach[d][cs.pc]; r != 0; r &= r - 1 {
-		in := &code[bits.TrailingZeros64(r)]
-		if !readsLine(in) || instrLocs(in, readsLine)&(1<<l) == 0 {
+		k := bits.TrailingZeros64(r)
+		in := &code[k]
+		if !readsLine(in) || m.fut.instrReads[d][k]&(1<<l) == 0 {
 			continue
 		}
 		if !in.isConditional() || in.Addr.Op != EConst || in.Exp == nil || in.Exp.Op != EConst || rmwFails(in, latest, nil) {

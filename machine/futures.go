@@ -14,6 +14,11 @@ type futures struct {
 	// addrRegs[c] holds the registers of CPU c whose value can flow into
 	// an address: only their dependency marks can matter.
 	addrRegs []uint32
+	// computed[c]: CPU c's loads, stores, RMWs and locks at a computed
+	// address (their instrReads and instrWrites are every location);
+	// dsts[c][k]: the register instruction k writes, as a mask.
+	computed []uint64
+	dsts     [][]uint32
 	// futureReads[c][pc] holds the locations CPU c may still load from
 	// when its pc is at pc: a stale copy of any other line can never be
 	// read, so its queued invalidation cannot change any outcome.
@@ -72,11 +77,12 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 	// Each analysis is one slice per CPU: made at their final length, not
 	// grown by append (issue 24: a small test's machine is set up per
 	// exploration, and this was a tenth of its allocations).
-	f := &futures{addrRegs: make([]uint32, n), drainCuts: make([]uint64, n), fences: make([]uint64, n), markers: make([]uint64, n)}
+	f := &futures{addrRegs: make([]uint32, n), computed: make([]uint64, n), dsts: make([][]uint32, n), drainCuts: make([]uint64, n), fences: make([]uint64, n), markers: make([]uint64, n)}
 	for _, s := range []*[][]uint64{&f.futureReads, &f.futureRereads, &f.drainReads, &f.futureAccess, &f.futureWrites, &f.futureCond, &f.reach, &f.instrReads, &f.instrWrites} {
 		*s = make([][]uint64, 0, n)
 	}
 	f.futureSync, f.futureReader = make([][]bool, 0, n), make([][]bool, 0, n)
+	targets := addrTargets(p)
 	for c, t := range p.Threads {
 		var regs uint32
 		for _, in := range t.Code {
@@ -94,17 +100,25 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 			}
 		}
 		f.addrRegs[c] = regs
-		f.futureReads = append(f.futureReads, futureLocs(t.Code, readsLine))
-		f.futureRereads = append(f.futureRereads, futureRereads(t.Code))
-		reads, cuts := readsBeforeDrain(t.Code)
+		tg := targets[c]
+		f.futureReads = append(f.futureReads, futureLocs(t.Code, tg, readsLine))
+		f.futureRereads = append(f.futureRereads, futureRereads(t.Code, tg))
+		reads, cuts := readsBeforeDrain(t.Code, tg)
 		f.drainReads = append(f.drainReads, reads)
 		f.drainCuts[c] = cuts
-		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, anyAccess))
-		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, writesLoc))
-		f.futureCond = append(f.futureCond, futureLocs(t.Code, func(in *Instr) bool { return in.Op == OpTryLock || in.isConditional() }))
+		f.futureAccess = append(f.futureAccess, futureLocs(t.Code, tg, anyAccess))
+		f.futureWrites = append(f.futureWrites, futureLocs(t.Code, tg, writesLoc))
+		f.futureCond = append(f.futureCond, futureLocs(t.Code, tg, func(in *Instr) bool { return in.Op == OpTryLock || in.isConditional() }))
 		f.reach = append(f.reach, reachable(t.Code))
 		reads, writes := make([]uint64, len(t.Code)), make([]uint64, len(t.Code))
+		f.dsts[c] = make([]uint32, len(t.Code))
 		for k := range t.Code {
+			if in := &t.Code[k]; in.HasDst || in.Op == OpSRCULock {
+				f.dsts[c][k] = 1 << in.Dst
+			}
+			if in := &t.Code[k]; in.Addr != nil && in.Addr.Op != EConst {
+				f.computed[c] |= 1 << uint(k)
+			}
 			switch t.Code[k].Op {
 			case OpFence:
 				f.fences[c] |= 1 << uint(k)
@@ -112,7 +126,7 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 			case OpRCULock, OpRCUUnlock, OpSRCULock, OpSRCUUnlock:
 				f.markers[c] |= 1 << uint(k)
 			}
-			reads[k], writes[k] = instrLocs(&t.Code[k], readsLine), instrLocs(&t.Code[k], writesLoc)
+			reads[k], writes[k] = instrLocs(&t.Code[k], tg[k], readsLine), instrLocs(&t.Code[k], tg[k], writesLoc)
 		}
 		f.instrReads = append(f.instrReads, reads)
 		f.instrWrites = append(f.instrWrites, writes)
@@ -153,30 +167,45 @@ func Future[T ~uint32 | ~uint64](code []Instr, own func(*Instr) T) []T {
 
 // futureLocs computes, for every pc, the locations that an instruction at
 // or after pc satisfying pick may access.
-func futureLocs(code []Instr, pick func(*Instr) bool) []uint64 {
-	return Future(code, func(in *Instr) uint64 { return instrLocs(in, pick) })
+func futureLocs(code []Instr, targets []uint64, pick func(*Instr) bool) []uint64 {
+	out := make([]uint64, len(code)+1)
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		switch in := &code[pc]; in.Op {
+		case OpJump:
+			out[pc] = out[in.Target]
+		case OpBranch:
+			out[pc] = out[pc+1] | out[in.Target]
+		default:
+			out[pc] = instrLocs(in, targetAt(targets, pc), pick) | out[pc+1]
+		}
+	}
+	return out
 }
 
 // instrLocs returns the locations instruction in may access when pick
-// selects it: its own, or every location when its address is computed.
-func instrLocs(in *Instr, pick func(*Instr) bool) uint64 {
+// selects it: its own, or those its computed address may name (target:
+// addrTargets).
+func instrLocs(in *Instr, target uint64, pick func(*Instr) bool) uint64 {
 	if in.Addr == nil || !pick(in) {
 		return 0
 	}
 	if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == EConst {
 		return 1 << l
 	}
+	if in.Addr.Op != EConst {
+		return target
+	}
 	return ^uint64(0)
 }
 
 // futureRereads computes, for every pc, the locations an instruction at or
 // after pc loads from, on some path, at least twice.
-func futureRereads(code []Instr) []uint64 {
+func futureRereads(code []Instr, targets []uint64) []uint64 {
 	once := make([]uint64, len(code)+1)
 	twice := make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		own := instrLocs(in, readsLine)
+		own := instrLocs(in, targetAt(targets, pc), readsLine)
 		switch in.Op {
 		case OpJump:
 			once[pc], twice[pc] = once[in.Target], twice[in.Target]
@@ -194,11 +223,11 @@ func futureRereads(code []Instr) []uint64 {
 // readsBeforeDrain computes drainReads for one thread (ARM-like rules):
 // backwards, a draining instruction cuts off what follows it. It also
 // returns those instructions (drainCuts).
-func readsBeforeDrain(code []Instr) (out []uint64, cuts uint64) {
+func readsBeforeDrain(code []Instr, targets []uint64) (out []uint64, cuts uint64) {
 	out = make([]uint64, len(code)+1)
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		in := &code[pc]
-		own := instrLocs(in, readsLine)
+		own := instrLocs(in, targetAt(targets, pc), readsLine)
 		switch {
 		case in.Op == OpJump:
 			out[pc] = out[in.Target]
@@ -332,6 +361,75 @@ func (m *Machine) writesLeft(s *State, c int) uint64 {
 		return m.fut.futureWrites[c][cs.pc]
 	}
 	return m.leftOf(m.fut.instrWrites[c], m.fut.reach[c][cs.pc]&^cs.early)
+}
+
+// accessLeft returns readsLeft and writesLeft of CPU c in s, where an
+// instruction at a computed address counts only the line its address
+// names now when no instruction left writes a register of it: each
+// instruction runs at most once (jumps go forward only), so its address
+// will be the one its registers give now.
+func (m *Machine) accessLeft(s *State, c int) (reads, writes uint64) {
+	cs := &s.cpus[c]
+	if int(cs.pc) >= len(m.code(c)) {
+		return m.readsLeft(s, c), m.writesLeft(s, c)
+	}
+	left := m.fut.reach[c][cs.pc] &^ cs.early
+	comp := left & m.fut.computed[c]
+	if comp == 0 {
+		return m.readsLeft(s, c), m.writesLeft(s, c)
+	}
+	reads = m.leftOf(m.fut.instrReads[c], left&^comp)
+	writes = m.leftOf(m.fut.instrWrites[c], left&^comp)
+	final := m.finalRegs(s, c)
+	for ; comp != 0; comp &= comp - 1 {
+		r, w := m.instrLines(s, c, bits.TrailingZeros64(comp), final)
+		reads |= r
+		writes |= w
+	}
+	return reads, writes
+}
+
+// finalRegs returns the registers of CPU c no instruction left in s
+// writes: their values now are the ones every later instruction reads.
+func (m *Machine) finalRegs(s *State, c int) uint32 {
+	cs := &s.cpus[c]
+	if int(cs.pc) >= len(m.code(c)) {
+		return ^uint32(0)
+	}
+	var dsts uint32
+	for l := m.fut.reach[c][cs.pc] &^ cs.early; l != 0; l &= l - 1 {
+		dsts |= m.fut.dsts[c][bits.TrailingZeros64(l)]
+	}
+	return ^dsts
+}
+
+// instrLines returns the lines instruction k of CPU c may load from and
+// write: instrReads and instrWrites, or, at a computed address whose
+// registers are final (finalRegs), the line it names.
+func (m *Machine) instrLines(s *State, c, k int, final uint32) (reads, writes uint64) {
+	if m.fut.computed[c]&(1<<k) != 0 {
+		if in := &m.code(c)[k]; in.Addr.Regs()&^final == 0 {
+			if l, ok := m.addr(in, s.cpus[c].regs); ok {
+				if readsLine(in) {
+					reads = 1 << l
+				}
+				if writesLoc(in) {
+					writes = 1 << l
+				}
+				return reads, writes
+			}
+		}
+	}
+	return m.fut.instrReads[c][k], m.fut.instrWrites[c][k]
+}
+
+// targetAt returns addrTargets' entry for instruction k (every location
+// without them).
+func targetAt(targets []uint64, k int) uint64 {
+	if targets == nil {
+		return ^uint64(0)
+	}
+	return targets[k]
 }
 
 func (m *Machine) leftOf(per []uint64, instrs uint64) uint64 {

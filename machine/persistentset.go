@@ -809,9 +809,10 @@ func (e *explorer) futFootOf(s *State, d int, gpPossible bool, queued uint64) fu
 	ds := &s.cpus[d]
 	pc := ds.pc
 	sb := sbLocs(ds.sb)
+	reads, writes := m.accessLeft(s, d)
 	f := futFoot{
-		locR:   m.readsLeft(s, d),
-		writes: m.writesLeft(s, d) | sb,
+		locR:   reads,
+		writes: writes | sb,
 	}
 	f.locW = f.writes
 	if m.Mode == ARM {

@@ -66,7 +66,12 @@ func genProgramOf(t *rapid.T, noRelAcq, blocking bool) *Program {
 			case 15: // faults unless it reads p after its publication
 				r := th.Reg(fmt.Sprintf("r%d", j))
 				th.Load(Once, r, ptr)
-				th.LoadVia(Once, th.Reg(fmt.Sprintf("q%d", j)), r)
+				if rapid.Bool().Draw(t, "storevia") {
+					th.StoreVia(Once, r, Const(next))
+					next++
+				} else {
+					th.LoadVia(Once, th.Reg(fmt.Sprintf("q%d", j)), r)
+				}
 			case 16:
 				th.StoreConst(Once, ptr, PtrTo(l))
 			case 0, 1:

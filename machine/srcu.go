@@ -156,7 +156,7 @@ func (m *Machine) initSRCU() error {
 	}
 	m.srcuLockLocs = make([][]uint64, len(m.Prog.Threads))
 	for c, t := range m.Prog.Threads {
-		m.srcuLockLocs[c] = futureLocs(t.Code, func(in *Instr) bool { return in.Op == OpSRCULock })
+		m.srcuLockLocs[c] = futureLocs(t.Code, nil, func(in *Instr) bool { return in.Op == OpSRCULock })
 	}
 	// The static flow: per location, the locks whose index a store may
 	// write there; per CPU and instruction, the locks whose index each
