@@ -76,7 +76,8 @@
 //     combination of values its readers' registers took on the way:
 //     perfbook's 6-CPU lock cycles, whose lock results nothing reads,
 //     went from 285,195 states to 6,442, ARM-like). Its static analyses
-//     of the program live in futures.go; the search's state store in
+//     of the program live in futures.go (where a computed address may
+//     point: pointsto.go, argued there); the search's state store in
 //     store.go, reusing a small search's buffers for the next.
 //
 // What SRCU programs lacked (issue 24, measured on the RCU twins of
