@@ -93,7 +93,7 @@ func (tb *ThreadBuilder) Fence(f Fence) {
 
 // RMW emits a read-modify-write; dst receives the old value when hasDst.
 func (tb *ThreadBuilder) RMW(o Order, k RMWKind, hasDst bool, dst Reg, l Loc, val, exp *Expr) {
-	names := [...]string{"xchg", "cmpxchg", "atomic_fetch_add", "atomic_fetch_sub", "atomic_fetch_and", "atomic_fetch_or", "atomic_fetch_xor", "atomic_fetch_andnot"}
+	names := [...]string{"xchg", "cmpxchg", "atomic_fetch_add", "atomic_fetch_sub", "atomic_fetch_and", "atomic_fetch_or", "atomic_fetch_xor", "atomic_fetch_andnot", "atomic_fetch_add_unless"}
 	text := fmt.Sprintf("%s_%s(%s)", names[k], o, tb.loc(l))
 	if hasDst {
 		text = tb.reg(dst) + " = " + text

@@ -1024,6 +1024,9 @@ type worker struct {
 	ev           Event
 	post         scratch   // the state after a postponed store (postponedStoreMoves)
 	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
+	waitSc       scratch   // the state after a postponed rcu_read_lock (postponedWaitFoot)
+	waitStoreSc  scratch   // the state after a postponed store (postponedStoreWaitFoot)
+	waitSteps    []Step    // the steps postponedStoreWaitFoot looks through
 	cpuMvs       [][]macro // per CPU moves of the state being expanded
 	reads        []uint64  // per CPU future loads (persistentCPU)
 	cur          []setFoot // per CPU footprints of its moves (persistentSet), computed when first needed (curKnown)

@@ -853,15 +853,38 @@ func (e *explorer) curFoot(s *State, c, lo, hi int, live uint64, rereads []uint6
 	cs := &s.cpus[c]
 	arm := m.Mode == ARM
 	var f setFoot
-	if arm {
-		f.locR |= sbLocs(cs.sb) // reservations decide its commits
-		f.observe = len(cs.iq) > 0 || cs.acqWait
-	}
 	quiet := cs.rcuDepth == 0 || m.hasSyncSRCU
 	if e.srcuStays {
 		quiet = e.srcuQuietSomewhere(s, c)
 	}
 	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && quiet
+	e.waitFoot(s, c, &f)
+	e.postponedWaitFoot(s, c, &f, w)
+	if arm && !f.observe {
+		// Which instructions may be issued early depends on the queue
+		// (smp_rmb is passed only while it is empty): an arrival that
+		// changes them changes the moves.
+		for i := lo; i < hi && !f.observe; i++ {
+			f.observe = e.moveQueueSensitive(s, c, i, w)
+		}
+	}
+	e.movesFoot(s, c, lo, hi, &f, live, rereads, w)
+	return f
+}
+
+// waitFoot adds to f what decides, besides CPU c's own state, which of
+// its steps are enabled in s: the lines of its store-buffer entries
+// (reservations decide its commits), of its next lock, RMW or trylock
+// (whether it waits or fails), the lines whose values decide whether a
+// failing one may go early, what it waits for, and (ARM-like) its queue.
+func (e *explorer) waitFoot(s *State, c int, f *setFoot) {
+	m := e.m
+	cs := &s.cpus[c]
+	arm := m.Mode == ARM
+	if arm {
+		f.locR |= sbLocs(cs.sb) // reservations decide its commits
+		f.observe = f.observe || len(cs.iq) > 0 || cs.acqWait
+	}
 	if !m.finished(s, c) && !cs.fault {
 		in := &m.code(c)[cs.pc]
 		switch in.Op {
@@ -888,16 +911,52 @@ func (e *explorer) curFoot(s *State, c, lo, hi int, live uint64, rereads []uint6
 			// conflicts.)
 		}
 	}
-	if arm && !f.observe {
-		// Which instructions may be issued early depends on the queue
-		// (smp_rmb is passed only while it is empty): an arrival that
-		// changes them changes the moves.
-		for i := lo; i < hi && !f.observe; i++ {
-			f.observe = e.moveQueueSensitive(s, c, i, w)
+}
+
+// postponedWaitFoot adds to f what decides CPU c's postponed moves
+// (postponedLockMoves, postponedStoreMoves): each is an rcu_read_lock or
+// a plain store taken together with a step after it, offered only when
+// that step is enabled after it. So the moves of c are decided also by
+// what decides the steps of the state after the lock or the store
+// (waitFoot there): a store postponed in front of a commit that waits for
+// another CPU's reservation of its line, or of a spin_lock whose line
+// another CPU holds, is no move of c now, and becomes one when that CPU
+// moves. (Found by TestReferenceRandom: without this, a CPU whose only
+// postponed move waited for a reservation had no moves and no footprint,
+// and a set holding it left out the RMW whose commit enables it.)
+func (e *explorer) postponedWaitFoot(s *State, c int, f *setFoot, w *worker) {
+	m := e.m
+	if e.postponableLock(s, c, w) {
+		t := w.load(&w.waitSc, s)
+		m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		e.waitFoot(t, c, f)
+		e.postponedStoreWaitFoot(t, c, f, w)
+		return
+	}
+	e.postponedStoreWaitFoot(s, c, f, w)
+}
+
+// postponedStoreWaitFoot adds to f waitFoot of the states after each
+// plain store of CPU c postponed in s: its next instruction, and each it
+// may issue early.
+func (e *explorer) postponedStoreWaitFoot(s *State, c int, f *setFoot, w *worker) {
+	m := e.m
+	if !e.postponing(s, c) {
+		return
+	}
+	if e.postponableStore(s, c, w) {
+		t := w.load(&w.waitStoreSc, s)
+		m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		e.waitFoot(t, c, f)
+	}
+	w.waitSteps = m.appendCPUSteps(w.waitSteps[:0], s, c)
+	for _, st := range w.waitSteps {
+		if e.issuesStoreEarly(st) {
+			t := w.load(&w.waitStoreSc, s)
+			m.apply(t, st, nil)
+			e.waitFoot(t, c, f)
 		}
 	}
-	e.movesFoot(s, c, lo, hi, &f, live, rereads, w)
-	return f
 }
 
 // moveMemo is what persistentSet and partialSet learn of one move of the

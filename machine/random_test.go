@@ -109,9 +109,12 @@ func (g *gen) statement(locked *bool, rcuDepth *int, srcuIdx *machine.Reg) {
 	case 7: // address dependency: load the pointer, then through it
 		r := g.reg()
 		g.emit(machine.Instr{Op: machine.OpLoad, Access: []machine.Access{machine.Once, machine.RCUDeref}[g.draw(2, "pacc")], HasDst: true, Dst: r, Addr: at(g.ptr)})
-		if g.draw(2, "via") == 0 {
+		switch g.draw(3, "via") {
+		case 0:
 			g.emit(machine.Instr{Op: machine.OpLoad, Access: machine.Once, HasDst: true, Dst: g.reg(), Addr: machine.RegExpr(r)})
-		} else {
+		case 2: // a store through it (addrTargets: only the published lines)
+			g.emit(machine.Instr{Op: machine.OpStore, Access: machine.Once, Addr: machine.RegExpr(r), Val: machine.Const(g.value())})
+		default:
 			g.emit(machine.Instr{Op: machine.OpRMW, RMW: machine.RMWCmpXchg, Order: orders[g.draw(len(orders), "order")], HasDst: true, Dst: g.reg(), Addr: machine.RegExpr(r),
 				Val: machine.Const(g.value()), Exp: machine.Const(machine.Value(g.draw(3, "exp")))})
 		}

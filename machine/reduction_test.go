@@ -481,6 +481,56 @@ exists (2:r0=1)
 	}
 }
 
+// A postponed store is a move of its CPU only together with a step
+// after it, so what enables that step decides the CPU's moves. ARM-like,
+// P0's WRITE_ONCE(y, 1) is taken only with its commit (synchronize_rcu
+// waits for the buffer), and the commit waits while P2's relaxed
+// atomic_add_unless holds y reserved: P0 has no move. A persistent set
+// holding P0 (with P1, whose trylock conflicts with P0's spin_lock) once
+// left P2 out, as P0's empty footprint read nothing, so P0's store never
+// came after P2's: y=1 was lost. Found by TestReferenceRandom (round
+// small/2, its fail file kept); the litmus language has no relaxed
+// atomic_add_unless, hence the program built here.
+func TestPostponedStoreWaitingForReservation(t *testing.T) {
+	b := machine.NewBuilder("postponed-store-reserved")
+	y, l := b.Loc("y", 0), b.Loc("l", 0)
+	p0 := b.Thread()
+	p0.StoreConst(machine.Once, y, 1)
+	p0.SyncRCU()
+	p0.Lock(l)
+	p0.Unlock(l)
+	p1 := b.Thread()
+	p1.TryLock(p1.Reg("r0"), l)
+	p2 := b.Thread()
+	p2.RMW(machine.OrderRelaxed, machine.RMWAddUnless, false, 0, y, machine.Const(2), machine.Const(2))
+	p := b.Program()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range modes {
+		m := machine.MustNew(p, mode)
+		ref := refExplore(m, 100000)
+		if !ref.complete {
+			t.Fatalf("%s: the reference did not finish", mode)
+		}
+		withY1 := 0
+		for _, o := range ref.outcomes {
+			if strings.Contains(o.Format(p, nil), "y=1;") {
+				withY1++
+			}
+		}
+		if withY1 != 2 {
+			t.Errorf("%s: the reference reaches %d outcomes with y=1, want 2 (P1's trylock fails or succeeds)", mode, withY1)
+		}
+		for _, v := range variants() {
+			res := machine.ExploreWithout(m, machine.Options{Workers: 1}, v.off)
+			if diff := variantDiff(m, ref, res); diff != "" {
+				t.Errorf("%s, %s:\n%s", mode, v.name, diff)
+			}
+		}
+	}
+}
+
 // Step-level persistent sets act where CPU-level ones cannot: in a
 // read-read cycle closed by one CPU storing every location, and in a
 // ring of RCU readers, every CPU's future touches its neighbours' lines.
