@@ -110,6 +110,9 @@ func compareWithReference(p *machine.Program, mode machine.Mode, limit int) (dif
 	if len(extra) > 0 {
 		fmt.Fprintf(&b, "explorer reaches %d outcome(s) the reference does not: %s\n", len(extra), strings.Join(extra, " | "))
 	}
+	// Without witnesses the valuations take another path (outregs.go,
+	// propagateSets): the same outcomes, counts and pairs, or a diff.
+	b.WriteString(sameWithoutWitnesses(m, res))
 	if (res.DeadlockStates > 0) != ref.deadlock {
 		fmt.Fprintf(&b, "deadlocks: explorer %d states, reference %v\n", res.DeadlockStates, ref.deadlock)
 	}
@@ -302,4 +305,25 @@ func BenchmarkReference(b *testing.B) {
 		r := refExplore(m, refLimit)
 		b.ReportMetric(float64(r.states), "states")
 	}
+}
+
+// sameWithoutWitnesses explores m again without witnesses and says how
+// its result differs from res, the search with them ("" for not at all):
+// the outcomes and how many final states gave each, the deadlocked,
+// faulted and misspeculated states, the states and the pairs.
+func sameWithoutWitnesses(m *machine.Machine, res *machine.Result) string {
+	nw := machine.Explore(m, machine.Options{Workers: 1, NoWitnesses: true})
+	count := func(r *machine.Result) string {
+		var b strings.Builder
+		for _, o := range r.Outcomes {
+			fmt.Fprintf(&b, "%s ×%d\n", o.Outcome.Key(), o.States)
+		}
+		fmt.Fprintf(&b, "deadlocks %d, faults %d, misspeculated %d, states %d, pairs %d, complete %v\n",
+			r.DeadlockStates, r.FaultStates, r.MisspecStates, r.States, r.Pairs, r.Complete)
+		return b.String()
+	}
+	if a, b := count(res), count(nw); a != b {
+		return fmt.Sprintf("without witnesses the search differs:\n--- with\n%s--- without\n%s", a, b)
+	}
+	return ""
 }

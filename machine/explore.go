@@ -433,8 +433,7 @@ func Explore(m *Machine, opts Options) *Result {
 		e.nodes.dist.reset()
 		e.nodes.sleep.reset()
 		e.sleeps.reset()
-		e.propagate(ctx, m.Initial(), &stopped)
-		e.res.Pairs = int(e.or.pairs.n)
+		e.propagate(ctx, m.Initial(), &stopped) // (sets Pairs)
 		e.charge()
 	}
 	for _, t := range transitions {
@@ -983,6 +982,9 @@ func (e *explorer) terminal(idx int32, s *State) {
 // nodeDist is the distance of node idx: a state's, or with outcome
 // registers left out a pair's (outregs.go).
 func (e *explorer) nodeDist(idx int32) uint32 {
+	if idx < 0 {
+		return 0 // a pair propagateSets reported: no path asked for
+	}
 	if e.or.on {
 		return e.or.pair(idx).dist &^ pairDone
 	}

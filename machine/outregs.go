@@ -161,9 +161,11 @@ type orState struct {
 	// (start, order, fill).
 	csrBytes           int64
 	start, order, fill []int32
-	queue              [][]int32
-	tmp                []Value
-	tmp2               []Value
+	// setBytes is what propagateSets' pending sets hold.
+	setBytes int64
+	queue    [][]int32
+	tmp      []Value
+	tmp2     []Value
 }
 
 // reset readies the reduction for a search of m, on or not.
@@ -327,45 +329,21 @@ func (o *orState) val(id uint32) []Value {
 // stopped set, when ctx ends.
 func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
-	// The edges by source state.
-	n := e.states.n
-	ne := int(o.edges.n)
-	o.csrBytes = int64(n+1)*4 + int64(n)*4 + int64(ne)*4
+	o.indexEdges(e.states.n)
 	defer func() { o.csrBytes = 0 }()
-	// (Buffers kept from search to search: a batch of small tests
-	// explores thousands of times.)
-	start := grow(o.start, n+1)
-	clear(start)
-	for i := range ne {
-		start[o.edge(int32(i)).src+1]++
+	if e.opts.NoWitnesses && e.propagateSets(ctx, init, stopped) {
+		return
 	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
-	}
-	order := grow(o.order, ne)
-	fill := append(o.fill[:0], start[:n]...)
-	o.start, o.order, o.fill = start, order, fill
-	for i := range ne {
-		src := o.edge(int32(i)).src
-		order[fill[src]] = int32(i)
-		fill[src]++
-	}
-	v0 := make([]Value, o.k)
-	for c := range init.cpus {
-		copy(v0[o.off[c]:], init.cpus[c].regs)
-		for r := range init.cpus[c].regs {
-			if o.skip[c][init.cpus[c].pc]&(1<<r) == 0 {
-				v0[o.off[c]+r] = 0 // only outcome registers make a valuation
-			}
-		}
-	}
+	start, order := o.start, o.order
+	defer func() { e.res.Pairs = int(o.pairs.n) }()
+	v0 := o.initialVal(init)
 	push := func(p int32, d int32) {
 		for int(d) >= len(o.queue) {
 			o.queue = append(o.queue, nil)
 		}
 		o.queue[d] = append(o.queue[d], p)
 	}
-	v0id := o.internVal(v0)
+	v0id := v0
 	o.pairIdx.put(o, o.pairs.add(orPair{state: 0, val: v0id, parent: -1}))
 	push(0, 0)
 	w := e.workers[0]
@@ -394,14 +372,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 			}
 			if o.isEnd(pr.state) {
 				s := e.decode(int(pr.state), w)
-				v := o.val(pr.val)
-				for c := range s.cpus {
-					for r := range s.cpus[c].regs {
-						if o.skip[c][s.cpus[c].pc]&(1<<r) != 0 {
-							s.cpus[c].regs[r] = v[o.off[c]+r]
-						}
-					}
-				}
+				o.fillVal(s, pr.val)
 				e.terminal(p, s)
 			}
 			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
@@ -425,6 +396,166 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 			}
 		}
 	}
+}
+
+// indexEdges builds the index of the recorded edges by source state
+// (start, order) over the search's n states. (Buffers are kept from
+// search to search: a batch of small tests explores thousands of times.)
+func (o *orState) indexEdges(n int) {
+	ne := int(o.edges.n)
+	o.csrBytes = int64(n+1)*4 + int64(n)*4 + int64(ne)*4
+	start := grow(o.start, n+1)
+	clear(start)
+	for i := range ne {
+		start[o.edge(int32(i)).src+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	order := grow(o.order, ne)
+	fill := append(o.fill[:0], start[:n]...)
+	o.start, o.order, o.fill = start, order, fill
+	for i := range ne {
+		src := o.edge(int32(i)).src
+		order[fill[src]] = int32(i)
+		fill[src]++
+	}
+}
+
+// initialVal returns the number of the initial state's valuation.
+func (o *orState) initialVal(init *State) uint32 {
+	v0 := make([]Value, o.k)
+	for c := range init.cpus {
+		copy(v0[o.off[c]:], init.cpus[c].regs)
+		for r := range init.cpus[c].regs {
+			if o.skip[c][init.cpus[c].pc]&(1<<r) == 0 {
+				v0[o.off[c]+r] = 0 // only outcome registers make a valuation
+			}
+		}
+	}
+	return o.internVal(v0)
+}
+
+// fillVal writes valuation val into the outcome registers of s, a
+// skeleton decoded.
+func (o *orState) fillVal(s *State, val uint32) {
+	v := o.val(val)
+	for c := range s.cpus {
+		for r := range s.cpus[c].regs {
+			if o.skip[c][s.cpus[c].pc]&(1<<r) != 0 {
+				s.cpus[c].regs[r] = v[o.off[c]+r]
+			}
+		}
+	}
+}
+
+// propagateSets is phase two where no witness is asked for: it gives
+// each skeleton the set of valuations that reach it, gathered from its
+// predecessors' sets in a topological order of the recorded edges, and
+// reports each valuation of a final skeleton. It reaches the pairs
+// propagate reaches — a pair is reachable from the initial one along
+// the edges, whatever the order they are followed in — without their
+// paths, distances or index: a skeleton's set is a sorted list, built
+// when its last predecessor is done and dropped when its successors
+// have theirs, so that the lookups of a hash table of pairs (two cache
+// misses each, most of propagate's time on the read-read cycles) become
+// appends and a sort.
+//
+// It declines (false, nothing reported) where it cannot stand in for
+// propagate: when the edges make a cycle (a spin loop: no topological
+// order), and when a skeleton the search ended at is not final (a
+// deadlock, a fault or a wrong guess), whose reports want the nearest
+// pair first and a path for the first.
+func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop) bool {
+	o := &e.or
+	n := e.states.n
+	start, order := o.start, o.order
+	w := e.workers[0]
+	for i, word := range o.ends {
+		for ; word != 0; word &= word - 1 {
+			idx := i*64 + bits.TrailingZeros64(word)
+			if idx >= n {
+				continue
+			}
+			s := e.decode(idx, w)
+			if _, ok := e.m.Misspeculated(s); ok {
+				return false
+			}
+			if _, ok := e.m.Fault(s); ok || !e.m.Final(s) {
+				return false
+			}
+		}
+	}
+	// Kahn's order: a skeleton comes after every predecessor.
+	indeg := grow(o.fill, n)
+	clear(indeg)
+	for i := range int(o.edges.n) {
+		indeg[o.edge(int32(i)).dst]++
+	}
+	topo := make([]int32, 0, n)
+	if n > 0 && indeg[0] == 0 {
+		topo = append(topo, 0)
+	}
+	for i := 0; i < len(topo); i++ {
+		for _, ei := range order[start[topo[i]]:start[topo[i]+1]] {
+			d := o.edge(ei).dst
+			if indeg[d]--; indeg[d] == 0 {
+				topo = append(topo, d)
+			}
+		}
+	}
+	o.fill = indeg
+	if len(topo) < n {
+		// A cycle, or skeletons no edge reaches (none: every stored
+		// state was reached by a recorded move or is the initial one).
+		return false
+	}
+	sets := make([][]uint32, n)
+	sets[0] = []uint32{o.initialVal(init)}
+	live := int64(n) * (24 + 4) // bytes the pending sets hold, with sets and topo
+	defer func() { o.setBytes = 0 }()
+	pairs, next := 0, 4096
+	for _, st := range topo {
+		set := sets[st]
+		sets[st] = nil
+		live -= int64(cap(set)) * 4
+		slices.Sort(set)
+		set = slices.Compact(set)
+		if pairs += len(set); pairs >= next {
+			next = pairs + 4096
+			o.setBytes = live
+			if sp := e.stopAfterChunk(ctx); sp.Kind != StopNone {
+				if stopped.Kind == StopNone {
+					*stopped = sp
+				}
+				e.res.Pairs = pairs
+				return true
+			}
+		}
+		if o.isEnd(st) {
+			s := e.decode(int(st), w)
+			for _, v := range set {
+				o.fillVal(s, v)
+				e.terminal(-1, s)
+			}
+		}
+		for _, ei := range order[start[st]:start[st+1]] {
+			ed := o.edge(ei)
+			d := sets[ed.dst]
+			live -= int64(cap(d)) * 4
+			if ed.nlab == 0 && ed.perm < 0 {
+				d = append(d, set...) // most moves write no outcome register
+			} else {
+				for _, v := range set {
+					d = append(d, e.update(v, ed))
+				}
+			}
+			live += int64(cap(d)) * 4
+			sets[ed.dst] = d
+		}
+	}
+	e.res.Pairs = pairs
+	return true
 }
 
 // update returns the valuation edge ed leads valuation v to: its writes,
@@ -517,7 +648,7 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
-	return o.csrBytes + o.edges.bytes(24) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + o.setBytes + o.edges.bytes(24) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + o.valIdx.bytes() +
 		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
 }

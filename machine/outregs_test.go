@@ -28,7 +28,9 @@ func TestOutRegsWitnessesAsShort(t *testing.T) {
 				p := genRandomOf(rt, size.cpus, size.budget, size.kinds)
 				for _, mode := range modes {
 					m := machine.MustNew(p, mode)
-					opts := machine.Options{Workers: 1, MaxStates: 30_000, NoWitnesses: true}
+					// (With witnesses: without them the valuations are
+					// propagated without distances, propagateSets.)
+					opts := machine.Options{Workers: 1, MaxStates: 30_000}
 					with := machine.ExploreWithout(m, opts, machine.RedSymmetry)
 					without := machine.ExploreWithout(m, opts, machine.RedSymmetry|machine.RedOutRegs)
 					if !with.Complete || !without.Complete {
