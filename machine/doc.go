@@ -72,7 +72,8 @@
 //     no instruction reads, only the exists clause, are left out of the
 //     stored states; the search records each move with what it wrote to
 //     them and propagates their valuations along the recorded moves
-//     after, breadth first, so that a state no longer counts once per
+//     after — breadth first where witnesses are asked for, else as
+//     sets per skeleton in a topological order of the moves — so that a state no longer counts once per
 //     combination of values its readers' registers took on the way:
 //     perfbook's 6-CPU lock cycles, whose lock results nothing reads,
 //     went from 285,195 states to 6,442, ARM-like). Its static analyses

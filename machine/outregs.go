@@ -46,7 +46,10 @@ import (
 // initial one along the recorded edges (propagate), breadth first by
 // cost, so that each pair of a skeleton and a valuation is reached by a
 // shortest path, and reports every pair at a final or stuck skeleton as
-// the state it stands for.
+// the state it stands for. Where no witness is asked for, propagateSets
+// gathers the same pairs as one sorted set of valuations per skeleton,
+// in a topological order of the edges, and falls back to propagate
+// where it cannot stand in for it (below).
 //
 // Sound and complete for the outcomes, the deadlocks and the faults,
 // relative to the search without it: a skeleton stands for the states
