@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // The state limit is exact: a search stopped by it expanded that many
@@ -174,5 +175,13 @@ func TestBudgetOnLarge(t *testing.T) {
 	defer mu.Unlock()
 	if early != 0 || calls != 1 {
 		t.Errorf("called %d times below the threshold, %d times above it; want 0 and 1", early, calls)
+	}
+}
+
+// The accounting counts a recorded move as edgeBytes: it must be what an
+// orEdge takes in its pages.
+func TestEdgeBytesIsTheEdgeSize(t *testing.T) {
+	if got := unsafe.Sizeof(orEdge{}); got != edgeBytes {
+		t.Fatalf("an orEdge takes %d bytes, the accounting counts %d", got, edgeBytes)
 	}
 }

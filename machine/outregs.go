@@ -119,13 +119,25 @@ type orWrite struct {
 
 // orEdge is a recorded move of the skeleton search: from state src to
 // state dst by via (packed), at cost, renamed by automorphism perm (-1:
-// none), writing labs[lab+1:lab+1+nlab] (labs[lab] holds nlab).
+// none), writing the writes that start at labs[lab] (0: none). 20 bytes:
+// the number of writes is kept in labs, not here, because there are
+// many moves and few distinct lists of writes.
 type orEdge struct {
 	src, dst int32
 	via, lab uint32
 	cost     uint16 // (a chain longer than that only orders witnesses)
 	perm     int16
-	nlab     uint16
+}
+
+// edgeBytes is the size of an orEdge, for the accounting.
+const edgeBytes = 20
+
+// writesOf returns the writes of the edge whose writes start at lab:
+// labs[lab] holds their number, they follow it. labs[0] is an empty
+// list, the one of every move that writes no outcome register.
+func (o *orState) writesOf(lab uint32) []orWrite {
+	n := uint32(o.labs[lab].val)
+	return o.labs[lab+1 : lab+1+n]
 }
 
 // orPair is a skeleton (state) with a valuation (val), reached from pair
@@ -176,7 +188,7 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
 	o.edges.reset(9)  // pages of 512 moves (12 KiB)
 	o.pairs.reset(10) // and of 1,024 pairs (20 KiB): a small search touches one each
-	o.labs, o.ends, o.vals = o.labs[:0], o.ends[:0], o.vals[:0]
+	o.labs, o.ends, o.vals = append(o.labs[:0], orWrite{}), o.ends[:0], o.vals[:0]
 	clear(o.queue)
 	o.queue = o.queue[:0]
 	o.valIdx.reset()
@@ -286,7 +298,7 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
-	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab, nlab: uint16(len(sc.writes))})
+	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -381,7 +393,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
 				ed := o.edge(ei)
 				id := pr.val // most moves write no outcome register
-				if ed.nlab > 0 || ed.perm >= 0 {
+				if ed.lab > 0 || ed.perm >= 0 {
 					id = e.update(pr.val, ed)
 				}
 				nd := uint32(d) + uint32(ed.cost)
@@ -546,7 +558,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			ed := o.edge(ei)
 			d := sets[ed.dst]
 			live -= int64(cap(d)) * 4
-			if ed.nlab == 0 && ed.perm < 0 {
+			if ed.lab == 0 && ed.perm < 0 {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
 				for _, v := range set {
@@ -567,11 +579,8 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 // automorphism (edges with equal writes share lab: recordEdge).
 func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	o := &e.or
-	// The writes by where they start, 0 for none (lab is 0 then too).
-	writes := uint64(0)
-	if ed.nlab > 0 {
-		writes = uint64(ed.lab) + 1
-	}
+	// The writes by where they start, 0 for none.
+	writes := uint64(ed.lab)
 	key := uint64(v)<<32 | writes<<8 | uint64(ed.perm+1)
 	memo := writes < 1<<24 && ed.perm+1 < 256
 	if memo {
@@ -580,8 +589,8 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 		}
 	}
 	copy(o.tmp, o.val(v))
-	if ed.nlab > 0 {
-		for _, wr := range o.labs[ed.lab+1 : ed.lab+1+uint32(ed.nlab)] {
+	if ed.lab > 0 {
+		for _, wr := range o.writesOf(ed.lab) {
 			o.tmp[wr.slot] = wr.val
 		}
 	}
@@ -651,7 +660,7 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
-	return o.csrBytes + o.setBytes + o.edges.bytes(24) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	return o.csrBytes + o.setBytes + o.edges.bytes(edgeBytes) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + o.valIdx.bytes() +
 		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
 }
