@@ -186,7 +186,7 @@ type orState struct {
 // reset readies the reduction for a search of m, on or not.
 func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
-	o.edges.reset(9)  // pages of 512 moves (12 KiB)
+	o.edges.reset(9)  // pages of 512 moves (10 KiB)
 	o.pairs.reset(10) // and of 1,024 pairs (20 KiB): a small search touches one each
 	o.labs, o.ends, o.vals = append(o.labs[:0], orWrite{}), o.ends[:0], o.vals[:0]
 	clear(o.queue)
@@ -290,7 +290,7 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 		var ok bool
 		if lab, ok = o.labIdx.get(h, func(at uint32) bool {
 			// Each list starts with its length, so a start names one.
-			return o.labs[at].val == Value(len(ws)) && slices.Equal(o.labs[at+1:int(at)+1+len(ws)], ws)
+			return slices.Equal(o.writesOf(at), ws)
 		}); !ok {
 			lab = uint32(len(o.labs))
 			o.labIdx.put(h, lab)
@@ -351,14 +351,13 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	}
 	start, order := o.start, o.order
 	defer func() { e.res.Pairs = int(o.pairs.n) }()
-	v0 := o.initialVal(init)
+	v0id := o.initialVal(init)
 	push := func(p int32, d int32) {
 		for int(d) >= len(o.queue) {
 			o.queue = append(o.queue, nil)
 		}
 		o.queue[d] = append(o.queue[d], p)
 	}
-	v0id := v0
 	o.pairIdx.put(o, o.pairs.add(orPair{state: 0, val: v0id, parent: -1}))
 	push(0, 0)
 	w := e.workers[0]
@@ -589,10 +588,8 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 		}
 	}
 	copy(o.tmp, o.val(v))
-	if ed.lab > 0 {
-		for _, wr := range o.writesOf(ed.lab) {
-			o.tmp[wr.slot] = wr.val
-		}
+	for _, wr := range o.writesOf(ed.lab) {
+		o.tmp[wr.slot] = wr.val
 	}
 	next := o.tmp
 	if ed.perm >= 0 {
