@@ -38,7 +38,9 @@
 //     section of its domain can stay open for ever and, ARM-like, no CPU
 //     that may still open one would owe the grace period: gracePeriodStep;
 //     where the CPUs that would owe it are about to open one, the starts
-//     of its domain with their srcu_read_locks: srcuStartsWithLocks),
+//     of its domain with their srcu_read_locks, nested ones too, leaving
+//     out the CPUs whose locks wait for a running grace period anyway:
+//     srcuStartsWithLocks),
 //     private steps and issued-early stores taken alone, and (ARM-like,
 //     without grace periods) the commit of an exclusive RMW's write whose
 //     line no other CPU may load (reservedCommit: while the line is

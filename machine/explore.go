@@ -2187,27 +2187,51 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 
 // srcuStartsWithLocks is the SRCU grace period's start when startAlone
 // fails only because some CPUs that may open a section of its domain D
-// have invalidations queued or stores buffered (ARM-like): the starts of
-// D together with those CPUs' srcu_read_lock of D. It applies when D is
-// bracketed, every such CPU's next move is an enabled srcu_read_lock of
-// D and it is outside D's open sections, every CPU that may still start
-// a grace period of D is at an enabled start (taken), and no CPU may
-// write D's srcu_struct. Why the set keeps every end: take an execution
-// E from s. If its first move of the set is a start, the moves b1…bn
-// before it are of other CPUs and hold no lock of those CPUs and no
-// other start of D, so gracePeriodStep's argument for a start taken
-// first applies as it is (it needs the condition only for those locks:
-// a lock after the start finds its CPU reported no later in the
-// start-first execution, whose grace period waits for no more). If it
-// is a lock of such a CPU x, the moves before it start no grace period
-// of D and write no srcu_struct; x's lock reads D's srcu_struct and
-// opens a section no running grace period waits for (its sections were
-// recorded when it started), and it stays enabled along them (its
+// have invalidations queued or stores buffered, or are inside open
+// sections of D (ARM-like): the starts of D together with those CPUs'
+// srcu_read_lock of D. It applies when D is bracketed, every such CPU's
+// next move is an srcu_read_lock of D, every CPU that may still start a
+// grace period of D is at an enabled start (taken), and no CPU may write
+// D's srcu_struct. Such a CPU x is a locker, whose lock the set takes,
+// when its lock is enabled; when it is not (its late-section wait: a
+// grace period of D already running waits for x's report) and x is
+// outside D's open sections, it is left out, as a CPU that is drained
+// and outside them is; else the set is not taken.
+//
+// Why the set keeps every end: take an execution E from s. If its first
+// move of the set is a start, the moves b1…bn before it are of other
+// CPUs and hold no lock of a locker and no other start of D, so
+// gracePeriodStep's argument for a start taken first applies as it is:
+// it needs its condition only for the locks among b1…bn (a lock after
+// the start finds its CPU reported no later in the start-first
+// execution E', whose grace period waits for no more), and for the
+// lockers inside sections, whose locks come after the start in both E
+// and E', it needs nothing: such a CPU owes both starts a report until
+// it closes the sections it has open at s (in gpSecs either way, and no
+// move of b1…bn closes them: its next move is its lock), so its lock
+// finds the same wait in both. A lock among b1…bn is one of a CPU left
+// out: drained and outside D's open sections (gracePeriodStep's
+// condition), or outside them with its lock waiting for its report to a
+// running grace period G0 of D. Such a CPU x owes G0 only until it is
+// drained (it has no section of D open, opens none before its lock, and
+// only its own unlock could re-add it); at s it is not drained, so the start
+// first in E' makes it owe that grace period too, also only until it is
+// drained; so it reports to both at the same moment and its lock waits
+// in E' exactly where it waits in E (by a grace period started later,
+// in E, it may be made to owe more, never less). If the first move of
+// the set is a lock of a locker x, the moves before it start no grace
+// period of D and write no srcu_struct; x's lock reads D's srcu_struct
+// and opens a section no running grace period waits for (its sections
+// were recorded when it started), and it stays enabled along them (its
 // late-section wait needs a grace period of D waiting for x's report,
-// which only a start or x's own unlock brings); so it commutes with each
-// of them and can be taken first. An execution with neither ends with a
-// start still enabled: no end but a fault, which the moves of the set
-// leave as it is (they touch nothing of the faulting CPU).
+// which only a start or x's own unlock brings: an unlock of another CPU
+// re-adds only that CPU, sections being bracketed); so it commutes with
+// each of them and can be taken first. An execution with neither ends
+// with a start still enabled: no end but a fault, which the moves of the
+// set leave as it is (they touch nothing of the faulting CPU).
+// Regressions: srcu-gp-start-nested-lock (a locker inside its section),
+// srcu-gp-start-blocked-lock (a lock waiting for G0), and
+// srcu-gp-start-stale-section.
 func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	if m.Mode != ARM || !m.hasSyncSRCU || m.hasSync {
@@ -2260,11 +2284,18 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 		if m.srcuLockReads(s, x)&(1<<d) == 0 || m.drained(s, x) && !m.inSections(s, x, open) {
 			continue
 		}
-		if m.inSections(s, x, open) || m.finished(s, x) {
+		if m.finished(s, x) {
 			return nil, false
 		}
 		in := &m.code(x)[xs.pc]
-		if in.Op != OpSRCULock || m.srcuDomain(in) != d || !m.IsEnabled(s, exec(x)) {
+		if in.Op != OpSRCULock || m.srcuDomain(in) != d {
+			return nil, false
+		}
+		inside := m.inSections(s, x, open)
+		if !m.IsEnabled(s, exec(x)) {
+			if !inside && m.lateSection(s, x, in) >= 0 {
+				continue // its lock waits for its report in either order
+			}
 			return nil, false
 		}
 		lockers |= 1 << x

@@ -879,6 +879,72 @@ P1(int *x, int *y, struct srcu_struct *s)
 }
 exists (1:r2=1 /\ 1:r1=0)
 `,
+	// ARM-like, srcuStartsWithLocks with a reader inside its outer
+	// section whose next move is a nested srcu_read_lock (the twin of
+	// srcu-gp-start-stale-section): P1 holds a copy of x, reads y=1, so
+	// P0's store to x has queued an invalidation at it and P0 is at its
+	// start; the nested section reads the stale x only when it opens
+	// before the start, so the two moves are taken together (a start
+	// taken first would make P1 owe it a report and open the nested
+	// section late).
+	"srcu-gp-start-nested-lock": `C srcu-gp-start-nested-lock
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	WRITE_ONCE(*x, 1);
+	smp_store_release(y, 1);
+	synchronize_srcu(s);
+}
+P1(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	int r3;
+	int r4;
+	r4 = READ_ONCE(*x);
+	r0 = srcu_read_lock(s);
+	r2 = READ_ONCE(*y);
+	r1 = srcu_read_lock(s);
+	r3 = READ_ONCE(*x);
+	srcu_read_unlock(s, r1);
+	srcu_read_unlock(s, r0);
+}
+exists (1:r4=0 /\ 1:r2=1 /\ 1:r3=0)
+`,
+	// ARM-like, srcuStartsWithLocks with a reader whose srcu_read_lock
+	// waits for its queue because P0's grace period, already running,
+	// waits for its report: P1's start is taken without that lock, which
+	// waits for the same report in either order.
+	"srcu-gp-start-blocked-lock": `C srcu-gp-start-blocked-lock
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	int r0;
+	WRITE_ONCE(*x, 1);
+	synchronize_srcu(s);
+	r0 = READ_ONCE(*y);
+}
+P1(int *y, int *z, struct srcu_struct *s)
+{
+	int r0;
+	WRITE_ONCE(*y, 1);
+	synchronize_srcu(s);
+	r0 = READ_ONCE(*z);
+}
+P2(int *x, int *z, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	r0 = READ_ONCE(*x);
+	r1 = srcu_read_lock(s);
+	r2 = READ_ONCE(*x);
+	WRITE_ONCE(*z, 1);
+	srcu_read_unlock(s, r1);
+}
+exists (0:r0=0 /\ 1:r0=0 /\ 2:r2=0)
+`,
 }
 
 // TestReductionsSRCUCases compares every variant with the reference on
