@@ -1281,8 +1281,10 @@ func (e *explorer) srcuFoot(t *State, c int, pc uint8, fp *setFoot) {
 
 // changedOnly reports whether t, reached from s by moves of CPU c, differs
 // from s outside c's own state only in the lines lines (every cache's copy,
-// memory) and in queue entries for lines in queued that other CPUs gained.
-// It patches t back to s in exactly those places, compares the two with
+// memory), in queue entries for lines in queued that other CPUs gained,
+// and in the reports c gave (its bit cleared in a grace period's gpWait;
+// for an SRCU lock or unlock, srcu, every CPU's gpWait and the open
+// sections). It patches t back to s in exactly those places, compares the two with
 // State.Equal, which compares every field a rule reads (fields_test.go
 // ties each field to Equal): a field added later that a move of c
 // changes elsewhere makes the move unknown, not overlooked. Then it puts
@@ -1297,8 +1299,16 @@ func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bo
 		// An SRCU lock or unlock opens or closes sections, and an
 		// unlock makes grace periods wait for reports again.
 		u.srcuOpen = s.srcuOpen
-		for x := range u.cpus {
-			w.undoGP = append(w.undoGP, u.cpus[x].gpWait)
+	}
+	for x := range u.cpus {
+		// c's own report, taken eagerly after its moves, clears c's
+		// bit only: it makes c quiescent sooner, which commutes with
+		// grace periods starting and ending (the resource view's
+		// "grace periods" above); without this, every move after which
+		// its CPU reports counted as unknown and kept its set from
+		// being taken.
+		w.undoGP = append(w.undoGP, u.cpus[x].gpWait)
+		if srcu || u.cpus[x].gpWait == s.cpus[x].gpWait&^(1<<c) {
 			u.cpus[x].gpWait = s.cpus[x].gpWait
 		}
 	}
@@ -1354,10 +1364,8 @@ func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bo
 	eq := s.Equal(u)
 	// Put back what was patched, in the order it was saved.
 	u.steps, u.coh, u.memCo, u.srcuOpen = steps, coh, memCo, srcuOpen
-	if srcu {
-		for x := range u.cpus {
-			u.cpus[x].gpWait = w.undoGP[x]
-		}
+	for x := range u.cpus {
+		u.cpus[x].gpWait = w.undoGP[x]
 	}
 	u.cpus[c] = own
 	iv, is := 0, 0
