@@ -46,8 +46,8 @@ func TestChangedOnlyAcceptsOwnReport(t *testing.T) {
 		}
 		return s
 	}
-	s = apply(s, Step{Kind: StepExec, CPU: 0}) // x=1 buffered: P0 owes a report
-	s = apply(s, Step{Kind: StepExec, CPU: 2}) // y=1 buffered: P2 too
+	s = apply(s, Step{Kind: StepExec, CPU: 0})          // x=1 buffered: P0 owes a report
+	s = apply(s, Step{Kind: StepExec, CPU: 2})          // y=1 buffered: P2 too
 	s = reports(apply(s, Step{Kind: StepExec, CPU: 1})) // the grace period starts
 	if g := s.cpus[1].gpWait; g != 1<<0|1<<2 {
 		t.Fatalf("the grace period waits for %b, want P0 and P2", g)
