@@ -1300,7 +1300,8 @@ func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bo
 		// unlock makes grace periods wait for reports again.
 		u.srcuOpen = s.srcuOpen
 	}
-	for x := range u.cpus {
+	grace := e.m.hasSync || e.m.hasSyncSRCU // else every gpWait stays 0
+	for x := 0; grace && x < len(u.cpus); x++ {
 		// c's own report, taken eagerly after its moves, clears c's
 		// bit only: it makes c quiescent sooner, which commutes with
 		// grace periods starting and ending (the resource view's
@@ -1364,7 +1365,7 @@ func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bo
 	eq := s.Equal(u)
 	// Put back what was patched, in the order it was saved.
 	u.steps, u.coh, u.memCo, u.srcuOpen = steps, coh, memCo, srcuOpen
-	for x := range u.cpus {
+	for x := 0; grace && x < len(u.cpus); x++ {
 		u.cpus[x].gpWait = w.undoGP[x]
 	}
 	u.cpus[c] = own
