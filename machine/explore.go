@@ -2214,11 +2214,11 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // condition), or outside them with its lock waiting for its report to a
 // running grace period G0 of D. Such a CPU x owes G0 only until it is
 // drained (it has no section of D open, opens none before its lock, and
-// only its own unlock could re-add it); at s it is not drained, so the start
-// first in E' makes it owe that grace period too, also only until it is
-// drained; so it reports to both at the same moment and its lock waits
-// in E' exactly where it waits in E (by a grace period started later,
-// in E, it may be made to owe more, never less). If the first move of
+// only its own unlock could re-add it); at s it is not drained, so the
+// start first in E' makes it owe that grace period too, also only until
+// it is drained; so it reports to both at the same moment and its lock
+// waits in E' exactly where it waits in E (by a grace period started
+// later, in E, it may be made to owe more, never less). If the first move of
 // the set is a lock of a locker x, the moves before it start no grace
 // period of D and write no srcu_struct; x's lock reads D's srcu_struct
 // and opens a section no running grace period waits for (its sections

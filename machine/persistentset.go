@@ -1284,12 +1284,12 @@ func (e *explorer) srcuFoot(t *State, c int, pc uint8, fp *setFoot) {
 // memory), in queue entries for lines in queued that other CPUs gained,
 // and in the reports c gave (its bit cleared in a grace period's gpWait;
 // for an SRCU lock or unlock, srcu, every CPU's gpWait and the open
-// sections). It patches t back to s in exactly those places, compares the two with
-// State.Equal, which compares every field a rule reads (fields_test.go
-// ties each field to Equal): a field added later that a move of c
-// changes elsewhere makes the move unknown, not overlooked. Then it puts
-// back what it patched (from w's undo buffers), so that t is still the
-// state after the moves (successors takes it: moveFoot).
+// sections). It patches t back to s in exactly those places, compares
+// the two with State.Equal, which compares every field a rule reads
+// (fields_test.go ties each field to Equal): a field added later that a
+// move of c changes elsewhere makes the move unknown, not overlooked.
+// Then it puts back what it patched (from w's undo buffers), so that t is
+// still the state after the moves (successors takes it: moveFoot).
 func (e *explorer) changedOnly(s, t *State, c int, lines, queued uint64, srcu bool, w *worker) bool {
 	u := t
 	steps, coh, memCo, srcuOpen := u.steps, u.coh, u.memCo, u.srcuOpen
