@@ -171,7 +171,7 @@ type orState struct {
 	valIdx  idTable
 	pairs   pages[orPair]
 	pairIdx pairTable // pairs by state and valuation
-	memo    u64Table  // update's results
+	memo    memoCache // update's results
 	// csrBytes is what propagate's index of the edges by source holds
 	// (start, order, fill).
 	csrBytes           int64
@@ -575,16 +575,22 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 // update returns the valuation edge ed leads valuation v to: its writes,
 // then its automorphism. Many pairs share a valuation and many edges
 // their writes, so results are kept by valuation, writes and
-// automorphism (edges with equal writes share lab: recordEdge).
+// automorphism (edges with equal writes share lab: recordEdge), in a
+// cache that forgets (memoCache): kept whole, they took a third of the
+// read-read grace-period cycles' memory, and the pairs reach them in
+// runs (one skeleton's set along each of its edges), which a small cache
+// catches as well.
 func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	o := &e.or
 	// The writes by where they start, 0 for none.
 	writes := uint64(ed.lab)
 	key := uint64(v)<<32 | writes<<8 | uint64(ed.perm+1)
 	memo := writes < 1<<24 && ed.perm+1 < 256
+	var slot *memoSlot
 	if memo {
-		if id, ok := o.memo.get(key); ok {
-			return id
+		var hit bool
+		if slot, hit = o.memo.get(key); hit {
+			return slot.val
 		}
 	}
 	copy(o.tmp, o.val(v))
@@ -602,7 +608,7 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 	}
 	id := o.internVal(next)
 	if memo {
-		o.memo.put(key, id)
+		*slot = memoSlot{key: key + 1, val: id}
 	}
 	return id
 }

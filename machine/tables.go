@@ -2,89 +2,11 @@ package machine
 
 import "math/bits"
 
-// u64Table maps uint64 keys to uint32 values by open addressing with
-// linear probing. Propagating outcome-register valuations (outregs.go)
-// looks up a pair and a memo per edge it crosses, millions of times in a
-// large search, where Go's maps took 0.75 s of that phase's 1.26 s of CPU
-// (pprof, BenchmarkGrace read-read G+G+R+R+R+R ARM-like, 1.46 million
-// pairs); with this table the phase takes 1.01 s. Keys are never removed.
-type u64Table struct {
-	keys  []uint64
-	vals  []uint32
-	used  []bool
-	n     int
-	mask  uint64
-	shift uint // 64 less log2 of the slots
-}
-
 // tableShape returns, for a table of size slots (a power of two), the
 // mask of a slot number, the shift that takes a 64-bit multiplicative hash
 // to a slot (its top bits, the best mixed), and no entries yet.
 func tableShape(size int) (mask uint64, shift uint, n int) {
 	return uint64(size - 1), uint(64 - bits.Len(uint(size-1))), 0
-}
-
-// reset empties t, keeping its slots when it had some.
-func (t *u64Table) reset() {
-	clear(t.used)
-	t.n = 0
-}
-
-// slot is k's first slot: a multiplicative hash, whose top bits are the
-// best mixed.
-func (t *u64Table) slot(k uint64) uint64 {
-	return (k * 0x9E3779B97F4A7C15) >> t.shift
-}
-
-// get returns k's value.
-func (t *u64Table) get(k uint64) (uint32, bool) {
-	if t.n == 0 {
-		return 0, false
-	}
-	for i := t.slot(k); ; i = (i + 1) & t.mask {
-		if !t.used[i] {
-			return 0, false
-		}
-		if t.keys[i] == k {
-			return t.vals[i], true
-		}
-	}
-}
-
-// put sets k's value to v.
-func (t *u64Table) put(k uint64, v uint32) {
-	if 2*(t.n+1) > len(t.keys) {
-		t.grow()
-	}
-	for i := t.slot(k); ; i = (i + 1) & t.mask {
-		if !t.used[i] {
-			t.used[i], t.keys[i], t.vals[i] = true, k, v
-			t.n++
-			return
-		}
-		if t.keys[i] == k {
-			t.vals[i] = v
-			return
-		}
-	}
-}
-
-// grow doubles the slots (at least 64) and re-inserts every key.
-func (t *u64Table) grow() {
-	keys, vals, used := t.keys, t.vals, t.used
-	size := max(64, 2*len(keys))
-	t.keys, t.vals, t.used = make([]uint64, size), make([]uint32, size), make([]bool, size)
-	t.mask, t.shift, t.n = tableShape(size)
-	for i, u := range used {
-		if u {
-			t.put(keys[i], vals[i])
-		}
-	}
-}
-
-// bytes is what t holds.
-func (t *u64Table) bytes() int64 {
-	return int64(len(t.keys)) * 13
 }
 
 // pairTable finds outcome-register pairs (outregs.go) by state and
@@ -212,3 +134,54 @@ func (t *idTable) insert(h uint64, stored uint32) {
 }
 
 func (t *idTable) bytes() int64 { return int64(len(t.ids)) * 12 }
+
+// memoCache holds some of update's results: a slot per key hash, a new
+// result taking the slot of an old one. It starts small and doubles, up
+// to memoMaxBits, each time it has missed four times its size, so that a
+// search with few distinct updates holds little.
+type memoCache struct {
+	slots  []memoSlot
+	shift  uint
+	misses int
+}
+
+// memoSlot is a key (plus one: 0 is an empty slot) and its result.
+type memoSlot struct {
+	key uint64
+	val uint32
+}
+
+// memoMinBits and memoMaxBits bound the cache: 256 to 16,384 slots (4 to
+// 256 KiB).
+const memoMinBits, memoMaxBits = 8, 14
+
+// reset empties c, keeping its slots.
+func (c *memoCache) reset() {
+	clear(c.slots)
+	c.misses = 0
+}
+
+// get returns key's slot and whether it holds key's result; put the
+// result there when it does not.
+func (c *memoCache) get(key uint64) (*memoSlot, bool) {
+	if c.slots == nil {
+		c.grow(memoMinBits)
+	}
+	sl := &c.slots[(key*0x9E3779B97F4A7C15)>>c.shift]
+	if sl.key == key+1 {
+		return sl, true
+	}
+	if c.misses++; c.misses > 4*len(c.slots) && len(c.slots) < 1<<memoMaxBits {
+		c.grow(bits.Len(uint(len(c.slots))))
+		sl = &c.slots[(key*0x9E3779B97F4A7C15)>>c.shift]
+	}
+	return sl, false
+}
+
+// grow replaces c's slots by 1<<b empty ones.
+func (c *memoCache) grow(b int) {
+	c.slots, c.shift, c.misses = make([]memoSlot, 1<<b), uint(64-b), 0
+}
+
+// bytes is what c holds.
+func (c *memoCache) bytes() int64 { return int64(cap(c.slots)) * 16 }
