@@ -1962,6 +1962,9 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		// Only a fence or an SRCU lock or unlock folded after the step can
 		// make it not local: when none can be (mayFoldWaiting), the copy
 		// and the step are not needed.
+		if m.foldsSRCUOp(s, c) {
+			continue // foldsOnlyLocal would say no, after a copy and a step
+		}
 		for _, mv := range mvs {
 			if !m.mayFoldWaiting(s, c) {
 				break
@@ -2400,6 +2403,33 @@ func (m *Machine) mayFoldWaiting(s *State, c int) bool {
 			return true
 		default:
 			return false // never local: advance stops here
+		}
+	}
+	return false
+}
+
+// foldsSRCUOp reports whether the exec step of CPU c from s (a load, a
+// store or an unlock, none of which jumps) certainly folds an SRCU unlock
+// after it: advance folds every srcu_read_unlock it reaches (isLocal), and
+// reaches one when only register arithmetic, rcu_read_unlock and
+// instructions issued early lie before it. Then foldsOnlyLocal is false;
+// this answers without its copy of the state and its step.
+func (m *Machine) foldsSRCUOp(s *State, c int) bool {
+	if m.noFold {
+		return false
+	}
+	cs := &s.cpus[c]
+	code := m.code(c)
+	for k := int(cs.pc) + 1; k < len(code); k++ {
+		if k < 64 && cs.early&(1<<uint(k)) != 0 {
+			continue
+		}
+		switch code[k].Op {
+		case OpAssign, OpRCUUnlock:
+		case OpSRCUUnlock:
+			return true
+		default:
+			return false
 		}
 	}
 	return false
