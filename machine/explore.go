@@ -1960,13 +1960,14 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		w.privMvs = mvs
 		local := true
 		// Only a fence or an SRCU lock or unlock folded after the step can
-		// make it not local: when none can be (mayFoldWaiting), the copy
-		// and the step are not needed.
-		if m.foldsSRCUOp(s, c) {
-			continue // foldsOnlyLocal would say no, after a copy and a step
+		// make it not local: when none can be, or an SRCU unlock certainly
+		// is (foldWalk), the copy and the step are not needed.
+		may, sure := m.foldWalk(s, c)
+		if sure {
+			continue
 		}
 		for _, mv := range mvs {
-			if !m.mayFoldWaiting(s, c) {
+			if !may {
 				break
 			}
 			t := w.load(&w.sc, s)
@@ -2377,62 +2378,44 @@ func (e *explorer) startAlone(s *State, c int, in *Instr) bool {
 	return false
 }
 
-// mayFoldWaiting is a static bound on foldsOnlyLocal for the exec step
-// of CPU c from s (a load, a store or an unlock, none of which jumps):
-// false only when no fence and no SRCU lock or unlock can be folded
-// after it. advance folds from the next instruction on, skipping those
-// issued early, while they are local (isLocal), so the walk follows the
-// same instructions and stops at the first that is never local; it gives
-// up (true) at a branch or a jump, whose target depends on registers.
-// It is only an optimisation: foldsOnlyLocal decides wherever this is
-// true.
-func (m *Machine) mayFoldWaiting(s *State, c int) bool {
+// foldWalk bounds foldsOnlyLocal for the exec step of CPU c from s (a
+// load, a store or an unlock, none of which jumps) without taking it.
+// advance folds from the next instruction on, skipping those issued
+// early, while they are local (isLocal), so the walk follows the same
+// instructions and stops at the first that is never local; it gives up
+// at a branch or a jump, whose target depends on registers. may is false
+// only when no fence and no SRCU lock or unlock can be folded (then
+// foldsOnlyLocal is true); sure is true only when an srcu_read_unlock
+// certainly is (then it is false): advance folds every one it reaches,
+// and reaches one when only register arithmetic, rcu_read_unlock and
+// instructions issued early lie before it. Between the two, only
+// foldsOnlyLocal decides.
+func (m *Machine) foldWalk(s *State, c int) (may, sure bool) {
 	cs := &s.cpus[c]
 	code := m.code(c)
-	for k := int(cs.pc) + 1; k < len(code); k++ {
-		if k < 64 && cs.early&(1<<uint(k)) != 0 {
-			continue
-		}
-		switch code[k].Op {
-		case OpAssign, OpRCULock, OpRCUUnlock:
-		case OpFence:
-			if fk := m.fenceKind(code[k].Fence); fk == fenceFull || fk == fenceRead {
-				return true
-			}
-		case OpBranch, OpJump, OpSRCULock, OpSRCUUnlock:
-			return true
-		default:
-			return false // never local: advance stops here
-		}
-	}
-	return false
-}
-
-// foldsSRCUOp reports whether the exec step of CPU c from s (a load, a
-// store or an unlock, none of which jumps) certainly folds an SRCU unlock
-// after it: advance folds every srcu_read_unlock it reaches (isLocal), and
-// reaches one when only register arithmetic, rcu_read_unlock and
-// instructions issued early lie before it. Then foldsOnlyLocal is false;
-// this answers without its copy of the state and its step.
-func (m *Machine) foldsSRCUOp(s *State, c int) bool {
-	if m.noFold {
-		return false
-	}
-	cs := &s.cpus[c]
-	code := m.code(c)
+	certain := !m.noFold // every instruction passed so far is folded
 	for k := int(cs.pc) + 1; k < len(code); k++ {
 		if k < 64 && cs.early&(1<<uint(k)) != 0 {
 			continue
 		}
 		switch code[k].Op {
 		case OpAssign, OpRCUUnlock:
+		case OpRCULock:
+			certain = false // local only without grace periods
+		case OpFence:
+			if fk := m.fenceKind(code[k].Fence); fk == fenceFull || fk == fenceRead {
+				return true, false
+			}
+			certain = false // local only while its condition holds
 		case OpSRCUUnlock:
-			return true
+			return true, certain
+		case OpBranch, OpJump, OpSRCULock:
+			return true, false
 		default:
-			return false
+			return false, false // never local: advance stops here
 		}
 	}
-	return false
+	return false, false
 }
 
 // foldsOnlyLocal takes an exec step on t and reports whether nothing

@@ -26,12 +26,7 @@ func TestStoreBeforeAccessIsNotPostponed(t *testing.T) {
 	last.StoreConst(Once, x, 3)
 	prog := b.Program()
 	for _, mode := range []Mode{TSO, ARM} {
-		m, err := New(prog, mode)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newExplorer(m, Options{Workers: 1}, NewBudget(1<<30))
-		w := e.workers[0]
+		m, e, w := testExplorer(t, prog, mode)
 		s := m.Initial()
 		postponed := func(c int) bool {
 			for _, mv := range e.cpuMacros(nil, s, c, w) {
@@ -57,6 +52,18 @@ func TestStoreBeforeAccessIsNotPostponed(t *testing.T) {
 		if !postponed(3) {
 			t.Errorf("%s: P3's last store is not postponed", mode)
 		}
-		e.release()
 	}
+}
+
+// testExplorer returns a machine for prog in mode and an explorer of it
+// with one worker, released when the test ends.
+func testExplorer(t *testing.T, prog *Program, mode Mode) (*Machine, *explorer, *worker) {
+	t.Helper()
+	m, err := New(prog, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newExplorer(m, Options{Workers: 1}, NewBudget(1<<30))
+	t.Cleanup(e.release)
+	return m, e, e.workers[0]
 }
