@@ -539,6 +539,17 @@ func (m *Machine) owesOutside(s *State, c, d int) bool {
 	return !m.inSections(s, c, g.gpSecs)
 }
 
+// buffersUnseen reports whether no grace period ever waits for CPU c's
+// store buffer to drain: qsDrains holds for c only when some CPU may wait
+// for an RCU grace period and c has RCU read-side markers, or some CPU
+// may wait for an SRCU one and c has SRCU sections. For such a CPU the
+// contents of its store buffer are observable by its own steps and its
+// commits alone (privateStep, persistentCPU).
+func (m *Machine) buffersUnseen(c int) bool {
+	bit := uint32(1) << uint(c)
+	return (!m.hasSync || m.readers&bit == 0) && (!m.hasSyncSRCU || m.srcuReaders&bit == 0)
+}
+
 // drained reports whether CPU c's store buffer and (ARM-like) invalidation
 // queue are empty.
 func (m *Machine) drained(s *State, c int) bool {

@@ -1904,8 +1904,10 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 // others, loses no outcome (a persistent set of one step). Three kinds
 // qualify:
 //   - the CPU's next instruction appends a store to its own store buffer
-//     (no other step reads a plain or release entry; not when grace periods
-//     exist, since a non-empty buffer delays the CPU's quiescent state);
+//     (no other step reads a plain or release entry), and no grace period
+//     waits for its buffer to drain (buffersUnseen: a non-empty buffer
+//     delays the quiescent state of a CPU with read-side sections of the
+//     grace period's kind, and of no other);
 //   - the CPU's next instruction is a plain load of a location no other
 //     CPU has a store to pending or may write again (other readers do not
 //     change what it reads), whose line holds no queued invalidation and
@@ -1933,7 +1935,9 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 		ok, stale := false, false
 		var l Loc
 		switch in.Op {
-		case OpStore, OpUnlock:
+		case OpStore:
+			ok = m.buffersUnseen(c)
+		case OpUnlock:
 			ok = !m.hasSync && !m.hasSyncSRCU
 		case OpLoad:
 			if in.Access == Acquire || in.Addr.Op != EConst {
