@@ -539,15 +539,27 @@ func (m *Machine) owesOutside(s *State, c, d int) bool {
 	return !m.inSections(s, c, g.gpSecs)
 }
 
-// buffersUnseen reports whether no grace period ever waits for CPU c's
-// store buffer to drain: qsDrains holds for c only when some CPU may wait
-// for an RCU grace period and c has RCU read-side markers, or some CPU
-// may wait for an SRCU one and c has SRCU sections. For such a CPU the
-// contents of its store buffer are observable by its own steps and its
-// commits alone (privateStep, persistentCPU).
+// buffersUnseen reports whether no grace period ever waits for CPU c to
+// drain its store buffer or (ARM-like) queue: qsDrains holds for c only
+// when some CPU may wait for an RCU grace period and c has RCU read-side
+// markers, or some CPU may wait for an SRCU one and c has SRCU sections.
+// Such a CPU is never inside a section a grace period waits for either
+// (owesOutside), so it may report whenever it owes a report, whatever
+// its state: what it buffers, queues or applies is observed by no grace
+// period, and its stores and arrivals at it delay none (privateStep,
+// persistentCPU, the persistent sets' delays and arrivals).
 func (m *Machine) buffersUnseen(c int) bool {
-	bit := uint32(1) << uint(c)
-	return (!m.hasSync || m.readers&bit == 0) && (!m.hasSyncSRCU || m.srcuReaders&bit == 0)
+	return m.unseen&(1<<uint(c)) != 0
+}
+
+// initUnseen computes m.unseen (buffersUnseen).
+func (m *Machine) initUnseen() {
+	for c := range m.Prog.Threads {
+		bit := uint32(1) << uint(c)
+		if (!m.hasSync || m.readers&bit == 0) && (!m.hasSyncSRCU || m.srcuReaders&bit == 0) {
+			m.unseen |= bit
+		}
+	}
 }
 
 // drained reports whether CPU c's store buffer and (ARM-like) invalidation

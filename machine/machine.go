@@ -35,6 +35,9 @@ type Machine struct {
 	// of which is closed in every execution that opens it before its CPU
 	// can block or finish (initSRCUBracketed).
 	srcuBracketed uint64
+	// unseen: the CPUs no grace period ever waits for to drain
+	// (buffersUnseen).
+	unseen uint32
 	// noFold: every instruction is a step of its own (tests only, to
 	// check that folding local instructions changes no outcome).
 	noFold bool
@@ -72,6 +75,7 @@ func New(p *Program, mode Mode) (*Machine, error) {
 	}
 	m.initSRCUSync()
 	m.initSRCUBracketed()
+	m.initUnseen()
 	m.fut = analyse(p, m.hasSyncSRCU)
 	m.sym = automorphisms(p)
 	m.outRegs = outRegs(p)

@@ -33,7 +33,8 @@ package machine
 //  7. a move of c appends to its store buffer or enters a read-side section
 //     while a grace period is running or may still start: that delays c's
 //     quiescent state, and a grace period starting before it would not
-//     wait for it.
+//     wait for it — unless no grace period ever waits for c to drain
+//     (buffersUnseen), when c reports whatever it buffers.
 //
 // Where no rule applies, c's move and d's steps commute: they read and
 // write disjoint things, and their effects on caches are either the same in
@@ -64,7 +65,7 @@ func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
 			continue
 		}
 		fp, ok := e.footprintOf(s, c, mvs, w)
-		if !ok || fp.global || (fp.delays && gpPossible) {
+		if !ok || fp.global || (fp.delays && gpPossible && !e.m.buffersUnseen(c)) {
 			continue
 		}
 		if e.interferes(s, c, fp, gpPossible, w.reads) {

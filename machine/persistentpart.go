@@ -92,7 +92,8 @@ import "math/bits"
 // I-free path (committing its other entries, outside any section), after
 // which a move of T appending a store or taking rcu_read_lock makes it
 // non-quiescent again: such a move counts as delaying it whatever its
-// state at s. A partial CPU starts no grace period along I-free paths
+// state at s (unless no grace period waits for the CPU to drain:
+// buffersUnseen). A partial CPU starts no grace period along I-free paths
 // when it is pinned; when it is not, the early rules keep every
 // instruction of I_c after its pc, so a synchronize_rcu it could reach
 // in order lies past one of them: its own grace periods do not meet the
@@ -840,7 +841,7 @@ func (e *explorer) partStepFor(s *State, w *worker, c int, in uint64, live uint6
 			ps.stuck = true
 		}
 	}
-	if !ps.stuck && delay {
+	if !ps.stuck && delay && !m.buffersUnseen(c) {
 		// It may become quiescent along an I-free path, and a
 		// store or rcu_read_lock of T then delays it.
 		ps.foot.delays = true

@@ -92,7 +92,11 @@ import (
 //     move commutes with a grace period's start (a move that makes a CPU
 //     quiescent lets it report at once, before or after the start) and
 //     with its end (a CPU still owing the grace period a report keeps the
-//     end disabled; one that has reported is not touched by it).
+//     end disabled; one that has reported is not touched by it). A CPU
+//     no grace period waits for to drain (buffersUnseen: no read-side
+//     section of a kind some CPU synchronises on) is quiescent whatever
+//     its buffer and queue hold, so nothing delays it: its stores and
+//     the arrivals at it commute with a start.
 //
 // A CPU's moves touch, besides its own private state, the resources their
 // footprint (setFoot, computed by performing each move on a copy of s)
@@ -647,12 +651,12 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 		// being inside a section of each synchronised domain.
 		still &= sbCPUs(s) | srcuIn
 	}
-	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still != 0) {
+	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still&^m.unseen != 0) {
 		return true
 	}
 	// An SRCU unlock of d makes grace periods wait for reports from the
 	// CPUs in reAdds again: for them, as a grace period starting.
-	if df.reAdds&(1<<c) != 0 && (cf.drains || cf.startSens) || df.reAdds&cf.arrive&^still != 0 {
+	if df.reAdds&(1<<c) != 0 && (cf.drains || cf.startSens) || df.reAdds&cf.arrive&^still&^m.unseen != 0 {
 		return true
 	}
 	if m.Mode != ARM {
@@ -857,7 +861,7 @@ func (e *explorer) curFoot(s *State, c, lo, hi int, live uint64, rereads []uint6
 	if e.srcuStays {
 		quiet = e.srcuQuietSomewhere(s, c)
 	}
-	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && quiet
+	f.startSens = !e.on(redEagerQS) || arm && len(cs.sb) == 0 && quiet && !m.buffersUnseen(c)
 	e.waitFoot(s, c, &f)
 	e.postponedWaitFoot(s, c, &f, w)
 	if arm && !f.observe {
@@ -1101,10 +1105,11 @@ func (e *explorer) moveFoot(s *State, c, i int, live uint64, rereads []uint64, w
 			}
 		}
 	}
-	if quiescent(m, s, c) && !quiescent(m, t, c) && (m.hasSync || !m.hasSyncSRCU) {
+	unseen := m.buffersUnseen(c) // nothing of this delays any grace period
+	if !unseen && quiescent(m, s, c) && !quiescent(m, t, c) && (m.hasSync || !m.hasSyncSRCU) {
 		f.delays = true
 	}
-	if m.hasSyncSRCU && m.drained(s, c) && !m.drained(t, c) {
+	if !unseen && m.hasSyncSRCU && m.drained(s, c) && !m.drained(t, c) {
 		// No longer quiescent for an SRCU grace period re-added to
 		// (srcuUnlock), nor for one starting, of a domain it has no
 		// section of open (a move other than an SRCU lock or unlock

@@ -68,3 +68,56 @@ func TestStoreNoGracePeriodWaitsForIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreDelaysOnlyWatchedCPUs: in the persistent sets, a store into an
+// empty buffer delays its CPU (it no longer commutes with a grace
+// period's start) only when some grace period waits for that CPU to
+// drain (buffersUnseen); a CPU outside every read-side section of the
+// synchronised kinds reports whatever it buffers.
+func TestStoreDelaysOnlyWatchedCPUs(t *testing.T) {
+	for _, reader := range []bool{false, true} {
+		b := NewBuilder("delays")
+		x, y := b.Loc("x", 0), b.Loc("y", 0)
+		// P0: a store (not postponed: a load follows it), then maybe a
+		// reader.
+		p0 := b.Thread()
+		r0 := p0.Reg("r0")
+		p0.StoreConst(Once, x, 1)
+		p0.Load(Once, r0, y)
+		if reader {
+			p0.RCULock()
+			p0.Load(Once, r0, x)
+			p0.RCUUnlock()
+		}
+		p1 := b.Thread() // P1: reads x, waits for a grace period, writes y
+		r1 := p1.Reg("r1")
+		p1.Load(Once, r1, x)
+		p1.SyncRCU()
+		p1.StoreConst(Once, y, 1)
+		prog := b.Program()
+		for _, mode := range []Mode{TSO, ARM} {
+			m, e, w := testExplorer(t, prog, mode)
+			s := m.Initial()
+			w.cpuMvs = nil
+			for c := range s.cpus {
+				w.cpuMvs = append(w.cpuMvs, e.cpuMacros(nil, s, c, w))
+			}
+			w.resetMoveMemos(len(s.cpus))
+			rereads := make([]uint64, len(s.cpus))
+			found := false
+			for i, mv := range w.cpuMvs[0] {
+				if mv.step != (Step{Kind: StepExec, CPU: 0}) || mv.store != 0 {
+					continue
+				}
+				found = true
+				f := e.moveFoot(s, 0, i, m.liveWrites(s), rereads, w)
+				if f.delays != reader {
+					t.Errorf("reader %v, %s: the store delays P0: %v, want %v", reader, mode, f.delays, reader)
+				}
+			}
+			if !found {
+				t.Fatalf("reader %v, %s: P0's store is no move of its own: %+v", reader, mode, w.cpuMvs[0])
+			}
+		}
+	}
+}
