@@ -109,7 +109,7 @@
 // are now private steps and neither they nor the invalidations arriving at
 // it delay anything in the persistent sets: read-read GG+R+R+R+R,
 // ARM-like, 57,379 → 22,923 states (its RCU twin 4,595 → 1,419),
-// G+G+R+R+R+R 2,536,926 → 668,250 (it now finishes in about 16 s). What is
+// G+G+R+R+R+R 1,706,522 → 668,250 (44 → 19 s on one core). What is
 // left shows in the sets that fail there (traced with temporary
 // instrumentation, not committed): a reader's srcu_read_lock opens a
 // section, so it delays its CPU and does not commute with the waiting
