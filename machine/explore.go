@@ -251,8 +251,9 @@ const (
 )
 
 // node data of the visited states, indexed like the tuple set: parent
-// index (-1 for the initial state), the move from the parent (packed), and
-// the distance in ordinary steps with the expanded flag in the top bit.
+// index (-1 for the initial state) and the move from the parent (packed),
+// both only without outcome registers left out (add), and the distance
+// in ordinary steps with the expanded flag in the top bit.
 type nodes struct {
 	parent, via, dist paged32
 	// sleep is the number of the state's sleep set (sleep.go), with
@@ -428,10 +429,10 @@ func Explore(m *Machine, opts Options) *Result {
 		// states (decoding needs only the tuples), their parents,
 		// distances and sleep sets (witnesses are the pairs' paths).
 		e.states.table = nil
-		e.nodes.parent.reset()
-		e.nodes.via.reset()
-		e.nodes.dist.reset()
-		e.nodes.sleep.reset()
+		e.nodes.parent.release()
+		e.nodes.via.release()
+		e.nodes.dist.release()
+		e.nodes.sleep.release()
 		e.sleeps.reset()
 		e.propagate(ctx, m.Initial(), &stopped) // (sets Pairs)
 		e.charge()
@@ -891,9 +892,14 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 		}
 	}
 	idx, isNew := e.states.add(t)
+	// With outcome registers left out, witnesses are the pairs' paths
+	// (outregs.go): the states' parents and moves are not kept.
+	paths := !e.or.on
 	if isNew {
-		e.nodes.parent.append(uint32(parent))
-		e.nodes.via.append(packMacro(mv))
+		if paths {
+			e.nodes.parent.append(uint32(parent))
+			e.nodes.via.append(packMacro(mv))
+		}
 		e.nodes.dist.append(uint32(dist))
 		if e.sleepy {
 			e.nodes.sleep.append(e.sleeps.intern(sleep))
@@ -912,8 +918,10 @@ func (e *explorer) add(enc encoding, ids []uint32, parent int32, mv macro, dist 
 		if dv&doneBit != 0 || int32(dv) <= dist {
 			return idx
 		}
-		e.nodes.parent.set(idx, uint32(parent))
-		e.nodes.via.set(idx, packMacro(mv))
+		if paths {
+			e.nodes.parent.set(idx, uint32(parent))
+			e.nodes.via.set(idx, packMacro(mv))
+		}
 		e.nodes.dist.set(idx, uint32(dist))
 	}
 	for int(dist) >= len(e.buckets) {

@@ -524,20 +524,43 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		// state was reached by a recorded move or is the initial one).
 		return false
 	}
-	sets := make([][]uint32, n)
-	sets[0] = []uint32{o.initialVal(init)}
-	live := int64(n) * (24 + 4) // bytes the pending sets hold, with sets and topo
+	// A skeleton's pending set is a buffer of pool, named by its slot
+	// (the buffer's number plus one; 0: none yet), and the number goes
+	// back to free once the skeleton is done: 4 bytes a skeleton where a
+	// slice header took 24, and as many headers as sets pending at once.
+	slot := make([]int32, n)
+	var pool [][]uint32
+	var free []int32
+	bufBytes := int64(0) // the buffers' capacity
+	held := func() int64 {
+		return int64(n)*(4+4) + int64(cap(pool))*24 + int64(cap(free))*4 + bufBytes // with topo
+	}
+	bufOf := func(st int32) int32 {
+		if slot[st] == 0 {
+			if k := len(free); k > 0 {
+				slot[st] = free[k-1] + 1
+				free = free[:k-1]
+			} else {
+				pool = append(pool, nil)
+				slot[st] = int32(len(pool))
+			}
+		}
+		return slot[st] - 1
+	}
+	k0 := bufOf(0)
+	pool[k0] = append(pool[k0], o.initialVal(init))
+	bufBytes += int64(cap(pool[k0])) * 4
 	defer func() { o.setBytes = 0 }()
 	pairs, next := 0, 4096
 	for _, st := range topo {
-		set := sets[st]
-		sets[st] = nil
-		live -= int64(cap(set)) * 4
+		k := slot[st] - 1
+		slot[st] = 0
+		set := pool[k]
 		slices.Sort(set)
 		set = slices.Compact(set)
 		if pairs += len(set); pairs >= next {
 			next = pairs + 4096
-			o.setBytes = live
+			o.setBytes = held()
 			if sp := e.stopAfterChunk(ctx); sp.Kind != StopNone {
 				if stopped.Kind == StopNone {
 					*stopped = sp
@@ -555,8 +578,9 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		}
 		for _, ei := range order[start[st]:start[st+1]] {
 			ed := o.edge(ei)
-			d := sets[ed.dst]
-			live -= int64(cap(d)) * 4
+			j := bufOf(ed.dst)
+			d := pool[j]
+			bufBytes -= int64(cap(d)) * 4
 			if ed.lab == 0 && ed.perm < 0 {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
@@ -564,9 +588,14 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 					d = append(d, e.update(v, ed))
 				}
 			}
-			live += int64(cap(d)) * 4
-			sets[ed.dst] = d
+			bufBytes += int64(cap(d)) * 4
+			pool[j] = d
 		}
+		// The buffer goes (kept, the buffers of the sets done held more
+		// than the sets pending), its number stays for the next set.
+		bufBytes -= int64(cap(set)) * 4
+		pool[k] = nil
+		free = append(free, k)
 	}
 	e.res.Pairs = pairs
 	return true

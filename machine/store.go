@@ -107,6 +107,22 @@ func (p *paged32) reset() {
 	p.n = 0
 }
 
+// release empties p and, when its first page has grown past what a small
+// search needs, lets that page go too: the explorer calls it once the
+// search no longer reads p (outcome registers' phase two), where keeping
+// a large page for the next search would hold memory through the phase
+// that peaks.
+func (p *paged32) release() {
+	p.reset()
+	if len(p.pages) > 0 && len(p.pages[0]) > smallPage {
+		p.pages = nil
+	}
+}
+
+// smallPage is the largest first page release keeps: a batch of small
+// searches reuses it.
+const smallPage = 4096
+
 func (p *paged32) at(i int) uint32     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
 func (p *paged32) set(i int, v uint32) { p.pages[i>>pageBits][i&(1<<pageBits-1)] = v }
 func (p *paged32) bytes() int64 {
