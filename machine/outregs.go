@@ -118,19 +118,27 @@ type orWrite struct {
 }
 
 // orEdge is a recorded move of the skeleton search: from state src to
-// state dst by via (packed), at cost, renamed by automorphism perm (-1:
-// none), writing the writes that start at labs[lab] (0: none). 20 bytes:
-// the number of writes is kept in labs, not here, because there are
-// many moves and few distinct lists of writes.
+// state dst by via (packed), of kind kinds[kind]. 16 bytes: what the
+// move writes, what it costs and how it renames are kept once per
+// distinct combination (orKind), not here, because there are many moves
+// and few such combinations.
 type orEdge struct {
-	src, dst int32
-	via, lab uint32
-	cost     uint16 // (a chain longer than that only orders witnesses)
-	perm     int16
+	src, dst  int32
+	via, kind uint32
 }
 
 // edgeBytes is the size of an orEdge, for the accounting.
-const edgeBytes = 20
+const edgeBytes = 16
+
+// orKind is what a recorded move does besides its step: it costs cost,
+// writes the writes that start at labs[lab] (0: none) and renames by
+// automorphism perm (-1: none); plain when it does neither.
+type orKind struct {
+	lab   uint32
+	cost  uint16 // (a chain longer than that only orders witnesses)
+	perm  int16
+	plain bool
+}
 
 // writesOf returns the writes of the edge whose writes start at lab:
 // labs[lab] holds their number, they follow it. labs[0] is an empty
@@ -161,10 +169,12 @@ type orState struct {
 	k    int        // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
-	edges  pages[orEdge]
-	labs   []orWrite
-	labIdx idTable // the writes' numbers: where they start in labs
-	ends   []uint64
+	edges   pages[orEdge]
+	labs    []orWrite
+	labIdx  idTable // the writes' numbers: where they start in labs
+	kinds   []orKind
+	kindIdx idTable // the kinds' numbers
+	ends    []uint64
 	// Phase two: the valuations (k values each, interned), the pairs and
 	// their index by state and valuation, and the queue by distance.
 	vals    []Value
@@ -195,6 +205,8 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.pairIdx.reset()
 	o.memo.reset()
 	o.labIdx.reset()
+	o.kinds = o.kinds[:0]
+	o.kindIdx.reset()
 	if !on {
 		return
 	}
@@ -298,7 +310,15 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 			o.labs = append(o.labs, sc.writes...)
 		}
 	}
-	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, lab: lab})
+	k := orKind{lab: lab, cost: uint16(min(sc.cost, 1<<16-1)), perm: sc.perm, plain: lab == 0 && sc.perm < 0}
+	h := hashMix(hashMix(hashMix(0, uint64(k.lab)), uint64(k.cost)), uint64(k.perm))
+	kind, ok := o.kindIdx.get(h, func(id uint32) bool { return o.kinds[id] == k })
+	if !ok {
+		kind = uint32(len(o.kinds))
+		o.kindIdx.put(h, kind)
+		o.kinds = append(o.kinds, k)
+	}
+	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), kind: kind})
 }
 
 // markEnd records that state idx is final or stuck.
@@ -391,11 +411,12 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 			}
 			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
 				ed := o.edge(ei)
+				kd := &o.kinds[ed.kind]
 				id := pr.val // most moves write no outcome register
-				if ed.lab > 0 || ed.perm >= 0 {
-					id = e.update(pr.val, ed)
+				if !kd.plain {
+					id = e.update(pr.val, ed.kind)
 				}
-				nd := uint32(d) + uint32(ed.cost)
+				nd := uint32(d) + uint32(kd.cost)
 				if q := o.pairIdx.get(o, ed.dst, id); q >= 0 {
 					// A pair expanded already keeps its path.
 					if pq := o.pair(q); pq.dist&pairDone == 0 && pq.dist > nd {
@@ -581,11 +602,11 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			j := bufOf(ed.dst)
 			d := pool[j]
 			bufBytes -= int64(cap(d)) * 4
-			if ed.lab == 0 && ed.perm < 0 {
+			if o.kinds[ed.kind].plain {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
 				for _, v := range set {
-					d = append(d, e.update(v, ed))
+					d = append(d, e.update(v, ed.kind))
 				}
 			}
 			bufBytes += int64(cap(d)) * 4
@@ -601,20 +622,22 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 	return true
 }
 
-// update returns the valuation edge ed leads valuation v to: its writes,
-// then its automorphism. Many pairs share a valuation and many edges
-// their writes, so results are kept by valuation, writes and
-// automorphism (edges with equal writes share lab: recordEdge), in a
-// cache that forgets (memoCache): kept whole, they took a third of the
+// update returns the valuation a move of kind kind leads valuation v to:
+// its writes, then its automorphism. Many pairs share a valuation and
+// many moves their writes, so results are kept by valuation, writes and
+// automorphism (moves with equal writes share lab: recordEdge), in a cache
+// that forgets (memoCache): kept whole, they took a third of the
 // read-read grace-period cycles' memory, and the pairs reach them in
 // runs (one skeleton's set along each of its edges), which a small cache
 // catches as well.
-func (e *explorer) update(v uint32, ed *orEdge) uint32 {
+func (e *explorer) update(v uint32, kind uint32) uint32 {
 	o := &e.or
-	// The writes by where they start, 0 for none.
-	writes := uint64(ed.lab)
-	key := uint64(v)<<32 | writes<<8 | uint64(ed.perm+1)
-	memo := writes < 1<<24 && ed.perm+1 < 256
+	kd := &o.kinds[kind]
+	// Keyed by the writes (where they start) and the renaming, not by
+	// kind: kinds differing only in cost share the result.
+	writes := uint64(kd.lab)
+	key := uint64(v)<<32 | writes<<8 | uint64(kd.perm+1)
+	memo := writes < 1<<24 && kd.perm+1 < 256
 	var slot *memoSlot
 	if memo {
 		var hit bool
@@ -623,12 +646,12 @@ func (e *explorer) update(v uint32, ed *orEdge) uint32 {
 		}
 	}
 	copy(o.tmp, o.val(v))
-	for _, wr := range o.writesOf(ed.lab) {
+	for _, wr := range o.writesOf(kd.lab) {
 		o.tmp[wr.slot] = wr.val
 	}
 	next := o.tmp
-	if ed.perm >= 0 {
-		g := &e.m.sym[ed.perm]
+	if kd.perm >= 0 {
+		g := &e.m.sym[kd.perm]
 		next = o.tmp2
 		for c := range o.off {
 			k := len(e.m.Prog.Threads[c].Regs)
@@ -694,5 +717,6 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 func (o *orState) bytes() int64 {
 	return o.csrBytes + o.setBytes + o.edges.bytes(edgeBytes) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.vals))*8 + o.valIdx.bytes() +
-		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes()
+		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes() +
+		int64(cap(o.kinds))*12 + o.kindIdx.bytes()
 }
