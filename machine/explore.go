@@ -299,11 +299,14 @@ type explorer struct {
 	red       reduction // the reductions on (enabledReductions)
 	// Sleep sets (sleep.go): the sets, the states waiting for a redo,
 	// the distance being expanded, and add's buffer.
-	sleepy bool // sleep sets on: redSleep without redGraceStep, and the program has synchronize_rcu
-	sleeps sleepSets
-	redo   []uint32
-	cur    int32
-	slpTmp []uint32
+	// endsOnly: the search is over and only the end skeletons' tuples
+	// are kept (orState.keepEnds), which decode then reads.
+	endsOnly bool
+	sleepy   bool // sleep sets on: redSleep without redGraceStep, and the program has synchronize_rcu
+	sleeps   sleepSets
+	redo     []uint32
+	cur      int32
+	slpTmp   []uint32
 	// A chunk's buffers, reused from chunk to chunk.
 	work      []uint32
 	gens      [][]successor
@@ -425,10 +428,14 @@ func Explore(m *Machine, opts Options) *Result {
 	}
 	if e.or.on {
 		// The valuations of the outcome registers (outregs.go). What
-		// only the search itself reads goes first: the index of the
-		// states (decoding needs only the tuples), their parents,
-		// distances and sleep sets (witnesses are the pairs' paths).
+		// only the search itself reads goes first: the states' index
+		// and their tuples (phase two decodes only the end skeletons,
+		// whose tuples are kept apart), their parents, distances and
+		// sleep sets (witnesses are the pairs' paths).
+		e.or.keepEnds(&e.states)
 		e.states.table = nil
+		e.states.words.release()
+		e.endsOnly = true
 		e.nodes.parent.release()
 		e.nodes.via.release()
 		e.nodes.dist.release()
@@ -753,6 +760,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	e.sleepy = e.on(redSleep) && m.hasSync && !e.on(redGraceStep)
 	e.srcuStays = m.hasSyncSRCU && !m.hasSync && m.srcuBracketed&m.srcuDomainLocs() == m.srcuDomainLocs()
 	e.or.reset(m, e.on(redOutRegs) && opts.Prune == nil)
+	e.endsOnly = false
 	e.mem.reset()
 	for len(e.cpus) < n {
 		e.cpus = append(e.cpus, interner{})
@@ -936,7 +944,11 @@ func (e *explorer) decode(idx int, w *worker) *State {
 	if len(w.parentTuple) != e.states.width {
 		w.parentTuple = make([]uint32, e.states.width)
 	}
-	e.states.get(idx, w.parentTuple)
+	if e.endsOnly {
+		e.or.endTuple(idx, w.parentTuple)
+	} else {
+		e.states.get(idx, w.parentTuple)
+	}
 	w.parentBlocks = append(w.parentBlocks[:0], e.mem.get(w.parentTuple[0]))
 	for c := range e.cpus {
 		w.parentBlocks = append(w.parentBlocks, e.cpus[c].get(w.parentTuple[1+c]))

@@ -175,6 +175,11 @@ type orState struct {
 	kinds   []orKind
 	kindIdx idTable // the kinds' numbers
 	ends    []uint64
+	// From phase two on, the end skeletons' tuples (keepEnds): endWidth
+	// words each, in order, and per word of ends the ends before it.
+	endWords []uint32
+	endRank  []uint32
+	endWidth int
 	// Phase two: the valuations (k values each, interned), the pairs and
 	// their index by state and valuation, and the queue by distance.
 	vals    []Value
@@ -328,6 +333,47 @@ func (e *explorer) markEnd(idx int32) {
 		o.ends = append(o.ends, 0)
 	}
 	o.ends[idx/64] |= 1 << (idx % 64)
+}
+
+// keepEnds copies the tuples of the end skeletons out of ts, the only
+// ones phase two decodes, so that the search's tuples can go before it:
+// they were a fifth to a third of what phase two held at its peak.
+func (o *orState) keepEnds(ts *tupleSet) {
+	o.endWidth = ts.width
+	ends := 0
+	for _, word := range o.ends {
+		ends += bits.OnesCount64(word)
+	}
+	o.endRank = fit(o.endRank, len(o.ends))
+	o.endWords = fit(o.endWords, ends*ts.width)[:0]
+	r := uint32(0)
+	for i, word := range o.ends {
+		o.endRank[i] = r
+		for ; word != 0; word &= word - 1 {
+			base := (i*64 + bits.TrailingZeros64(word)) * ts.width
+			for j := range ts.width {
+				o.endWords = append(o.endWords, ts.words.at(base+j))
+			}
+			r++
+		}
+	}
+}
+
+// fit returns b resized to n, reallocated when it is too small or when
+// a larger search left it more than twice too large (what is held is
+// what the accounting counts).
+func fit[T any](b []T, n int) []T {
+	if cap(b) < n || cap(b) > 2*n+1024 {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
+// endTuple copies the tuple of end skeleton idx (keepEnds) into t.
+func (o *orState) endTuple(idx int, t []uint32) {
+	word := o.ends[idx/64] & (1<<(idx%64) - 1)
+	base := int(o.endRank[idx/64]+uint32(bits.OnesCount64(word))) * o.endWidth
+	copy(t, o.endWords[base:base+o.endWidth])
 }
 
 func (o *orState) isEnd(idx int32) bool {
@@ -716,6 +762,7 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
 	return o.csrBytes + o.setBytes + o.edges.bytes(edgeBytes) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+		int64(cap(o.endWords))*4 + int64(cap(o.endRank))*4 +
 		int64(cap(o.vals))*8 + o.valIdx.bytes() +
 		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes() +
 		int64(cap(o.kinds))*12 + o.kindIdx.bytes()
