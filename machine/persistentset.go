@@ -389,7 +389,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 			continue
 		}
 		part := -1
-		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], w)
+		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], bestMoves, w)
 		if !ok {
 			continue
 		}
@@ -420,7 +420,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 			w.partFut = e.futFootOf(s, c, gpPossible, queuedElsewhere(s, c))
 			w.partFut.without(m, s, c, l)
 			part := c
-			p, ok := e.closure(s, uint32(1)<<c, &part, needGP, gpCPUs, live, rereads[:n], w)
+			p, ok := e.closure(s, uint32(1)<<c, &part, needGP, gpCPUs, live, rereads[:n], bestMoves, w)
 			if !ok {
 				continue
 			}
@@ -539,10 +539,25 @@ func (e *explorer) allCur(s *State, w *worker) bool {
 
 // closure grows p until no CPU outside it conflicts with it (see above),
 // and reports false when a CPU in it has a move the footprint does not
-// know. *part is the CPU of p of which the set holds only its seed, or
-// -1; when the others' moves conflict with its remaining future, all its
-// moves join (*part becomes -1).
-func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, w *worker) (uint32, bool) {
+// know, or when it holds bound moves or more (its caller keeps only a set
+// smaller than the best found so far: the moves only grow, as p does and
+// as *part turns -1, so such a set cannot end smaller). *part is the CPU
+// of p of which the set holds only its seed, or -1; when the others'
+// moves conflict with its remaining future, all its moves join (*part
+// becomes -1).
+func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, bound int, w *worker) (uint32, bool) {
+	tooMany := func() bool {
+		moves := 0
+		for c := range s.cpus {
+			switch {
+			case c == *part:
+				moves++
+			case p&(1<<c) != 0:
+				moves += len(w.cpuMvs[c])
+			}
+		}
+		return moves >= bound
+	}
 	// calm[c] holds the CPUs d found not to conflict with c's moves. They
 	// cannot later: conflictsStuck only turns false as the set's stuck
 	// CPUs grow, which is all p's growth does to it; c's footprint is the
@@ -550,6 +565,9 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 	var calm [32]uint32
 	for changed := true; changed; {
 		changed = false
+		if tooMany() {
+			return 0, false
+		}
 		for c := range s.cpus {
 			if p&(1<<c) == 0 {
 				continue
