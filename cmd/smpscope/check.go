@@ -101,7 +101,7 @@ type checked struct {
 
 // largeExplorations is what the explorations of one check run hold when it
 // starts collecting garbage often.
-const largeExplorations = 8 << 20
+const largeExplorations = 5 << 20
 
 func runCheck(args []string, opts checkOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A check run is short-lived and its explorations usually hold little
