@@ -1073,6 +1073,7 @@ type worker struct {
 	memoLive              bool         // memos are of the state being expanded
 	stuckAll              uint32       // stuckIn of every CPU of the state being expanded (persistentSet), srcuIn too
 	srcuIn                uint32       // srcuInside of the state being expanded, when srcuStays (else 0)
+	srcuStill             uint32       // sbCPUs of that state, and srcuIn (conflictsStuck)
 	afterSc               [][]scratch  // per CPU, per move: the state after it (moveMemo.after)
 	// changedOnly's undo buffers.
 	undoGP    []uint32

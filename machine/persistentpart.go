@@ -610,7 +610,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 				if ids[d] != 0 {
 					df = &w.pfut[d]
 				}
-				if !e.conflictsStuck(s, stuck, c, d, cf, df, live, rereads, w.srcuIn) {
+				if !e.conflictsStuck(s, stuck, c, d, cf, df, live, rereads, w.srcuStill) {
 					continue
 				}
 				changed = true
@@ -643,7 +643,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 					}
 					cand |= next
 					f, _, _, _ := e.partFutOf(s, d, cand, pi, pi.queued)
-					if !e.conflictsStuck(s, stuck, c, d, cf, &f, live, rereads, w.srcuIn) {
+					if !e.conflictsStuck(s, stuck, c, d, cf, &f, live, rereads, w.srcuStill) {
 						break
 					}
 				}

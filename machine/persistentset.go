@@ -345,6 +345,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 		w.srcuIn = e.srcuInside(s)
 		w.stuckAll |= w.srcuIn
 	}
+	w.srcuStill = sbCPUs(s) | w.srcuIn
 	gpPossible := e.gpPossible(s)
 	live := m.liveWrites(s)
 	rereads := &w.rereadArr // futureRereads of every CPU but the one named
@@ -580,14 +581,14 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 				if p&(1<<d) != 0 || calm[c]&(1<<d) != 0 {
 					continue
 				}
-				if e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads, w.srcuIn) {
+				if e.conflictsStuck(s, p&w.stuckAll, c, d, cf, &w.fut[d], live, rereads, w.srcuStill) {
 					p |= 1 << d
 					changed = true
 				} else {
 					calm[c] |= 1 << d
 				}
 			}
-			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads, w.srcuIn) {
+			if x := *part; x >= 0 && c != x && e.conflictsStuck(s, p&w.stuckAll, c, x, cf, &w.partFut, live, rereads, w.srcuStill) {
 				*part = -1
 				changed = true
 				calm = [32]uint32{}
@@ -650,9 +651,10 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 // future of P's partial CPU) may still do, df, conflicts with the moves
 // of CPU c (in P), cf, given the CPUs of the set that cannot report
 // without moving (stuckIn, or partClosure's count of them), and the CPUs
-// inside a section of every synchronised domain (srcuInside, when
-// srcuStays; else 0).
-func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64, srcuIn uint32) bool {
+// that stay non-quiescent for an SRCU grace period: with stores buffered,
+// or inside a section of every synchronised domain (srcuInside, when
+// srcuStays), computed once per state (worker.srcuStill).
+func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot, df *futFoot, live uint64, rereads []uint64, srcuStill uint32) bool {
 	m := e.m
 	if e.frozen(s, stuck, d) {
 		return false // it cannot move along any path that leaves P out
@@ -667,7 +669,7 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 		// A CPU inside an RCU reader still reports to an SRCU grace
 		// period: only stores buffered keep it from it, or (srcuStays)
 		// being inside a section of each synchronised domain.
-		still &= sbCPUs(s) | srcuIn
+		still &= srcuStill
 	}
 	if df.gpStart && (cf.delays || cf.startSens || cf.arrive&^still&^m.unseen != 0) {
 		return true
