@@ -34,8 +34,8 @@ func (p *pagedBytes) add(b []byte) uint32 {
 	case len(p.pages[n-1])+need > cap(p.pages[n-1]):
 		if c := cap(p.pages[n-1]); c < bytePage {
 			// The first page grows (by copying) up to full size, so
-			// small searches hold little.
-			pg := make([]byte, len(p.pages[n-1]), min(bytePage, max(2*c, c+need)))
+			// small searches hold little; by a quarter, as paged32's.
+			pg := make([]byte, len(p.pages[n-1]), min(bytePage, max(c+c/4, c+need)))
 			copy(pg, p.pages[n-1])
 			p.pages[n-1] = pg
 		} else {
