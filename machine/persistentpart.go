@@ -497,7 +497,7 @@ func (e *explorer) partialSet(s *State, w *worker, limit int, needGP bool, gpCPU
 		}
 		for l := pi.enabled; l != 0; l &= l - 1 {
 			k := bits.TrailingZeros64(l)
-			whole, moves, ok := e.partClosure(s, w, seed, uint64(1)<<k, needGP, gpCPUs, live, rereads)
+			whole, moves, ok := e.partClosure(s, w, seed, uint64(1)<<k, needGP, gpCPUs, live, rereads, best)
 			if ok && moves < best {
 				best, bestWhole, found = moves, whole, true
 				copy(w.bestIDs, w.pids)
@@ -527,8 +527,10 @@ func (e *explorer) partialSet(s *State, w *worker, limit int, needGP bool, gpCPU
 // CPU's possible future (its I-free future, for a partial one) conflicts
 // with a move of it (see above). It leaves the partial CPUs' instructions
 // in w.pids and returns the CPUs that joined whole and the number of
-// moves.
-func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP bool, gpCPUs uint32, live uint64, rereads []uint64) (uint32, int, bool) {
+// moves. It gives up (false) once the CPUs that joined whole have bound
+// moves or more: they never leave, so the set cannot end with fewer, and
+// partialSet keeps only a set smaller than bound.
+func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, bound int) (uint32, int, bool) {
 	n := len(s.cpus)
 	ids := w.pids
 	for c := range ids {
@@ -540,6 +542,15 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 	var pinnedM uint32
 	for changed := true; changed; {
 		changed = false
+		wholeMoves := 0
+		for c := 0; c < n; c++ {
+			if whole&(1<<c) != 0 {
+				wholeMoves += len(w.cpuMvs[c])
+			}
+		}
+		if wholeMoves >= bound {
+			return 0, 0, false
+		}
 		// Partial CPUs: close their instructions under the moves and the
 		// coupling, and compute their footprints and I-free futures.
 		pinnedM = 0
