@@ -658,8 +658,8 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			bufBytes += int64(cap(d)) * 4
 			pool[j] = d
 		}
-		// The buffer goes (kept, the buffers of the sets done held more
-		// than the sets pending), its number stays for the next set.
+		// The set's buffer goes (kept for reuse, the buffers of the sets
+		// done held more than the pending sets did); its number is reused.
 		bufBytes -= int64(cap(set)) * 4
 		pool[k] = nil
 		free = append(free, k)

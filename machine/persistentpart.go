@@ -542,13 +542,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 	var pinnedM uint32
 	for changed := true; changed; {
 		changed = false
-		wholeMoves := 0
-		for c := 0; c < n; c++ {
-			if whole&(1<<c) != 0 {
-				wholeMoves += len(w.cpuMvs[c])
-			}
-		}
-		if wholeMoves >= bound {
+		if setMoves(w, whole, -1) >= bound {
 			return 0, 0, false
 		}
 		// Partial CPUs: close their instructions under the moves and the

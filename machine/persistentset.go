@@ -373,18 +373,6 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	needGP := gpPossible && m.hasSync
 	best, bestPart, bestMoves := uint32(0), -1, total
 	var bestMv macro
-	count := func(p uint32, part int) int {
-		moves := 0
-		for c := range s.cpus {
-			switch {
-			case c == part:
-				moves++
-			case p&(1<<c) != 0:
-				moves += len(w.cpuMvs[c])
-			}
-		}
-		return moves
-	}
 	for seed := range s.cpus {
 		if len(w.cpuMvs[seed]) == 0 || e.curOf(s, seed, w).global {
 			continue
@@ -394,7 +382,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 		if !ok {
 			continue
 		}
-		if moves := count(p, -1); moves < bestMoves {
+		if moves := setMoves(w, p, -1); moves < bestMoves {
 			best, bestPart, bestMoves = p, -1, moves
 		}
 		if bestMoves == 1 {
@@ -425,7 +413,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 			if !ok {
 				continue
 			}
-			if moves := count(p, part); moves < bestMoves {
+			if moves := setMoves(w, p, part); moves < bestMoves {
 				best, bestPart, bestMoves, bestMv = p, part, moves, mv
 			}
 		}
@@ -547,18 +535,6 @@ func (e *explorer) allCur(s *State, w *worker) bool {
 // moves conflict with its remaining future, all its moves join (*part
 // becomes -1).
 func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs uint32, live uint64, rereads []uint64, bound int, w *worker) (uint32, bool) {
-	tooMany := func() bool {
-		moves := 0
-		for c := range s.cpus {
-			switch {
-			case c == *part:
-				moves++
-			case p&(1<<c) != 0:
-				moves += len(w.cpuMvs[c])
-			}
-		}
-		return moves >= bound
-	}
 	// calm[c] holds the CPUs d found not to conflict with c's moves. They
 	// cannot later: conflictsStuck only turns false as the set's stuck
 	// CPUs grow, which is all p's growth does to it; c's footprint is the
@@ -566,7 +542,7 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 	var calm [32]uint32
 	for changed := true; changed; {
 		changed = false
-		if tooMany() {
+		if setMoves(w, p, *part) >= bound {
 			return 0, false
 		}
 		for c := range s.cpus {
@@ -645,6 +621,21 @@ func (e *explorer) closure(s *State, p uint32, part *int, needGP bool, gpCPUs ui
 		}
 	}
 	return p, true
+}
+
+// setMoves counts the moves of the set of CPUs p (w.cpuMvs): one for
+// CPU part (its seed; -1 for none), every move of the others.
+func setMoves(w *worker, p uint32, part int) int {
+	moves := 0
+	for c, mvs := range w.cpuMvs {
+		switch {
+		case c == part:
+			moves++
+		case p&(1<<c) != 0:
+			moves += len(mvs)
+		}
+	}
+	return moves
 }
 
 // conflictsStuck reports whether what CPU d (outside P, or the remaining
