@@ -154,6 +154,7 @@ func checkDifference(t *testing.T, name string, p *machine.Program) (compared in
 // TestReferenceLibrary compares the explorer with the reference on every
 // built-in scenario.
 func TestReferenceLibrary(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	entries, err := scenarios.Library()
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +176,7 @@ const sharedLitmus = "../../shared/litmus"
 // TestReferenceCorpus compares the explorer with the reference on every
 // file of the shared corpora that smpscope accepts.
 func TestReferenceCorpus(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	var files []string
 	filepath.WalkDir(sharedLitmus, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".litmus") {

@@ -290,6 +290,7 @@ func TestReleaseThenAcquireDiffersBetweenModes(t *testing.T) {
 // of exact states (every detail, MESI letters included), states with equal
 // keys must reach equal sets of outcomes, deadlocks and faults.
 func TestPropKeyMergesOnlyEquivalentStates(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	var programs, tooLarge, deadlocks, faults int
 	rapid.Check(t, func(t *rapid.T) {
 		p := genBlockingProgram(t)

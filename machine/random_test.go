@@ -321,6 +321,7 @@ func emitBody(g *gen, n int) {
 // -random.grace set how many, -random.reflimit how large (the defaults
 // keep go test short; the closing note of issue 8 quotes long runs).
 func TestReferenceRandom(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	// rapid runs -rapid.checks programs per Check (100 unless set, a fifth
 	// of that with -short); rounds of Check make up the counts. Many small
 	// programs are cheap for the reference; fewer larger ones reach the

@@ -24,9 +24,15 @@ import (
 
 var reductionRefLimit = flag.Int("reduction.reflimit", 4000, "largest reference search TestReductionsAlone compares with")
 
-var reductionPrograms = flag.Int("reduction.programs", 15, "random programs per size TestReductionsAlone compares with every reduction alone, none and all, and TestFoldingChangesNoOutcome folded with unfolded (a fifth with -short)")
+var reductionPrograms = flag.Int("reduction.programs", 8, "random programs per size TestReductionsAlone compares with every reduction alone, none and all, and TestFoldingChangesNoOutcome folded with unfolded (a fifth with -short)")
 
-var reductionGraceAll = flag.Bool("reduction.grace", false, "TestReductionsGraceCycles: every member of the class it draws (default: every fourth, a quarter of them with -short; .ci/run's long lane sets it)")
+var reductionGraceAll = flag.Bool("reduction.grace", false, "TestReductionsGraceCycles: every member of the class it draws (default: every fourth, a quarter of them with -short), and compareCases: the cases whose reference search is over longCaseStates too; .ci/run's long lane sets it")
+
+// longCaseStates is the largest reference search of a fixed case that
+// compareCases runs without -reduction.grace: one SRCU case of 64,000
+// states took two thirds of TestReductionsSRCUCases, which the long lane
+// runs whole.
+const longCaseStates = 20000
 
 // sampled reports whether p is among the share of every perRound random
 // programs a test compares: decided by the program itself, not by how
@@ -81,6 +87,7 @@ func variants() []struct {
 // programs: general ones, and ones about grace periods (readers, stores,
 // synchronize_rcu, locks, dependencies), where most reductions act.
 func TestReductionsAlone(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	sizes := []struct {
 		name         string
 		cpus, budget int
@@ -222,6 +229,7 @@ func variantDiff(m *machine.Machine, ref refResult, res *machine.Result) string 
 // CPUs, a grace period and two readers of every form, RCU and SRCU, and
 // read-read cycles closed by a CPU storing every location.
 func TestReductionsGraceCycles(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	var srcs []string
 	for _, srcu := range []bool{false, true} {
 		for _, role := range litmusgen.GraceRoles {
@@ -283,6 +291,7 @@ func TestReductionsGraceCycles(t *testing.T) {
 // included, sees: the reference on the machine as it is and on one that
 // folds nothing reach the same outcomes, deadlocks and faults.
 func TestFoldingChangesNoOutcome(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	compared, skipped, more := 0, 0, 0
 	same := func(p *machine.Program, fatalf func(string, ...any)) {
 		for _, mode := range modes {
@@ -430,6 +439,7 @@ func TestReservedCommitActs(t *testing.T) {
 // spins for ever on the lock P2's trylock took; found by
 // TestReductionsAlone, grace, in TSO mode with every reduction on).
 func TestPostponedLockThatFinishesItsCPU(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	src := []byte(`C lock-then-nothing
 
 {}
@@ -950,6 +960,7 @@ exists (0:r0=0 /\ 1:r0=0 /\ 2:r2=0)
 // TestReductionsSRCUCases compares every variant with the reference on
 // srcuReductionCases.
 func TestReductionsSRCUCases(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	compareCases(t, srcuReductionCases)
 }
 
@@ -1210,18 +1221,35 @@ exists (1:r0=0)
 `,
 }
 
-func TestReductionRegressions(t *testing.T) { compareCases(t, reductionRegressions) }
+func TestReductionRegressions(t *testing.T) {
+	t.Parallel()
+	compareCases(t, reductionRegressions)
+}
 
 // compareCases compares every variant with the reference on each litmus
 // source of cases, in both modes.
 func compareCases(t *testing.T, cases map[string]string) {
 	t.Helper()
+	long := 0
+	defer func() {
+		if long > 0 {
+			t.Logf("%d explorations (a case in a mode) over %d reference states left to -reduction.grace", long, longCaseStates)
+		}
+	}()
 	for name, src := range cases {
 		c := compile(t, name, []byte(src))
 		for _, mode := range modes {
 			m := machine.MustNew(c.Program, mode)
-			ref := refExplore(m, 1<<20)
+			limit := 1 << 20
+			if !*reductionGraceAll {
+				limit = longCaseStates
+			}
+			ref := refExplore(m, limit)
 			if !ref.complete {
+				if limit < 1<<20 {
+					long++
+					continue // the long lane's
+				}
 				t.Fatalf("%s, %s: the reference did not finish", name, mode)
 			}
 			for _, v := range variants() {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"smpscope/machine"
 )
@@ -36,63 +37,109 @@ var refAnnotations = map[string]string{
 
 // refKey encodes every field of s except the annotations.
 func refKey(s *machine.State) string {
-	return string(stateEncoder(nil, reflect.ValueOf(s).Elem()))
+	return string(appendRefKey(nil, s))
 }
 
-// encoder appends the encoding of a value of one type.
-type encoder func(b []byte, v reflect.Value) []byte
+// appendRefKey appends s's reference key to b.
+func appendRefKey(b []byte, s *machine.State) []byte {
+	return stateEncoder(b, unsafe.Pointer(s))
+}
+
+// encoder appends the encoding of the value of one type at p.
+type encoder func(b []byte, p unsafe.Pointer) []byte
 
 var stateEncoder = encoderFor(reflect.TypeOf(machine.State{}))
 
 // encoderFor builds the encoder of type t once, by reflection over its
-// fields, so encoding a state does no reflection on types.
+// fields: their offsets and types. Encoding a state then reads memory at
+// those offsets and does no reflection at all, which makes the reference
+// several times faster than walking reflect.Values (the reference's key
+// was a fifth of the machine package's test time).
 func encoderFor(t reflect.Type) encoder {
 	switch t.Kind() {
 	case reflect.Bool:
-		return func(b []byte, v reflect.Value) []byte {
-			if v.Bool() {
+		return func(b []byte, p unsafe.Pointer) []byte {
+			if *(*bool)(p) {
 				return append(b, 1)
 			}
 			return append(b, 0)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(b []byte, v reflect.Value) []byte { return binary.AppendVarint(b, v.Int()) }
+		switch t.Size() {
+		case 1:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int8)(p))) }
+		case 2:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int16)(p))) }
+		case 4:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int32)(p))) }
+		case 8:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, *(*int64)(p)) }
+		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return func(b []byte, v reflect.Value) []byte { return binary.AppendUvarint(b, v.Uint()) }
-	case reflect.Slice, reflect.Array:
-		elem := encoderFor(t.Elem())
-		return func(b []byte, v reflect.Value) []byte {
-			b = binary.AppendUvarint(b, uint64(v.Len()))
-			for i := 0; i < v.Len(); i++ {
-				b = elem(b, v.Index(i))
+		switch t.Size() {
+		case 1:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint8)(p))) }
+		case 2:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint16)(p))) }
+		case 4:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint32)(p))) }
+		case 8:
+			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, *(*uint64)(p)) }
+		}
+	case reflect.Array:
+		elem, size, n := encoderFor(t.Elem()), t.Elem().Size(), t.Len()
+		return func(b []byte, p unsafe.Pointer) []byte {
+			b = binary.AppendUvarint(b, uint64(n))
+			for i := 0; i < n; i++ {
+				b = elem(b, unsafe.Add(p, uintptr(i)*size))
+			}
+			return b
+		}
+	case reflect.Slice:
+		elem, size := encoderFor(t.Elem()), t.Elem().Size()
+		return func(b []byte, p unsafe.Pointer) []byte {
+			h := (*sliceHeader)(p)
+			b = binary.AppendUvarint(b, uint64(h.len))
+			for i := 0; i < h.len; i++ {
+				b = elem(b, unsafe.Add(h.data, uintptr(i)*size))
 			}
 			return b
 		}
 	case reflect.Struct:
-		var fields []int
-		var encs []encoder
+		type field struct {
+			offset uintptr
+			enc    encoder
+		}
+		var fields []field
 		for i := 0; i < t.NumField(); i++ {
-			if _, skip := refAnnotations[t.Name()+"."+t.Field(i).Name]; !skip {
-				fields = append(fields, i)
-				encs = append(encs, encoderFor(t.Field(i).Type))
+			f := t.Field(i)
+			if _, skip := refAnnotations[t.Name()+"."+f.Name]; !skip {
+				fields = append(fields, field{f.Offset, encoderFor(f.Type)})
 			}
 		}
-		return func(b []byte, v reflect.Value) []byte {
-			for j, i := range fields {
-				b = encs[j](b, v.Field(i))
+		return func(b []byte, p unsafe.Pointer) []byte {
+			for _, f := range fields {
+				b = f.enc(b, unsafe.Add(p, f.offset))
 			}
 			return b
 		}
 	case reflect.Pointer:
 		elem := encoderFor(t.Elem())
-		return func(b []byte, v reflect.Value) []byte {
-			if v.IsNil() {
+		return func(b []byte, p unsafe.Pointer) []byte {
+			q := *(*unsafe.Pointer)(p)
+			if q == nil {
 				return append(b, 0)
 			}
-			return elem(append(b, 1), v.Elem())
+			return elem(append(b, 1), q)
 		}
 	}
 	panic(fmt.Sprintf("reference key: cannot encode a %s (%s): add it to encoderFor or refAnnotations", t.Kind(), t))
+}
+
+// sliceHeader is the layout of every Go slice value.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
 }
 
 // refResult is what the reference explorer found.
@@ -111,6 +158,7 @@ func refExplore(m *machine.Machine, limit int) refResult {
 	r := refResult{outcomes: map[string]machine.Outcome{}, complete: true}
 	init := m.Initial()
 	seen := map[string]bool{refKey(init): true}
+	var key []byte
 	stack := []*machine.State{init}
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
@@ -140,12 +188,13 @@ func refExplore(m *machine.Machine, limit int) refResult {
 			if err != nil {
 				panic(fmt.Sprintf("reference: enabled step %s failed: %v", m.ID(st), err))
 			}
-			if k := refKey(n); !seen[k] {
+			key = appendRefKey(key[:0], n)
+			if !seen[string(key)] {
 				if len(seen) >= limit {
 					r.complete = false
 					return r
 				}
-				seen[k] = true
+				seen[string(key)] = true
 				stack = append(stack, n)
 			}
 		}

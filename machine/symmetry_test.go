@@ -82,6 +82,7 @@ func genSymmetric(t *rapid.T, kinds []int) *machine.Program {
 // TestReductionsSymmetric compares every variant with the reference on
 // symmetric random programs.
 func TestReductionsSymmetric(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	// Half of -reduction.programs per kind of template: three kinds.
 	n, perRound := max(1, *reductionPrograms/2), 100
 	if testing.Short() {

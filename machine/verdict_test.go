@@ -772,6 +772,7 @@ exists (0:r0=1 /\ 1:r2=1)`,
 }
 
 func TestVerdictCases(t *testing.T) {
+	t.Parallel() // one of the long differential tests: they share both cores after the quick ones
 	for _, tc := range verdictCases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := compile(t, tc.name, []byte(tc.src))

@@ -427,7 +427,7 @@ func TestMouse(t *testing.T) {
 	m = Drive(m, tea.MouseMsg{X: side.X + 4, Y: side.Y + 3, Button: tea.MouseButtonWheelDown})
 }
 
-var randomKeys = flag.Int("keys.n", 500, "TestRandomKeys: random keys, clicks and resizes per scenario and mode (a fifth with -short; .ci/run's long lane: 3000)")
+var randomKeys = flag.Int("keys.n", 250, "TestRandomKeys: random keys, clicks and resizes per scenario and mode (a fifth with -short; .ci/run's long lane: 3000)")
 
 // TestRandomKeys feeds thousands of random keys, clicks and resizes and
 // checks after each that the screen shows exactly the state that replaying
