@@ -122,6 +122,27 @@
 // queue (late sections), is taken in order only. The late-section wait
 // costs no states: without it the file took 90,759 (before buffersUnseen).
 //
+// Why srcu_read_lock is not postponed as rcu_read_lock is (worked out on
+// 2026-12-06, not built). Moving the lock later to its CPU's next step
+// loses executions in two places, both in ARM-like mode. Past the start
+// of a grace period of its domain: a section open at the start may read
+// values overwritten before it (the grace period waits for the section
+// instead), but the same lock taken after the start opens a late section,
+// which waits for an empty queue and so cannot. And while a grace period
+// of its domain waits for its CPU: the lock waits for an empty queue when
+// it is taken, and an invalidation that arrives between that moment and
+// the CPU's next step (a store committed after the start, legitimately
+// missed by the section) would have to be applied before a postponed lock.
+// RCU has neither problem: an RCU section is waited for whenever it
+// opens, and rcu_read_lock never waits. A sound version would postpone
+// the lock only while no grace period of the domain waits for its CPU,
+// and offer each start of a grace period of the domain both alone and
+// with any subset of the postponed locks of that domain taken first; such
+// a start is a move of several CPUs, which the persistent sets'
+// per-CPU footprints (persistentset.go) do not express yet. The lock's
+// index also reads the srcu_struct's location, so programs that store to
+// it would stay out.
+//
 // Determinism: the same program, mode and step sequence always give the same
 // states and events. States are values: [Machine.Apply] never changes its
 // input, so undo is keeping the previous state.
