@@ -145,8 +145,7 @@
 // postponed srcu_read_lock as rcu_read_lock is postponed (while no grace
 // period waits for its CPU), without the starts' variants, took more
 // states, not fewer (read-read GG+R+R+R+R, ARM-like: 22,923 → 479,252;
-// G+RN+G+R+R 76,467 → 139,946), because the persistent sets of CPUs do
-// not take postponed moves where grace periods can still run.
+// G+RN+G+R+R 76,467 → 139,946); why was not traced.
 //
 // Determinism: the same program, mode and step sequence always give the same
 // states and events. States are values: [Machine.Apply] never changes its
