@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // The explorer's visited set in compact form. A state is stored as a tuple
@@ -75,25 +76,29 @@ func (p *pagedBytes) bytes() int64 {
 	return n
 }
 
-// paged32 is an append-only slice of uint32 in pages.
-type paged32 struct {
-	pages [][]uint32
+// paged is an append-only slice of T in pages.
+type paged[T uint16 | uint32] struct {
+	pages [][]T
 	n     int
 }
 
-func (p *paged32) append(v uint32) {
+// paged32 holds the explorer's per-state numbers (parents, moves,
+// distances, sleep sets) and an interner's references.
+type paged32 = paged[uint32]
+
+func (p *paged[T]) append(v T) {
 	switch {
 	case p.n>>pageBits == len(p.pages):
 		size := 1 << pageBits
 		if p.n == 0 {
 			size = 64 // the first page grows up to full size
 		}
-		p.pages = append(p.pages, make([]uint32, size))
+		p.pages = append(p.pages, make([]T, size))
 	case p.n < 1<<pageBits && p.n == len(p.pages[0]):
 		// By a quarter, not double: the page is what the search holds,
 		// and doubling left up to half of it unused (a fifth of the
 		// peak of a 4,400-state search); the copies cost little.
-		pg := make([]uint32, min(1<<pageBits, (p.n+p.n/4+63)&^63))
+		pg := make([]T, min(1<<pageBits, (p.n+p.n/4+63)&^63))
 		copy(pg, p.pages[0])
 		p.pages[0] = pg
 	}
@@ -102,7 +107,7 @@ func (p *paged32) append(v uint32) {
 }
 
 // reset empties p, keeping its first page.
-func (p *paged32) reset() {
+func (p *paged[T]) reset() {
 	if len(p.pages) > 0 {
 		clear(p.pages[1:])
 		p.pages = p.pages[:1]
@@ -115,7 +120,7 @@ func (p *paged32) reset() {
 // search no longer reads p (outcome registers' phase two), where keeping
 // a large page for the next search would hold memory through the phase
 // that peaks.
-func (p *paged32) release() {
+func (p *paged[T]) release() {
 	p.reset()
 	if len(p.pages) > 0 && len(p.pages[0]) > smallPage {
 		p.pages = nil
@@ -126,15 +131,76 @@ func (p *paged32) release() {
 // searches reuses it.
 const smallPage = 4096
 
-func (p *paged32) at(i int) uint32     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
-func (p *paged32) set(i int, v uint32) { p.pages[i>>pageBits][i&(1<<pageBits-1)] = v }
-func (p *paged32) bytes() int64 {
+func (p *paged[T]) at(i int) T     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
+func (p *paged[T]) set(i int, v T) { p.pages[i>>pageBits][i&(1<<pageBits-1)] = v }
+func (p *paged[T]) bytes() int64 {
 	var n int64
 	for _, pg := range p.pages {
-		n += int64(len(pg)) * 4
+		n += int64(len(pg)) * int64(unsafe.Sizeof(pg[0]))
 	}
 	return n
 }
+
+// tupleWords is a tupleSet's words: 16 bits each while every word fits,
+// 32 bits from the first that does not. A word is a block number of one
+// CPU or of memory, and a search of a few thousand states numbers a few
+// thousand blocks of each, so a stored state takes half the bytes there
+// (8-CPU tuples: 18 bytes instead of 36, of about 90 a state).
+type tupleWords struct {
+	narrow paged[uint16]
+	wide   paged32
+	isWide bool
+}
+
+func (t *tupleWords) append(v uint32) {
+	if !t.isWide {
+		if v <= 0xFFFF {
+			t.narrow.append(uint16(v))
+			return
+		}
+		t.widen()
+	}
+	t.wide.append(v)
+}
+
+// widen moves the words to 32 bits, letting each narrow page go once it
+// is copied, so the two copies never coexist for more than a page.
+func (t *tupleWords) widen() {
+	t.wide.reset()
+	for i := 0; i < t.narrow.n; i++ {
+		t.wide.append(uint32(t.narrow.at(i)))
+		if i&(1<<pageBits-1) == 1<<pageBits-1 {
+			t.narrow.pages[i>>pageBits] = nil
+		}
+	}
+	t.narrow = paged[uint16]{}
+	t.isWide = true
+}
+
+func (t *tupleWords) at(i int) uint32 {
+	if t.isWide {
+		return t.wide.at(i)
+	}
+	return uint32(t.narrow.at(i))
+}
+
+// reset empties t for a new search, which starts narrow: it keeps the
+// narrow first page, and the wide one only if it is small (release), or a
+// batch would hold the wide page of its largest search for good.
+func (t *tupleWords) reset() {
+	t.narrow.reset()
+	t.wide.release()
+	t.isWide = false
+}
+
+// release is paged's release of both widths.
+func (t *tupleWords) release() {
+	t.narrow.release()
+	t.wide.release()
+	t.isWide = false
+}
+
+func (t *tupleWords) bytes() int64 { return t.narrow.bytes() + t.wide.bytes() }
 
 // hashBytes is FNV-1a, 32 bits: blocks are short.
 func hashBytes(b []byte) uint32 {
@@ -231,8 +297,8 @@ func (in *interner) bytes() int64 {
 // tupleSet numbers distinct fixed-width tuples of uint32 (the states).
 type tupleSet struct {
 	width int
-	words paged32  // tuple i is words[i*width : (i+1)*width]
-	table []uint32 // open addressing: hash&^mask | index+1, 0 for empty (tagged slots, above)
+	words tupleWords // tuple i is words[i*width : (i+1)*width]
+	table []uint32   // open addressing: hash&^mask | index+1, 0 for empty (tagged slots, above)
 	n     int
 }
 

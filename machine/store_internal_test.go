@@ -56,3 +56,64 @@ func TestEndTuplesMatchTheStore(t *testing.T) {
 		}
 	})
 }
+
+// TestTupleWordsWiden: a tupleSet stores its words in 16 bits until one
+// does not fit, then moves every word to 32 bits. Across that move, at a
+// page boundary too, every tuple reads back as stored and is found again,
+// a new search starts narrow, and the narrow pages are let go once the
+// words are wide.
+func TestTupleWordsWiden(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		width := rapid.IntRange(1, 9).Draw(t, "width")
+		// Up to a little over one page of words, so that widening meets a
+		// full narrow page (every fourth program crosses one).
+		most := min(0xFFFF, (1<<pageBits)/width+300)
+		least := 1 // (and crossing, widening after the first page is full)
+		if width > 1 && rapid.IntRange(0, 3).Draw(t, "crossPage") == 0 {
+			least = (1<<pageBits)/width + 1
+		}
+		n := rapid.IntRange(least, most).Draw(t, "tuples")
+		wideAt := rapid.IntRange(least-1, n).Draw(t, "wideAt") // n: never
+		var ts tupleSet
+		for round := range 2 {
+			ts.reset(width)
+			if ts.words.isWide || ts.words.bytes() > int64(smallPage)*4+int64(1<<pageBits)*2 {
+				t.Fatalf("round %d starts wide (%v) or holding %d bytes", round, ts.words.isWide, ts.words.bytes())
+			}
+			tuple := make([]uint32, width)
+			stored := make([][]uint32, 0, n)
+			for i := range n {
+				tuple[0] = uint32(i) // (fits 16 bits: n does)
+				for j := 1; j < width; j++ {
+					tuple[j] = uint32(j)
+				}
+				if i == wideAt && round == 0 {
+					tuple[width-1] = 1 << 20
+				}
+				if _, isNew := ts.add(tuple); !isNew {
+					t.Fatalf("tuple %d not new", i)
+				}
+				stored = append(stored, append([]uint32(nil), tuple...))
+			}
+			wantWide := round == 0 && wideAt < n
+			if ts.words.isWide != wantWide {
+				t.Fatalf("round %d: wide %v, want %v", round, ts.words.isWide, wantWide)
+			}
+			if wantWide && len(ts.words.narrow.pages) != 0 {
+				t.Fatalf("wide, and still holding %d narrow pages", len(ts.words.narrow.pages))
+			}
+			got := make([]uint32, width)
+			for i, want := range stored {
+				ts.get(i, got)
+				for j := range want {
+					if got[j] != want[j] {
+						t.Fatalf("round %d, tuple %d: %v, stored %v", round, i, got, want)
+					}
+				}
+				if idx, ok := ts.lookup(want); !ok || idx != i {
+					t.Fatalf("round %d, tuple %d: lookup gave %d, %v", round, i, idx, ok)
+				}
+			}
+		}
+	})
+}
