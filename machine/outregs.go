@@ -188,9 +188,11 @@ type orState struct {
 	pairIdx pairTable // pairs by state and valuation
 	memo    memoCache // update's results
 	// csrBytes is what propagate's index of the edges by source holds
-	// (start, order, fill).
-	csrBytes           int64
-	start, order, fill []int32
+	// (start, order).
+	csrBytes     int64
+	start, order []int32
+	// indeg is propagateSets' in-degrees, then its slots.
+	indeg []int32
 	// setBytes is what propagateSets' pending sets hold.
 	setBytes int64
 	queue    [][]int32
@@ -484,7 +486,7 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 // search to search: a batch of small tests explores thousands of times.)
 func (o *orState) indexEdges(n int) {
 	ne := int(o.edges.n)
-	o.csrBytes = int64(n+1)*4 + int64(n)*4 + int64(ne)*4
+	o.csrBytes = int64(n+1)*4 + int64(ne)*4
 	start := grow(o.start, n+1)
 	clear(start)
 	for i := range ne {
@@ -494,13 +496,16 @@ func (o *orState) indexEdges(n int) {
 		start[i] += start[i-1]
 	}
 	order := grow(o.order, ne)
-	fill := append(o.fill[:0], start[:n]...)
-	o.start, o.order, o.fill = start, order, fill
+	o.start, o.order = start, order
+	// start[src] is src's fill cursor, so that no third array of n is
+	// held: each ends at the next one's start, and moves back one place.
 	for i := range ne {
 		src := o.edge(int32(i)).src
-		order[fill[src]] = int32(i)
-		fill[src]++
+		order[start[src]] = int32(i)
+		start[src]++
 	}
+	copy(start[1:], start[:n])
+	start[0] = 0
 }
 
 // initialVal returns the number of the initial state's valuation.
@@ -568,7 +573,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		}
 	}
 	// Kahn's order: a skeleton comes after every predecessor.
-	indeg := grow(o.fill, n)
+	indeg := grow(o.indeg, n)
 	clear(indeg)
 	for i := range int(o.edges.n) {
 		indeg[o.edge(int32(i)).dst]++
@@ -585,7 +590,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			}
 		}
 	}
-	o.fill = indeg
+	o.indeg = indeg
 	if len(topo) < n {
 		// A cycle, or skeletons no edge reaches (none: every stored
 		// state was reached by a recorded move or is the initial one).
@@ -595,7 +600,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 	// (the buffer's number plus one; 0: none yet), and the number goes
 	// back to free once the skeleton is done: 4 bytes a skeleton where a
 	// slice header took 24, and as many headers as sets pending at once.
-	slot := make([]int32, n)
+	slot := indeg // every in-degree is 0 now: all n are in topo
 	var pool [][]uint32
 	var free []int32
 	bufBytes := int64(0) // the buffers' capacity
