@@ -180,13 +180,16 @@ type orState struct {
 	endWords []uint32
 	endRank  []uint32
 	endWidth int
-	// Phase two: the valuations (k values each, interned), the pairs and
+	// Phase two: the valuations (k values each, interned: a byte each in
+	// vals8 while every value fits, else in vals, wideVals), the pairs and
 	// their index by state and valuation, and the queue by distance.
-	vals    []Value
-	valIdx  idTable
-	pairs   pages[orPair]
-	pairIdx pairTable // pairs by state and valuation
-	memo    memoCache // update's results
+	vals     []Value
+	vals8    []int8
+	wideVals bool
+	valIdx   idTable
+	pairs    pages[orPair]
+	pairIdx  pairTable // pairs by state and valuation
+	memo     memoCache // update's results
 	// csrBytes is what propagate's index of the edges by source holds
 	// (start, order).
 	csrBytes     int64
@@ -205,7 +208,8 @@ func (o *orState) reset(m *Machine, on bool) {
 	o.on = false
 	o.edges.reset(9)  // pages of 512 moves (10 KiB)
 	o.pairs.reset(10) // and of 1,024 pairs (20 KiB): a small search touches one each
-	o.labs, o.ends, o.vals = append(o.labs[:0], orWrite{}), o.ends[:0], o.vals[:0]
+	o.labs, o.ends = append(o.labs[:0], orWrite{}), o.ends[:0]
+	o.vals, o.vals8, o.wideVals = o.vals[:0], o.vals8[:0], false
 	clear(o.queue)
 	o.queue = o.queue[:0]
 	o.valIdx.reset()
@@ -388,13 +392,58 @@ func (o *orState) internVal(v []Value) uint32 {
 	for _, x := range v {
 		h = hashMix(h, uint64(x))
 	}
-	if id, ok := o.valIdx.get(h, func(id uint32) bool { return slices.Equal(o.val(id), v) }); ok {
+	if id, ok := o.valIdx.get(h, func(id uint32) bool { return o.valEqual(id, v) }); ok {
 		return id
 	}
-	id := uint32(len(o.vals) / max(o.k, 1))
+	id := uint32(o.valCount())
 	o.valIdx.put(h, id)
+	if !o.wideVals {
+		if fitsByte(v) {
+			for _, x := range v {
+				o.vals8 = append(o.vals8, int8(x))
+			}
+			return id
+		}
+		// The first value that needs more: every valuation goes wide.
+		o.vals = slices.Grow(o.vals[:0], len(o.vals8)+len(v))
+		for _, x := range o.vals8 {
+			o.vals = append(o.vals, Value(x))
+		}
+		o.vals8, o.wideVals = o.vals8[:0], true
+	}
 	o.vals = append(o.vals, v...)
 	return id
+}
+
+// fitsByte reports whether every value of v fits in a byte.
+func fitsByte(v []Value) bool {
+	for _, x := range v {
+		if x != Value(int8(x)) {
+			return false
+		}
+	}
+	return true
+}
+
+// valCount is the number of valuations interned.
+func (o *orState) valCount() int {
+	if o.wideVals {
+		return len(o.vals) / max(o.k, 1)
+	}
+	return len(o.vals8) / max(o.k, 1)
+}
+
+// valEqual reports whether valuation id is v.
+func (o *orState) valEqual(id uint32, v []Value) bool {
+	if o.wideVals {
+		return slices.Equal(o.vals[int(id)*o.k:int(id+1)*o.k], v)
+	}
+	for i, x := range o.vals8[int(id)*o.k : int(id+1)*o.k] {
+		if Value(x) != v[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // hashMix adds x to hash h.
@@ -402,8 +451,15 @@ func hashMix(h, x uint64) uint64 {
 	return bits.RotateLeft64(h^x, 27) * 0xbf58476d1ce4e5b9
 }
 
-func (o *orState) val(id uint32) []Value {
-	return o.vals[int(id)*o.k : int(id+1)*o.k]
+// valInto copies valuation id into dst (o.k values).
+func (o *orState) valInto(id uint32, dst []Value) {
+	if o.wideVals {
+		copy(dst, o.vals[int(id)*o.k:int(id+1)*o.k])
+		return
+	}
+	for i, x := range o.vals8[int(id)*o.k : int(id+1)*o.k] {
+		dst[i] = Value(x)
+	}
 }
 
 // propagate is phase two: it spreads the valuations from the initial
@@ -525,7 +581,8 @@ func (o *orState) initialVal(init *State) uint32 {
 // fillVal writes valuation val into the outcome registers of s, a
 // skeleton decoded.
 func (o *orState) fillVal(s *State, val uint32) {
-	v := o.val(val)
+	v := o.tmp // (update, its other user, is not running)
+	o.valInto(val, v)
 	for c := range s.cpus {
 		for r := range s.cpus[c].regs {
 			if o.skip[c][s.cpus[c].pc]&(1<<r) != 0 {
@@ -696,7 +753,7 @@ func (e *explorer) update(v uint32, kind uint32) uint32 {
 			return slot.val
 		}
 	}
-	copy(o.tmp, o.val(v))
+	o.valInto(v, o.tmp)
 	for _, wr := range o.writesOf(kd.lab) {
 		o.tmp[wr.slot] = wr.val
 	}
@@ -768,7 +825,7 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 func (o *orState) bytes() int64 {
 	return o.csrBytes + o.setBytes + o.edges.bytes(edgeBytes) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.endWords))*4 + int64(cap(o.endRank))*4 +
-		int64(cap(o.vals))*8 + o.valIdx.bytes() +
+		int64(cap(o.vals))*8 + int64(cap(o.vals8)) + o.valIdx.bytes() +
 		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes() +
 		int64(cap(o.kinds))*12 + o.kindIdx.bytes()
 }

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -112,6 +113,54 @@ func TestTupleWordsWiden(t *testing.T) {
 				}
 				if idx, ok := ts.lookup(want); !ok || idx != i {
 					t.Fatalf("round %d, tuple %d: lookup gave %d, %v", round, i, idx, ok)
+				}
+			}
+		}
+	})
+}
+
+// TestValuationsWiden: phase two interns valuations a byte a value while
+// every value fits, and moves them all to 8 bytes at the first that does
+// not. Before and after, each valuation reads back as interned and
+// interning it again gives its number; a new search starts narrow.
+func TestValuationsWiden(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		k := rapid.IntRange(1, 12).Draw(t, "slots")
+		var o orState
+		for round := range 2 {
+			o.vals, o.vals8, o.wideVals = o.vals[:0], o.vals8[:0], false
+			o.valIdx.reset()
+			o.k = k
+			n := rapid.IntRange(1, 200).Draw(t, "valuations")
+			big := round == 0 && rapid.Bool().Draw(t, "big")
+			var kept [][]Value
+			var ids []uint32
+			for range n {
+				v := make([]Value, k)
+				for j := range v {
+					v[j] = Value(rapid.IntRange(-128, 127).Draw(t, "value"))
+				}
+				if big && rapid.IntRange(0, 9).Draw(t, "makeBig") == 0 {
+					v[rapid.IntRange(0, k-1).Draw(t, "bigSlot")] = Value(rapid.Int64().Filter(func(x int64) bool { return x != int64(int8(x)) }).Draw(t, "bigValue"))
+				}
+				kept = append(kept, v)
+				ids = append(ids, o.internVal(v))
+			}
+			wantWide := false
+			for _, v := range kept {
+				wantWide = wantWide || !fitsByte(v)
+			}
+			if o.wideVals != wantWide {
+				t.Fatalf("round %d: wide %v, want %v", round, o.wideVals, wantWide)
+			}
+			got := make([]Value, k)
+			for i, v := range kept {
+				o.valInto(ids[i], got)
+				if !slices.Equal(got, v) {
+					t.Fatalf("round %d: valuation %d reads %v, interned %v", round, ids[i], got, v)
+				}
+				if id := o.internVal(v); id != ids[i] {
+					t.Fatalf("round %d: %v interned again as %d, first %d", round, v, id, ids[i])
 				}
 			}
 		}
