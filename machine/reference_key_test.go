@@ -52,13 +52,9 @@ func TestReferenceKeyIsEquality(t *testing.T) {
 			s := m.Initial()
 			states = append(states, s)
 			for i := 0; i < 25; i++ {
-				steps := m.Enabled(s)
-				if len(steps) == 0 {
+				next, ok := randomStep(rt, m, s)
+				if !ok {
 					break
-				}
-				next, _, err := m.Apply(s, steps[rapid.IntRange(0, len(steps)-1).Draw(rt, "step")])
-				if err != nil {
-					rt.Fatal(err)
 				}
 				s = next
 				states = append(states, s)
@@ -120,4 +116,18 @@ func refEqual(a, b reflect.Value, path *[]string) bool {
 		return true
 	}
 	panic("refEqual: no comparison for " + a.Kind().String())
+}
+
+// randomStep takes one of s's enabled steps, drawn by rt; false when
+// none is enabled.
+func randomStep(rt *rapid.T, m *machine.Machine, s *machine.State) (*machine.State, bool) {
+	steps := m.Enabled(s)
+	if len(steps) == 0 {
+		return nil, false
+	}
+	next, _, err := m.Apply(s, steps[rapid.IntRange(0, len(steps)-1).Draw(rt, "step")])
+	if err != nil {
+		rt.Fatal(err)
+	}
+	return next, true
 }

@@ -65,27 +65,9 @@ func encoderFor(t reflect.Type) encoder {
 			return append(b, 0)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		switch t.Size() {
-		case 1:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int8)(p))) }
-		case 2:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int16)(p))) }
-		case 4:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, int64(*(*int32)(p))) }
-		case 8:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendVarint(b, *(*int64)(p)) }
-		}
+		return signedBySize[t.Size()]
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		switch t.Size() {
-		case 1:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint8)(p))) }
-		case 2:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint16)(p))) }
-		case 4:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, uint64(*(*uint32)(p))) }
-		case 8:
-			return func(b []byte, p unsafe.Pointer) []byte { return binary.AppendUvarint(b, *(*uint64)(p)) }
-		}
+		return unsignedBySize[t.Size()]
 	case reflect.Array:
 		elem, size, n := encoderFor(t.Elem()), t.Elem().Size(), t.Len()
 		return func(b []byte, p unsafe.Pointer) []byte {
@@ -134,6 +116,20 @@ func encoderFor(t reflect.Type) encoder {
 		}
 	}
 	panic(fmt.Sprintf("reference key: cannot encode a %s (%s): add it to encoderFor or refAnnotations", t.Kind(), t))
+}
+
+// signedBySize and unsignedBySize encode an integer of each size.
+var (
+	signedBySize   = map[uintptr]encoder{1: varintAt[int8], 2: varintAt[int16], 4: varintAt[int32], 8: varintAt[int64]}
+	unsignedBySize = map[uintptr]encoder{1: uvarintAt[uint8], 2: uvarintAt[uint16], 4: uvarintAt[uint32], 8: uvarintAt[uint64]}
+)
+
+func varintAt[T int8 | int16 | int32 | int64](b []byte, p unsafe.Pointer) []byte {
+	return binary.AppendVarint(b, int64(*(*T)(p)))
+}
+
+func uvarintAt[T uint8 | uint16 | uint32 | uint64](b []byte, p unsafe.Pointer) []byte {
+	return binary.AppendUvarint(b, uint64(*(*T)(p)))
 }
 
 // sliceHeader is the layout of every Go slice value.

@@ -255,12 +255,9 @@ func TestSymmetryEquivariant(t *testing.T) {
 					}
 				}
 			}
-			if len(steps) == 0 {
+			next, ok := randomStep(rt, m, s)
+			if !ok {
 				break
-			}
-			next, _, err := m.Apply(s, steps[rapid.IntRange(0, len(steps)-1).Draw(rt, "step")])
-			if err != nil {
-				rt.Fatal(err)
 			}
 			s = next
 		}
