@@ -23,6 +23,7 @@ type Machine struct {
 	// hasSRCUUnlock: any srcu_read_unlock or srcu_up_read.
 	hasSRCUUnlock bool
 	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
+	srcuCPUSecs   []uint32 // [cpu]: the sections it opens (bits of srcuSecs)
 	// srcuReach[c][pc]: the instructions of CPU c a path from pc may
 	// perform (SRCU programs only).
 	srcuReach [][]uint64

@@ -124,6 +124,7 @@ func (m *Machine) initSRCU() error {
 	}
 	var locks []lockAt
 	m.srcuSecOf = make([][]int8, len(m.Prog.Threads))
+	m.srcuCPUSecs = make([]uint32, len(m.Prog.Threads))
 	for c, t := range m.Prog.Threads {
 		m.srcuSecOf[c] = make([]int8, len(t.Code))
 		for pc := range t.Code {
@@ -267,6 +268,7 @@ func (m *Machine) initSRCU() error {
 			sec.unlocks[u[0]] |= 1 << u[1]
 		}
 		m.srcuSecOf[l.cpu][l.pc] = int8(len(m.srcuSecs))
+		m.srcuCPUSecs[l.cpu] |= 1 << len(m.srcuSecs)
 		m.srcuSecs = append(m.srcuSecs, sec)
 	}
 	m.srcuReach = make([][]uint64, len(m.Prog.Threads))
@@ -422,13 +424,7 @@ func (m *Machine) srcuUnlock(s *State, c, pc int) {
 // is closed, wherever that happens; erring this way can only make a grace
 // period wait longer.)
 func (m *Machine) inSections(s *State, c int, mask uint32) bool {
-	open := s.srcuOpen & mask
-	for k, sec := range m.srcuSecs {
-		if open&(1<<k) != 0 && sec.cpu == c {
-			return true
-		}
-	}
-	return false
+	return len(m.srcuCPUSecs) > c && s.srcuOpen&mask&m.srcuCPUSecs[c] != 0
 }
 
 // The explorer's view of SRCU (persistentset.go, "SRCU").
