@@ -710,6 +710,14 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			j := bufOf(ed.dst)
 			d := pool[j]
 			bufBytes -= int64(cap(d)) * 4
+			if len(d)+len(set) > cap(d) && len(d) > 0 {
+				// Before the buffer grows, its duplicates go: a
+				// skeleton's predecessors share most of their
+				// valuations (the read-read cycles' pending entries
+				// were 2.2 times the distinct ones).
+				slices.Sort(d)
+				d = slices.Compact(d)
+			}
 			if o.kinds[ed.kind].plain {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
