@@ -1791,13 +1791,16 @@ func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
 	}
 	// One lock at a time: a lock right after it stays a step of its own.
 	// So does a lock whose step finishes the CPU (nothing after it, or
-	// only what the step folds, an rcu_read_unlock among them): with no
-	// next step to wait for, postponing it would keep it, and the CPU,
-	// from ever finishing, and a stuck state would be reported with the
-	// lock still to run (its witness would not replay to a deadlock).
+	// only what the step folds, an rcu_read_unlock among them), and one
+	// whose step ends the execution (what it folds resolves a branch the
+	// CPU guessed wrong, or faults): with no next step to wait for,
+	// postponing it would keep it, and the CPU, from ever finishing, and
+	// a stuck state would be reported with the lock still to run (its
+	// witness would not replay to a deadlock) instead of no execution or
+	// a fault.
 	t := w.load(&w.postLock, s)
 	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
-	return !m.finished(t, c) && m.code(c)[t.cpus[c].pc].Op != OpRCULock
+	return !m.finished(t, c) && !m.ended(t) && m.code(c)[t.cpus[c].pc].Op != OpRCULock
 }
 
 // postponedLockMoves appends CPU c's moves from s with its rcu_read_lock
