@@ -138,6 +138,9 @@ func (m *Machine) fenceKind(f Fence) fenceClass {
 // arithmetic, control flow, fences that are no-ops here or whose condition
 // already holds, and RCU markers when no grace period can ever start.
 func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
+	if !foldableOp(in.Op) {
+		return false
+	}
 	switch in.Op {
 	case OpAssign, OpBranch, OpJump:
 		return true
@@ -153,6 +156,59 @@ func (m *Machine) isLocal(s *State, c int, in *Instr) bool {
 		// A fence whose condition holds (a marker only changes the CPU's
 		// own store buffer): in is the instruction at the CPU's pc.
 		return m.cpuWait(s, c).kind == WaitNone
+	}
+	return false
+}
+
+// foldableOp reports whether advance may ever fold an instruction of op
+// (isLocal decides when): what mayFoldSRCUUnlock walks through.
+func foldableOp(op Op) bool {
+	switch op {
+	case OpAssign, OpBranch, OpJump, OpRCULock, OpRCUUnlock, OpSRCULock, OpSRCUUnlock, OpFence:
+		return true
+	}
+	return false
+}
+
+// mayFoldSRCUUnlock reports whether performing CPU c's next instruction
+// from s may fold an srcu_read_unlock or srcu_up_read (advance): along
+// the paths after it through instructions it issued early and ones
+// advance may fold, every branch taken both ways (jumps go forward only).
+func (m *Machine) mayFoldSRCUUnlock(s *State, c int) bool {
+	cs := &s.cpus[c]
+	code := m.code(c)
+	pc := int(cs.pc)
+	if pc >= len(code) || m.fut.reach[c][pc]&m.fut.srcuUnlocks[c] == 0 {
+		return false
+	}
+	var at uint64
+	add := func(k int) {
+		if k < len(code) {
+			at |= 1 << k
+		}
+	}
+	add(pc + 1)
+	if in := &code[pc]; in.Op == OpBranch || in.Op == OpJump {
+		add(in.Target)
+	}
+	for k := pc + 1; k < len(code); k++ {
+		if at&(1<<k) == 0 {
+			continue
+		}
+		in := &code[k]
+		switch {
+		case cs.early&(1<<k) != 0:
+			add(k + 1)
+		case in.Op == OpSRCUUnlock:
+			return true
+		case in.Op == OpJump:
+			add(in.Target)
+		case in.Op == OpBranch:
+			add(k + 1)
+			add(in.Target)
+		case foldableOp(in.Op):
+			add(k + 1)
+		}
 	}
 	return false
 }

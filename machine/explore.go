@@ -1044,18 +1044,25 @@ type worker struct {
 	parentBlocks [][]byte
 	parentTuple  []uint32
 	ev           Event
-	post         scratch   // the state after a postponed store (postponedStoreMoves)
-	postLock     scratch   // the state after a postponed rcu_read_lock (postponedLockMoves)
-	waitSc       scratch   // the state after a postponed rcu_read_lock (postponedWaitFoot)
-	waitStoreSc  scratch   // the state after a postponed store (postponedStoreWaitFoot)
-	waitSteps    []Step    // the steps postponedStoreWaitFoot looks through
-	cpuMvs       [][]macro // per CPU moves of the state being expanded
-	reads        []uint64  // per CPU future loads (persistentCPU)
-	cur          []setFoot // per CPU footprints of its moves (persistentSet), computed when first needed (curKnown)
-	curKnown     uint32    // the CPUs whose cur is computed for the state being expanded
-	curLive      uint64    // liveWrites of that state, for curOf
-	curRereads   []uint64  // persistentSet's rereads, for curOf
-	rereadArr    [32]uint64
+	post         scratch // the state after a postponed store (postponedStoreMoves)
+	postLock     scratch // the state after a postponed rcu_read_lock, from a state not being expanded
+	// postponableLock's answers for the state being expanded (lockFor,
+	// set by macros), each CPU's (lockKnown, lockOK) with the state after
+	// its lock (lockAfter): postponedLockMoves and postponedWaitFoot ask
+	// again and read it.
+	lockFor           *State
+	lockKnown, lockOK uint32
+	lockAfter         []scratch
+	waitStoreSc       scratch   // the state after a postponed store (postponedStoreWaitFoot)
+	waitSteps         []Step    // the steps postponedStoreWaitFoot looks through
+	cpuMvs            [][]macro // per CPU moves of the state being expanded
+	reads             []uint64  // per CPU future loads (persistentCPU)
+	cur               []setFoot // per CPU footprints of its moves (persistentSet), computed when first needed (curKnown)
+	curKnown          uint32    // the CPUs whose cur is computed for the state being expanded
+	curLive           uint64    // liveWrites of that state, for curOf
+	curRereads        []uint64  // persistentSet's rereads, for curOf
+	rereadArr         [32]uint64
+	seedArr           [32]int8
 	// The moves macros returns, and privateStep's and gracePeriodStep's
 	// (reused: a state's are consumed before the next state's are asked
 	// for; chain calls privateStep while successors walks macros' list,
@@ -1439,6 +1446,14 @@ func (e *explorer) liveWrites(s *State) uint64 { return e.m.liveWrites(s) }
 // other entries do not change what the step reads, and if they are not all
 // applied the acquire wait stays set, as with none.
 func (e *explorer) macros(s *State, w *worker) []macro {
+	w.lockFor, w.lockKnown, w.lockOK = s, 0, 0
+	mvs := e.expandMoves(s, w)
+	w.lockFor = nil // s's storage is reused for the next state
+	return mvs
+}
+
+// expandMoves is macros' work.
+func (e *explorer) expandMoves(s *State, w *worker) []macro {
 	m := e.m
 	w.memoLive = false // persistentSet computes them anew
 	if m.ended(s) {
@@ -1798,9 +1813,40 @@ func (e *explorer) postponableLock(s *State, c int, w *worker) bool {
 	// a stuck state would be reported with the lock still to run (its
 	// witness would not replay to a deadlock) instead of no execution or
 	// a fault.
-	t := w.load(&w.postLock, s)
+	bit := uint32(1) << c
+	memo := s == w.lockFor
+	if memo && w.lockKnown&bit != 0 {
+		return w.lockOK&bit != 0
+	}
+	t := w.load(w.lockScratch(s, c), s)
 	m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
-	return !m.finished(t, c) && !m.ended(t) && m.code(c)[t.cpus[c].pc].Op != OpRCULock
+	ok := !m.finished(t, c) && !m.ended(t) && m.code(c)[t.cpus[c].pc].Op != OpRCULock
+	if memo {
+		w.lockKnown |= bit
+		if ok {
+			w.lockOK |= bit
+		}
+	}
+	return ok
+}
+
+// lockScratch is where postponableLock leaves the state after CPU c's
+// lock from s: kept for the rest of the expansion when s is the state
+// being expanded.
+func (w *worker) lockScratch(s *State, c int) *scratch {
+	if s != w.lockFor {
+		return &w.postLock
+	}
+	for len(w.lockAfter) <= c {
+		w.lockAfter = append(w.lockAfter, scratch{})
+	}
+	return &w.lockAfter[c]
+}
+
+// afterLock returns the state after CPU c's postponed rcu_read_lock from
+// s, which postponableLock, answering true, left.
+func (w *worker) afterLock(s *State, c int) *State {
+	return &w.lockScratch(s, c).st
 }
 
 // postponedLockMoves appends CPU c's moves from s with its rcu_read_lock
@@ -1819,9 +1865,9 @@ func (e *explorer) postponedLockMoves(out []macro, s *State, c int, w *worker) [
 		}
 	}
 	out = kept
-	// postponableLock, just before, left the state after the lock in
-	// w.postLock (cpuMoves does not touch it), unless s is that state.
-	t := &w.postLock.st
+	// postponableLock, just before, left the state after the lock
+	// (cpuMoves does not touch it), unless s is that state.
+	t := w.afterLock(s, c)
 	if s == t {
 		t = w.load(&w.postLock, s)
 		m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)

@@ -135,3 +135,6 @@ func PermutedStep(m *Machine, i int, st Step) Step { return m.sym[i].step(st) }
 
 // PermutedOutcome is g·o for automorphism i.
 func PermutedOutcome(m *Machine, i int, o Outcome) Outcome { return m.sym[i].outcome(o) }
+
+// MayFoldSRCUUnlock is mayFoldSRCUUnlock (persistentCPU's shortcut).
+func MayFoldSRCUUnlock(m *Machine, s *State, c int) bool { return m.mayFoldSRCUUnlock(s, c) }

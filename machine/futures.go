@@ -63,6 +63,10 @@ type futures struct {
 	// markers[c]: its fences and read-side markers (postponableStore's
 	// the same way).
 	fences, markers []uint64
+	// srcuUnlocks[c]: its srcu_read_unlock and srcu_up_read instructions
+	// (persistentCPU performs a move to see what it folds only when one
+	// of them is reachable).
+	srcuUnlocks []uint64
 	// readerCanHang: some CPU may stay inside an RCU read-side section
 	// for ever (it blocks on a lock or a grace period inside one, or ends
 	// its program inside one), or the program uses SRCU. Only then can a
@@ -77,7 +81,7 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 	// Each analysis is one slice per CPU: made at their final length, not
 	// grown by append (issue 24: a small test's machine is set up per
 	// exploration, and this was a tenth of its allocations).
-	f := &futures{addrRegs: make([]uint32, n), computed: make([]uint64, n), dsts: make([][]uint32, n), drainCuts: make([]uint64, n), fences: make([]uint64, n), markers: make([]uint64, n)}
+	f := &futures{addrRegs: make([]uint32, n), computed: make([]uint64, n), dsts: make([][]uint32, n), drainCuts: make([]uint64, n), fences: make([]uint64, n), markers: make([]uint64, n), srcuUnlocks: make([]uint64, n)}
 	for _, s := range []*[][]uint64{&f.futureReads, &f.futureRereads, &f.drainReads, &f.futureAccess, &f.futureWrites, &f.futureCond, &f.reach, &f.instrReads, &f.instrWrites} {
 		*s = make([][]uint64, 0, n)
 	}
@@ -123,8 +127,11 @@ func analyse(p *Program, hasSyncSRCU bool) *futures {
 			case OpFence:
 				f.fences[c] |= 1 << uint(k)
 				f.markers[c] |= 1 << uint(k)
-			case OpRCULock, OpRCUUnlock, OpSRCULock, OpSRCUUnlock:
+			case OpRCULock, OpRCUUnlock, OpSRCULock:
 				f.markers[c] |= 1 << uint(k)
+			case OpSRCUUnlock:
+				f.markers[c] |= 1 << uint(k)
+				f.srcuUnlocks[c] |= 1 << uint(k)
 			}
 			reads[k], writes[k] = instrLocs(&t.Code[k], tg[k], readsLine), instrLocs(&t.Code[k], tg[k], writesLoc)
 		}

@@ -166,7 +166,7 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (fp foot
 			if !e.execFootprint(s, c, &fp) {
 				return fp, false
 			}
-			if !m.hasSRCUUnlock {
+			if !m.hasSRCUUnlock || !m.mayFoldSRCUUnlock(s, c) {
 				continue
 			}
 			// Instructions folded after it: an srcu_up_read reaches the

@@ -309,7 +309,7 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 		}
 	}
 	pi.foots, pi.delay, pi.known = pi.foots[:0], pi.delay[:0], pi.known[:0]
-	for i, mv := range mvs {
+	for _, mv := range mvs {
 		ids, inOrder, ok := e.moveIDs(s, c, mv, w)
 		if !ok {
 			return
@@ -320,10 +320,7 @@ func (e *explorer) partInfoOf(s *State, c int, pi *partInfo, live uint64, reread
 			pi.exec |= ids
 		}
 		pi.foots = append(pi.foots, setFoot{})
-		pi.known = append(pi.known, len(mvs) == 1)
-		if len(mvs) == 1 {
-			pi.foots[i] = w.cur[c] // persistentSet's, of the same move
-		}
+		pi.known = append(pi.known, false) // computed as partStepOf needs it
 		d := mv.lock || mv.store != 0
 		for l := ids; l != 0; l &= l - 1 {
 			if k := bits.TrailingZeros64(l); k < len(code) && (code[k].Op == OpStore || code[k].Op == OpRCULock || srcuOp(&code[k])) && mv.step.Kind != StepCommit {
@@ -600,9 +597,9 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 			if !inT(c) {
 				continue
 			}
-			cf := &w.cur[c]
-			if whole&(1<<c) == 0 {
-				cf = &w.pfoot[c]
+			cf := &w.pfoot[c]
+			if whole&(1<<c) != 0 {
+				cf = e.curOf(s, c, w)
 			}
 			if cf.global {
 				return 0, 0, false
@@ -668,7 +665,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 		for c := 0; c < n; c++ {
 			switch {
 			case whole&(1<<c) != 0:
-				dep = dep || w.cur[c].gpDep
+				dep = dep || e.curOf(s, c, w).gpDep
 			case ids[c] != 0:
 				dep = dep || w.pfoot[c].gpDep
 			}
@@ -681,7 +678,7 @@ func (e *explorer) partClosure(s *State, w *worker, c0 int, seed uint64, needGP 
 			continue
 		}
 		for c := 0; c < n && !changed; c++ {
-			if whole&(1<<c) == 0 || !w.cur[c].waitsGP {
+			if whole&(1<<c) == 0 || !e.curOf(s, c, w).waitsGP {
 				continue
 			}
 			if s.cpus[c].gpDomain != 0 {
@@ -812,7 +809,11 @@ func (e *explorer) partStepFor(s *State, w *worker, c int, in uint64, live uint6
 	for i := range w.cpuMvs[c] {
 		if pi.ids[i]&ids != 0 {
 			if !pi.known[i] {
-				pi.foots[i] = e.curFoot(s, c, i, i+1, live, rereads, w)
+				if len(w.cpuMvs[c]) == 1 {
+					pi.foots[i] = *e.curOf(s, c, w) // persistentSet's, of the same move
+				} else {
+					pi.foots[i] = e.curFoot(s, c, i, i+1, live, rereads, w)
+				}
 				pi.known[i] = true
 			}
 			foot.or(&pi.foots[i])

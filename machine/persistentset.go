@@ -373,17 +373,38 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	needGP := gpPossible && m.hasSync
 	best, bestPart, bestMoves := uint32(0), -1, total
 	var bestMv macro
-	for seed := range s.cpus {
-		if len(w.cpuMvs[seed]) == 0 || e.curOf(s, seed, w).global {
+	// The set kept is the smallest, the first in CPU order among equals.
+	// A seed's set holds at least its own moves, so seeds are tried with
+	// the fewest moves first: once none left can match the best, their
+	// footprints (each move performed on a copy of s) are never computed.
+	bestSeed := n
+	order := w.seedArr[:0]
+	for c := range s.cpus {
+		if len(w.cpuMvs[c]) > 0 {
+			order = append(order, int8(c))
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int8) int { return len(w.cpuMvs[a]) - len(w.cpuMvs[b]) })
+	for _, sd := range order {
+		seed := int(sd)
+		own, earlier := len(w.cpuMvs[seed]), seed < bestSeed
+		if own > bestMoves || own == bestMoves && !earlier {
 			continue
 		}
+		if e.curOf(s, seed, w).global {
+			continue
+		}
+		bound := bestMoves
+		if earlier && best != 0 {
+			bound++ // an equal set from an earlier CPU is kept instead
+		}
 		part := -1
-		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], bestMoves, w)
+		p, ok := e.closure(s, uint32(1)<<seed, &part, needGP, gpCPUs, live, rereads[:n], bound, w)
 		if !ok {
 			continue
 		}
-		if moves := setMoves(w, p, -1); moves < bestMoves {
-			best, bestPart, bestMoves = p, -1, moves
+		if moves := setMoves(w, p, -1); moves < bestMoves || moves == bestMoves && earlier && best != 0 {
+			best, bestPart, bestMoves, bestSeed = p, -1, moves, seed
 		}
 		if bestMoves == 1 {
 			// No set is smaller, and the first smallest is kept: the
@@ -421,7 +442,7 @@ func (e *explorer) persistentSet(s *State, w *worker) (p uint32, part int, mv ma
 	// Step-level sets only where grace periods are (issue 24's class):
 	// elsewhere the CPU-level ones already serve, and the state counts
 	// people see stay as they were.
-	if e.on(redPartialSet) && (m.hasSync || m.hasSyncSRCU) && bestMoves > 2 && e.allCur(s, w) && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
+	if e.on(redPartialSet) && (m.hasSync || m.hasSyncSRCU) && bestMoves > 2 && e.partialSet(s, w, bestMoves, needGP, gpCPUs, live, rereads[:n]) {
 		return 0, partMoves, macro{}, true
 	}
 	return best, bestPart, bestMv, best != 0
@@ -940,10 +961,8 @@ func (e *explorer) waitFoot(s *State, c int, f *setFoot) {
 // postponed move waited for a reservation had no moves and no footprint,
 // and a set holding it left out the RMW whose commit enables it.)
 func (e *explorer) postponedWaitFoot(s *State, c int, f *setFoot, w *worker) {
-	m := e.m
 	if e.postponableLock(s, c, w) {
-		t := w.load(&w.waitSc, s)
-		m.apply(t, Step{Kind: StepExec, CPU: uint8(c)}, nil)
+		t := w.afterLock(s, c) // read only
 		e.waitFoot(t, c, f)
 		e.postponedStoreWaitFoot(t, c, f, w)
 		return
