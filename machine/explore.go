@@ -540,13 +540,25 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		w.wrArena = w.wrArena[:0]
 	}
 	if len(pool) > 1 && len(work) >= parallelMin {
+		// The workers take the states a few at a time as they finish the
+		// last: states differ in cost (a state's expansion performs each
+		// of its moves for the persistent sets), and a fixed share left
+		// one worker waiting. Which worker expands a state changes
+		// nothing: mergeChunk takes the results in the chunk's order.
+		var next atomic.Int64
 		var wg sync.WaitGroup
 		for _, w := range pool {
 			wg.Add(1)
 			go func(w *worker) {
 				defer wg.Done()
-				for i := w.id; i < len(work); i += len(pool) {
-					expand(w, i)
+				for {
+					lo := int(next.Add(expandGrab)) - expandGrab
+					if lo >= len(work) {
+						return
+					}
+					for i := lo; i < min(lo+expandGrab, len(work)); i++ {
+						expand(w, i)
+					}
 				}
 			}(w)
 		}
@@ -1152,6 +1164,7 @@ type successor struct {
 const (
 	expandChunk = 4096 // states expanded between limit checks
 	parallelMin = 64   // smaller chunks are expanded on one goroutine
+	expandGrab  = 4    // states a worker takes at a time
 )
 
 // successors returns the states the search moves to from s (at distance

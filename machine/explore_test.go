@@ -51,17 +51,23 @@ func summary(r *Result) string {
 	return fmt.Sprintf("stopped after %d states: %+v", r.States, r.Stop)
 }
 
-// The search is deterministic whatever the scheduling of its workers: the
-// same program gives the same outcomes, counts and witnesses.
+// The search is deterministic whatever the scheduling of its workers and
+// however many there are (they take a chunk's states as they become
+// free): the same program gives the same outcomes, counts and witnesses.
 func TestExploreDeterministic(t *testing.T) {
-	m := MustNew(ring(4, nil), TSO)
-	a, b := Explore(m, Options{}), Explore(m, Options{})
-	if a.States != b.States || len(a.Outcomes) != len(b.Outcomes) {
-		t.Fatalf("states %d vs %d, outcomes %d vs %d", a.States, b.States, len(a.Outcomes), len(b.Outcomes))
-	}
-	for i := range a.Outcomes {
-		if a.Outcomes[i].States != b.Outcomes[i].States || m.formatSteps(a.Outcomes[i].Witness) != m.formatSteps(b.Outcomes[i].Witness) {
-			t.Fatalf("outcome %d differs between runs", i)
+	for _, mode := range []Mode{TSO, ARM} {
+		m := MustNew(ring(4, nil), mode)
+		a := Explore(m, Options{Workers: 1})
+		for _, workers := range []int{2, 3, 8} {
+			b := Explore(m, Options{Workers: workers})
+			if a.States != b.States || len(a.Outcomes) != len(b.Outcomes) {
+				t.Fatalf("%s, %d workers: states %d vs %d, outcomes %d vs %d", mode, workers, a.States, b.States, len(a.Outcomes), len(b.Outcomes))
+			}
+			for i := range a.Outcomes {
+				if a.Outcomes[i].States != b.Outcomes[i].States || m.formatSteps(a.Outcomes[i].Witness) != m.formatSteps(b.Outcomes[i].Witness) {
+					t.Fatalf("%s, %d workers: outcome %d differs from one worker's", mode, workers, i)
+				}
+			}
 		}
 	}
 }
