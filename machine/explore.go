@@ -546,17 +546,21 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		// one worker waiting. Which worker expands a state changes
 		// nothing: mergeChunk takes the results in the chunk's order.
 		var next atomic.Int64
+		grab := expandGrab
+		if len(work) < 8*expandGrab*len(pool) {
+			grab = 1
+		}
 		var wg sync.WaitGroup
 		for _, w := range pool {
 			wg.Add(1)
 			go func(w *worker) {
 				defer wg.Done()
 				for {
-					lo := int(next.Add(expandGrab)) - expandGrab
+					lo := int(next.Add(int64(grab))) - grab
 					if lo >= len(work) {
 						return
 					}
-					for i := lo; i < min(lo+expandGrab, len(work)); i++ {
+					for i := lo; i < min(lo+grab, len(work)); i++ {
 						expand(w, i)
 					}
 				}
@@ -1163,7 +1167,7 @@ type successor struct {
 
 const (
 	expandChunk = 4096 // states expanded between limit checks
-	parallelMin = 64   // smaller chunks are expanded on one goroutine
+	parallelMin = 16   // smaller chunks are expanded on one goroutine
 	expandGrab  = 4    // states a worker takes at a time
 )
 
