@@ -548,7 +548,7 @@ func (e *explorer) expandChunk(work []uint32, d int, transitions []int) {
 		var next atomic.Int64
 		grab := expandGrab
 		if len(work) < 8*expandGrab*len(pool) {
-			grab = 1
+			grab = 1 // fewer than eight takes each: one state at a time
 		}
 		var wg sync.WaitGroup
 		for _, w := range pool {
