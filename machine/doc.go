@@ -68,7 +68,8 @@
 //     by another access not postponed at all, as it would couple two
 //     lines in one move: ridesWithAccess) and
 //     postponed rcu_read_lock while a grace period may wait (in ARM-like
-//     mode for the whole search: postponeNow), a key
+//     mode for the whole search: postponeNow; there not when its section
+//     writes, which measured smaller), a key
 //     that leaves out dead lines and closed SRCU sections (key.go,
 //     encode.go), and symmetry
 //     (symmetry.go: when renaming CPUs and locations together maps the
