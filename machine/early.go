@@ -98,8 +98,11 @@ type earlyWalk struct {
 	// may be put before. skippedRead: an overtaken read that smp_rmb
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
-	guess                   int // the first unresolved branch passed, or -1
-	last                    int // the last unresolved branch passed, or -1
+	// skippedRelease: an overtaken release RMW, which only plain loads
+	// may pass (the walk yields nothing else and stops at a store).
+	skippedRelease bool
+	guess          int // the first unresolved branch passed, or -1
+	last           int // the last unresolved branch passed, or -1
 	// depth is the CPU's RCU nesting depth where the walk is: what it
 	// would be once the overtaken rcu_read_lock()s and unlocks had run.
 	depth int
@@ -126,6 +129,7 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.unknownAddr = a.unknownAddr || b.unknownAddr
 	w.skipped = a.skipped || b.skipped
 	w.skippedRMW = a.skippedRMW || b.skippedRMW
+	w.skippedRelease = a.skippedRelease || b.skippedRelease
 	w.skippedRead = a.skippedRead || b.skippedRead
 	w.depth = min(a.depth, b.depth)
 }
@@ -245,21 +249,26 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
-				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
+				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (!w.skippedRelease || kind == earlyLoad) {
 					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
 				}
 			}
 			// What may be walked past: plain loads, and relaxed RMWs (a
 			// load and an exclusive store of their own line, which ARMv8
 			// orders before neither later loads nor later stores of other
-			// lines, whether they succeed or, conditional, fail). Not an
-			// acquire, which orders what follows it, a fully ordered or
-			// release RMW, or a lock operation.
+			// lines, whether they succeed or, conditional, fail); and, by
+			// plain loads only, a release RMW: its release orders what
+			// precedes its write, and its read is an ordinary load, which
+			// a later load of another line may be satisfied before
+			// (litmusgen regression arm-missing-load-past-release-rmw-700058).
+			// Not an acquire, which orders what follows it, a fully
+			// ordered RMW, or a lock operation.
 			switch {
 			case in.Op == OpLoad && in.Access != Acquire:
-			case in.Op == OpRMW && in.Order == OrderRelaxed && addrKnown && isLoc:
+			case in.Op == OpRMW && (in.Order == OrderRelaxed || in.Order == OrderRelease) && addrKnown && isLoc:
 				w.skippedRMW = true
 				w.skippedStores |= 1 << l
+				w.skippedRelease = w.skippedRelease || in.Order == OrderRelease
 			default:
 				return false
 			}
@@ -327,7 +336,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			}
 			return false
 		case OpStore:
-			if !w.skipped || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
+			if !w.skipped || w.skippedRelease || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
 				return false
 			}
 			l, ok := in.Addr.Eval(w.shadow[:]).AsLoc()
