@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -615,6 +616,56 @@ func TestExecutedMarksPerformedInstructions(t *testing.T) {
 	for i, w := range want {
 		if s.Executed(0, i) != w {
 			t.Fatalf("instruction %d (%s): executed=%v, want %v", i, b.Program().Threads[0].Code[i].Text, s.Executed(0, i), w)
+		}
+	}
+}
+
+// TestRuleARMLoadPassesReleaseRMW: a plain load may be satisfied before
+// an earlier _release RMW (its release orders what precedes its write,
+// and its read is an ordinary load); a store, an acquire and a relaxed
+// RMW may not go before it, nor a load of its own location; and nothing
+// goes before a fully ordered RMW.
+func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
+	// P0 runs an RMW of x with order o, then next (y and z are two
+	// other locations).
+	after := func(o Order, next func(tb *ThreadBuilder, x, y, z Loc)) *driver {
+		b := NewBuilder("release-rmw")
+		x, y, z := b.Loc("x", 0), b.Loc("y", 0), b.Loc("z", 0)
+		t0 := b.Thread()
+		t0.RMW(o, RMWAdd, true, t0.Reg("r0"), x, Const(1), nil)
+		next(t0, x, y, z)
+		return drive(t, b.Program(), ARM)
+	}
+	loadY := func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), y) }
+	after(OrderRelease, loadY).must("P0 early #1", "ARM: a plain load may be satisfied before an earlier _release RMW")
+	after(OrderFull, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
+	for _, c := range []struct {
+		what string
+		next func(tb *ThreadBuilder, x, y, z Loc)
+		k    int // the instruction that must not go early
+	}{
+		{"a load of its own location", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), x) }, 1},
+		{"an acquire", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Acquire, tb.Reg("r1"), y) }, 1},
+		{"a relaxed RMW", func(tb *ThreadBuilder, x, y, z Loc) {
+			tb.RMW(OrderRelaxed, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
+		}, 1},
+		{"a plain store", func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, y, 1) }, 1},
+		{"a plain store past a plain load", func(tb *ThreadBuilder, x, y, z Loc) {
+			tb.Load(Once, tb.Reg("r1"), y)
+			tb.StoreConst(Once, z, 1)
+		}, 2},
+	} {
+		id := fmt.Sprintf("P0 early #%d", c.k)
+		if after(OrderRelease, c.next).can(id) {
+			t.Errorf("%s goes before an earlier _release RMW (%s enabled)", c.what, id)
+		}
+		// The others do go before a relaxed RMW: the release is what
+		// stops them.
+		if c.k == 1 && c.what == "a load of its own location" {
+			continue
+		}
+		if !after(OrderRelaxed, c.next).can(id) {
+			t.Errorf("%s does not go before an earlier relaxed RMW either (%s not enabled): the case tests nothing", c.what, id)
 		}
 	}
 }
