@@ -99,7 +99,8 @@ type earlyWalk struct {
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
 	// skippedRelease: an overtaken release RMW, which only plain loads
-	// may pass (the walk yields nothing else and stops at a store).
+	// and relaxed RMWs may pass (the walk yields nothing else and stops
+	// at a store).
 	skippedRelease bool
 	guess          int // the first unresolved branch passed, or -1
 	last           int // the last unresolved branch passed, or -1
@@ -249,7 +250,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
-				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (!w.skippedRelease || kind == earlyLoad) {
+				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (!w.skippedRelease || kind == earlyLoad || kind == earlyRMW) {
 					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
 				}
 			}
@@ -257,10 +258,12 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// load and an exclusive store of their own line, which ARMv8
 			// orders before neither later loads nor later stores of other
 			// lines, whether they succeed or, conditional, fail); and, by
-			// plain loads only, a release RMW: its release orders what
-			// precedes its write, and its read is an ordinary load, which
-			// a later load of another line may be satisfied before
-			// (litmusgen regression arm-missing-load-past-release-rmw-700058).
+			// plain loads and relaxed RMWs only, a release RMW: its
+			// release orders what precedes its write, and its read is an
+			// ordinary load, which a later access of another line may be
+			// performed before (litmusgen regressions
+			// arm-missing-load-past-release-rmw-700058 and
+			// arm-missing-rmw-past-release-rmw-900589).
 			// Not an acquire, which orders what follows it, a fully
 			// ordered RMW, or a lock operation.
 			switch {

@@ -620,11 +620,11 @@ func TestExecutedMarksPerformedInstructions(t *testing.T) {
 	}
 }
 
-// TestRuleARMLoadPassesReleaseRMW: a plain load may be satisfied before
-// an earlier _release RMW (its release orders what precedes its write,
-// and its read is an ordinary load); a store, an acquire and a relaxed
-// RMW may not go before it, nor a load of its own location; and nothing
-// goes before a fully ordered RMW.
+// TestRuleARMLoadPassesReleaseRMW: a plain load or a relaxed RMW may be
+// performed before an earlier _release RMW (its release orders what
+// precedes its write, and its read is an ordinary load); a store and an
+// acquire may not go before it, nor a load of its own location; and
+// nothing goes before a fully ordered RMW.
 func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 	// P0 runs an RMW of x with order o, then next (y and z are two
 	// other locations).
@@ -638,6 +638,10 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 	}
 	loadY := func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), y) }
 	after(OrderRelease, loadY).must("P0 early #1", "ARM: a plain load may be satisfied before an earlier _release RMW")
+	rmwY := func(tb *ThreadBuilder, x, y, z Loc) {
+		tb.RMW(OrderRelaxed, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
+	}
+	after(OrderRelease, rmwY).must("P0 early #1", "ARM: a relaxed RMW may be performed before an earlier _release RMW")
 	after(OrderFull, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
 	for _, c := range []struct {
 		what string
@@ -646,8 +650,8 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 	}{
 		{"a load of its own location", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), x) }, 1},
 		{"an acquire", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Acquire, tb.Reg("r1"), y) }, 1},
-		{"a relaxed RMW", func(tb *ThreadBuilder, x, y, z Loc) {
-			tb.RMW(OrderRelaxed, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
+		{"an acquire RMW", func(tb *ThreadBuilder, x, y, z Loc) {
+			tb.RMW(OrderAcquire, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
 		}, 1},
 		{"a plain store", func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, y, 1) }, 1},
 		{"a plain store past a plain load", func(tb *ThreadBuilder, x, y, z Loc) {
