@@ -158,15 +158,20 @@ func (x *explainer) exec() []string {
 // passed, and what would have kept it in order: the reordering of LB, S
 // and of loads with loads, said at the step that performs it.
 func (x *explainer) earlyWhy(in *machine.Instr) []string {
-	var loads, stores, rmws bool
+	var loads, stores, rmws, relaxed, release bool
 	first := x.ev.Instr
 	for _, i := range x.ev.Skipped {
 		first = min(first, i)
-		switch x.code(x.c)[i].Op {
+		switch in := &x.code(x.c)[i]; in.Op {
 		case machine.OpStore:
 			stores = true
 		case machine.OpRMW:
 			rmws = true
+			if in.Order == machine.OrderRelease {
+				release = true
+			} else {
+				relaxed = true
+			}
 		default:
 			loads = true
 		}
@@ -202,8 +207,11 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 	default:
 		out = append(out, "ARM-like mode lets a store go ahead of earlier loads it does not depend on (load→store reordering): an smp_mb() between them, a release store (smp_store_release), an acquire on the earlier load, or a dependency on the value it loads would have kept it in order.")
 	}
-	if rmws {
+	if relaxed {
 		out = append(out, "It passes an earlier relaxed RMW of another location: a load and an exclusive store, which ARMv8 orders before nothing later of other locations.")
+	}
+	if release {
+		out = append(out, "It passes an earlier _release RMW of another location: the release orders what precedes that RMW's write, not what follows its read. An smp_mb() between them, or a fully ordered RMW, would have kept it behind.")
 	}
 	if rmb {
 		out = append(out, "It passes smp_rmb(), which orders earlier loads only, and a no-return atomic's read (atomic_inc(), atomic_add(), ...) is not one: its queue is empty, so the barrier's condition holds.")

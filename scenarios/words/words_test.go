@@ -900,3 +900,20 @@ exists (0:r1=0)`)
 	ev = x.do("P0 early #2")
 	has(t, text(x.m, ev), "ahead of atomic_inc(x)", "It passes an earlier relaxed RMW of another location", "It passes smp_rmb(), which orders earlier loads only")
 }
+
+// A load and a relaxed RMW issued ahead of an earlier _release RMW say
+// that the release orders what precedes the RMW's write only.
+func TestExplainEarlyPastReleaseRMW(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C early-release
+{}
+P0(int *x, int *y, int *z) { int r0; int r1; int r2; r0 = xchg_release(x, 1); r1 = READ_ONCE(*y); r2 = cmpxchg_relaxed(z, 0, 1); }
+exists (0:r1=0)`)
+	ev := x.do("P0 early #1")
+	txt := text(x.m, ev)
+	has(t, txt, "ahead of r0 = xchg_release(x, 1)", "It passes an earlier _release RMW of another location: the release orders what precedes that RMW's write")
+	if strings.Contains(txt, "relaxed RMW of another location") {
+		t.Errorf("a _release RMW passed is called a relaxed one:\n%s", txt)
+	}
+	ev = x.do("P0 early #2")
+	has(t, text(x.m, ev), "It passes an earlier _release RMW of another location")
+}
