@@ -1806,15 +1806,16 @@ func (e *explorer) postponedStoreMoves(out []macro, s *State, c int, w *worker) 
 // Not in ARM-like mode when the section writes (a store or an RMW before
 // its rcu_read_unlock): there the search is smaller with the lock as a
 // step of its own. That is the lock as the machine takes it, so the
-// choice is one of size only. Measured on litmusgen.GraceFamilies, ARM-like, all
-// reductions on: the readers' sections that load then store took 3,663
-// states with the lock postponed and 1,406 without (G+R+R+R+R+R+R), and
-// 21,427 against 7,928 at 8 CPUs; the read-read ones, whose sections
-// only load, 5,926 against 8,744, so they keep it. Over the fourteen RCU
-// files: 62,890 states with every such lock postponed, 40,510 with this
-// rule. TSO keeps postponing them all: there the same rule helped the
-// files with one grace-period CPU and hurt those with several (11,814
-// states in all against 11,251). Why the sets grow was not traced.
+// choice is one of size only. Measured on litmusgen.GraceFamilies,
+// ARM-like, all reductions on: the readers' sections that load then
+// store took 3,663 states with the lock postponed and 1,406 without
+// (G+R+R+R+R+R+R), and 21,427 against 7,928 at 8 CPUs; the read-read
+// ones, whose sections only load, 5,926 against 8,744, so they keep it.
+// Over the fourteen RCU files: 62,890 states with every such lock
+// postponed, 40,510 with this rule. TSO keeps postponing them all: there
+// the same rule helped the files with one grace-period CPU and hurt those
+// with several (11,814 states in all against 11,251). Why the sets grow
+// was not traced.
 //
 // Stuck states: when no CPU can stay inside a section for ever
 // (Machine.readerCanHang false), a stuck state has no CPU inside a section
