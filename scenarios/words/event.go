@@ -200,7 +200,7 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 	case acquire:
 		out = append(out, "An acquire orders what follows it, not what precedes it: ARM-like mode lets it be satisfied before earlier loads it does not depend on. An smp_rmb() or smp_mb() before it, or an acquire on the earlier load, would have kept it in order.")
 	case in.Op == machine.OpRMW && !x.ev.Failed:
-		out = append(out, "ARM-like mode lets a relaxed RMW be performed before earlier loads it does not depend on: an smp_mb() between them, an acquire on the earlier load, or a fully ordered or _release RMW would have kept it in order.")
+		out = append(out, "ARM-like mode lets a relaxed RMW be performed before earlier loads it does not depend on: an smp_mb() between them, an acquire on the earlier load, or making this RMW fully ordered or _release would have kept it in order.")
 	case !loads: // only relaxed RMWs: said below
 	case isLoad:
 		out = append(out, "ARM-like mode lets a load be performed before earlier loads it does not depend on (load→load reordering): an smp_rmb() between them, or an acquire on the earlier load (smp_load_acquire), would have kept it in order.")
