@@ -18,8 +18,11 @@ import "math/bits"
 // later loads of other locations; litmusgen regression
 // arm-missing-store-past-store-50174), relaxed RMWs, conditional or not
 // (a load and an exclusive store of their own line, which ARMv8 orders
-// before nothing later of other lines, whether they succeed or fail), and
-// smp_rmb when no overtaken read it orders (every load and RMW but a
+// before nothing later of other lines, whether they succeed or fail),
+// _release RMWs by plain loads, relaxed RMWs and plain stores only (the
+// release orders what precedes the RMW's write, and its read is an
+// ordinary load; litmusgen regressions arm-missing-*-past-release-rmw-*),
+// and smp_rmb when no overtaken read it orders (every load and RMW but a
 // no-return atomic's: herd7's NORETURN, which DMB ISHLD does not order)
 // and its condition, an empty invalidation queue, holds now. A branch
 // whose condition depends on an overtaken load only by reads (ARMv8's
@@ -28,8 +31,10 @@ import "math/bits"
 // earlyCandidates and jump); nothing that writes is issued past one but a
 // plain store, whose entry is guarded: forwarded to the CPU's own later
 // loads (PPOCA), committed only once the branch has been performed (a
-// store is not made visible past an unresolved branch). Never an
-// acquire, a release, a fully ordered or release RMW, a lock operation,
+// store is not made visible past an unresolved branch; past a _release
+// RMW, which waits for every buffered store, a store goes only if no
+// branch after that RMW guards it). Never an acquire, a release store, a
+// fully ordered RMW, a lock operation,
 // another barrier, an SRCU operation, or an outermost rcu_read_lock() or
 // rcu_read_unlock() (while a grace period can run).
 //
@@ -98,12 +103,11 @@ type earlyWalk struct {
 	// may be put before. skippedRead: an overtaken read that smp_rmb
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
-	// skippedRelease: an overtaken release RMW, which only plain loads
-	// and relaxed RMWs may pass (the walk yields nothing else and stops
-	// at a store).
-	skippedRelease bool
-	guess          int // the first unresolved branch passed, or -1
-	last           int // the last unresolved branch passed, or -1
+	// release: the first overtaken release RMW, or -1. Only plain loads,
+	// relaxed RMWs and plain stores may pass one.
+	release int
+	guess   int // the first unresolved branch passed, or -1
+	last    int // the last unresolved branch passed, or -1
 	// depth is the CPU's RCU nesting depth where the walk is: what it
 	// would be once the overtaken rcu_read_lock()s and unlocks had run.
 	depth int
@@ -130,7 +134,10 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.unknownAddr = a.unknownAddr || b.unknownAddr
 	w.skipped = a.skipped || b.skipped
 	w.skippedRMW = a.skippedRMW || b.skippedRMW
-	w.skippedRelease = a.skippedRelease || b.skippedRelease
+	w.release = a.release
+	if b.release >= 0 && (a.release < 0 || b.release < a.release) {
+		w.release = b.release
+	}
 	w.skippedRead = a.skippedRead || b.skippedRead
 	w.depth = min(a.depth, b.depth)
 }
@@ -184,7 +191,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1, last: -1, depth: int(cs.rcuDepth)}
+	w := earlyWalk{guess: -1, last: -1, release: -1, depth: int(cs.rcuDepth)}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -250,7 +257,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
-				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (!w.skippedRelease || kind == earlyLoad || kind == earlyRMW) {
+				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (w.release < 0 || kind == earlyLoad || kind == earlyRMW) {
 					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
 				}
 			}
@@ -258,12 +265,13 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// load and an exclusive store of their own line, which ARMv8
 			// orders before neither later loads nor later stores of other
 			// lines, whether they succeed or, conditional, fail); and, by
-			// plain loads and relaxed RMWs only, a release RMW: its
-			// release orders what precedes its write, and its read is an
-			// ordinary load, which a later access of another line may be
-			// performed before (litmusgen regressions
-			// arm-missing-load-past-release-rmw-700058 and
-			// arm-missing-rmw-past-release-rmw-900589).
+			// plain loads, relaxed RMWs and plain stores only, a release
+			// RMW: its release orders what precedes its write, and its
+			// read is an ordinary load, which a later access of another
+			// line may be performed before (litmusgen regressions
+			// arm-missing-load-past-release-rmw-700058,
+			// arm-missing-rmw-past-release-rmw-900589 and
+			// arm-missing-store-past-release-rmw-1200308).
 			// Not an acquire, which orders what follows it, a fully
 			// ordered RMW, or a lock operation.
 			switch {
@@ -271,7 +279,9 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			case in.Op == OpRMW && (in.Order == OrderRelaxed || in.Order == OrderRelease) && addrKnown && isLoc:
 				w.skippedRMW = true
 				w.skippedStores |= 1 << l
-				w.skippedRelease = w.skippedRelease || in.Order == OrderRelease
+				if in.Order == OrderRelease && w.release < 0 {
+					w.release = i
+				}
 			default:
 				return false
 			}
@@ -339,14 +349,18 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			}
 			return false
 		case OpStore:
-			if !w.skipped || w.skippedRelease || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
+			if !w.skipped || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
 				return false
 			}
 			l, ok := in.Addr.Eval(w.shadow[:]).AsLoc()
 			if !ok || int(l) >= len(m.Prog.Locs) {
 				return false
 			}
-			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 {
+			// A release RMW waits until its CPU's buffered stores have
+			// committed, those issued early past it too: a store whose
+			// entry waits for a branch after that RMW would never commit.
+			stuck := w.release >= 0 && w.last > w.release
+			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 && !stuck {
 				// Past an unresolved branch, the entry is guarded: it may
 				// be forwarded to later loads of the CPU (PPOCA), but it
 				// commits only once the branch has been performed.

@@ -620,11 +620,13 @@ func TestExecutedMarksPerformedInstructions(t *testing.T) {
 	}
 }
 
-// TestRuleARMLoadPassesReleaseRMW: a plain load or a relaxed RMW may be
-// performed before an earlier _release RMW (its release orders what
-// precedes its write, and its read is an ordinary load); a store and an
-// acquire may not go before it, nor a load of its own location; and
-// nothing goes before a fully ordered RMW.
+// TestRuleARMLoadPassesReleaseRMW: a plain load, a relaxed RMW or a plain
+// store may be performed before an earlier _release RMW (its release
+// orders what precedes its write, and its read is an ordinary load); an
+// acquire may not go before it, nor an access of its own location, nor a
+// store whose entry would wait for a branch after it (the RMW waits for
+// that entry: neither could go on); and nothing goes before a fully
+// ordered RMW.
 func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 	// P0 runs an RMW of x with order o, then next (y and z are two
 	// other locations).
@@ -642,30 +644,60 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 		tb.RMW(OrderRelaxed, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
 	}
 	after(OrderRelease, rmwY).must("P0 early #1", "ARM: a relaxed RMW may be performed before an earlier _release RMW")
+	storeY := func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, y, 1) }
+	after(OrderRelease, storeY).must("P0 early #1", "ARM: a plain store may be issued before an earlier _release RMW")
+	after(OrderRelease, func(tb *ThreadBuilder, x, y, z Loc) {
+		tb.Load(Once, tb.Reg("r1"), y)
+		tb.StoreConst(Once, z, 1)
+	}).must("P0 early #2", "ARM: a plain store may pass a plain load and an earlier _release RMW")
+	// A branch before the RMW is performed before it: a store guarded
+	// by it may go.
+	guardedBefore := func(o Order) *driver {
+		b := NewBuilder("release-rmw-guard-before")
+		x, y, z := b.Loc("x", 0), b.Loc("y", 0), b.Loc("z", 0)
+		t0 := b.Thread()
+		r1 := t0.Reg("r1")
+		t0.Load(Once, r1, y)
+		t0.If(RegExpr(r1), func() {
+			t0.RMW(o, RMWAdd, true, t0.Reg("r0"), x, Const(1), nil)
+			t0.StoreConst(Once, z, 1)
+		}, nil)
+		return drive(t, b.Program(), ARM)
+	}
+	guardedBefore(OrderRelease).must("P0 early #3", "ARM: a store guarded by a branch before a _release RMW may be issued before that RMW")
 	after(OrderFull, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
+	after(OrderFull, storeY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
 	for _, c := range []struct {
 		what string
 		next func(tb *ThreadBuilder, x, y, z Loc)
-		k    int // the instruction that must not go early
+		k    int  // the instruction that must not go early
+		own  bool // it touches the RMW's location: a relaxed RMW stops it too
 	}{
-		{"a load of its own location", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), x) }, 1},
-		{"an acquire", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Acquire, tb.Reg("r1"), y) }, 1},
+		{"a load of its own location", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), x) }, 1, true},
+		{"a store to its own location", func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, x, 2) }, 1, true},
+		{"an acquire", func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Acquire, tb.Reg("r1"), y) }, 1, false},
 		{"an acquire RMW", func(tb *ThreadBuilder, x, y, z Loc) {
 			tb.RMW(OrderAcquire, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
-		}, 1},
-		{"a plain store", func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, y, 1) }, 1},
-		{"a plain store past a plain load", func(tb *ThreadBuilder, x, y, z Loc) {
-			tb.Load(Once, tb.Reg("r1"), y)
-			tb.StoreConst(Once, z, 1)
-		}, 2},
+		}, 1, false},
+		{"a store guarded by a branch after it", func(tb *ThreadBuilder, x, y, z Loc) {
+			r1 := tb.Reg("r1")
+			tb.Load(Once, r1, y)
+			tb.If(RegExpr(r1), func() { tb.StoreConst(Once, z, 1) }, nil)
+		}, 3, false},
 	} {
 		id := fmt.Sprintf("P0 early #%d", c.k)
-		if after(OrderRelease, c.next).can(id) {
+		d := after(OrderRelease, c.next)
+		if d.can(id) {
 			t.Errorf("%s goes before an earlier _release RMW (%s enabled)", c.what, id)
+		}
+		// The guarded store once went, and its entry and the RMW then
+		// waited for each other.
+		if r := Explore(d.m, Options{NoWitnesses: true}); r.DeadlockStates != 0 {
+			t.Errorf("after %s, the search finds %d deadlocked states", c.what, r.DeadlockStates)
 		}
 		// The others do go before a relaxed RMW: the release is what
 		// stops them.
-		if c.k == 1 && c.what == "a load of its own location" {
+		if c.own {
 			continue
 		}
 		if !after(OrderRelaxed, c.next).can(id) {

@@ -17,10 +17,7 @@ const regressDir = "testdata/regress"
 // fail, each with the reason. The test fails when a listed file passes
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
-var knownOpen = map[string]string{
-	"arm-missing-rmw-past-release-rmw-and-store-900589.litmus": "a relaxed RMW performed before a _release RMW and a plain store after it: past a release RMW the early walk stops at any store (machine/RULES.md, the gaps)",
-	"arm-missing-store-past-release-rmw-1200308.litmus":        "a plain store made visible before an earlier _release RMW's read: no store is issued early past a release RMW (machine/RULES.md, the gaps)",
-}
+var knownOpen = map[string]string{}
 
 // TestRegressions checks every regression file against the herd7 states
 // recorded in its header (and, with -herd.full when herd7 is present, the
