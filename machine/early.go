@@ -358,7 +358,10 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			}
 			// A release RMW waits until its CPU's buffered stores have
 			// committed, those issued early past it too: a store whose
-			// entry waits for a branch after that RMW would never commit.
+			// entry waited for a branch after that RMW would never commit
+			// (rules_test.go's deadlock). Nothing is lost: the load the
+			// branch depends on may itself pass the RMW, and once it has
+			// been performed the branch is known and the store goes.
 			stuck := w.release >= 0 && w.last > w.release
 			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 && !stuck {
 				// Past an unresolved branch, the entry is guarded: it may

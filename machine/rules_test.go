@@ -665,6 +665,16 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 		return drive(t, b.Program(), ARM)
 	}
 	guardedBefore(OrderRelease).must("P0 early #3", "ARM: a store guarded by a branch before a _release RMW may be issued before that RMW")
+	// A store under a branch after the RMW goes once the load the branch
+	// reads has passed the RMW: the branch's direction is then known.
+	loadThenStore := after(OrderRelease, func(tb *ThreadBuilder, x, y, z Loc) {
+		r1 := tb.Reg("r1")
+		tb.Load(Once, r1, y)
+		tb.If(Bin(EEq, RegExpr(r1), Const(0)), func() { tb.StoreConst(Once, z, 1) }, nil)
+	})
+	loadThenStore.mustNot("P0 early #3", "ARM: a store guarded by a branch after a _release RMW is not issued before that RMW")
+	loadThenStore.do("P0 early #1")
+	loadThenStore.must("P0 early #3", "ARM: once the branch's load has passed the _release RMW, the store under the branch may too")
 	after(OrderFull, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
 	after(OrderFull, storeY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered RMW")
 	for _, c := range []struct {
