@@ -45,7 +45,9 @@
 //     private in programs with grace periods too when none waits for its
 //     CPU to drain: buffersUnseen, a CPU without read-side sections of a
 //     synchronised kind, whose buffer, queue and arrivals also delay no
-//     grace period in the persistent sets), and (ARM-like,
+//     grace period in the persistent sets; an srcu_read_lock once no grace
+//     period can start and none running waits for its CPU:
+//     srcuLockPrivate), and (ARM-like,
 //     without grace periods) the commit of an exclusive RMW's write whose
 //     line no other CPU may load (reservedCommit: while the line is
 //     reserved, nothing else touches it),

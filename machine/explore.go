@@ -2015,7 +2015,7 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 
 // privateStep finds a step that no other CPU's step can observe, disable
 // or be affected by, in any future: taking it alone, before interleaving the
-// others, loses no outcome (a persistent set of one step). Three kinds
+// others, loses no outcome (a persistent set of one step). These
 // qualify:
 //   - the CPU's next instruction appends a store to its own store buffer
 //     (no other step reads a plain or release entry), and no grace period
@@ -2026,6 +2026,9 @@ func (e *explorer) staleRead(s *State, c int) (Loc, bool) {
 //     CPU has a store to pending or may write again (other readers do not
 //     change what it reads), whose line holds no queued invalidation and
 //     whose destination never feeds an address;
+//   - the CPU's next instruction is an srcu_read_lock, once no grace
+//     period can start, none running waits for the CPU's report, and no
+//     CPU may write the srcu_struct (srcuLockPrivate);
 //   - a commit of a plain or exclusive entry to a private location;
 //   - (ARM-like, without grace periods) the commit of an exclusive entry
 //     whose line no other CPU may load, which everything else waits for
@@ -2053,6 +2056,8 @@ func (e *explorer) privateStep(s *State, w *worker) ([]macro, bool) {
 			ok = m.buffersUnseen(c)
 		case OpUnlock:
 			ok = !m.hasSync && !m.hasSyncSRCU
+		case OpSRCULock:
+			ok = e.srcuLockPrivate(s, c, in)
 		case OpLoad:
 			if in.Access == Acquire || in.Addr.Op != EConst {
 				break
@@ -2503,6 +2508,50 @@ func (e *explorer) startAlone(s *State, c int, in *Instr) bool {
 // instructions and stops at the first that is never local; it gives up
 // at a branch or a jump, whose target depends on registers. may is false
 // only when no fence and no SRCU lock or unlock can be folded (then
+// srcuLockPrivate reports whether CPU c's next instruction in, an
+// srcu_read_lock, is a private step (privateStep): when no grace period
+// can start any more, none that is running waits for c's report, and no
+// CPU may write the lock's srcu_struct. The lock then reads a value no
+// step changes (its srcu_struct's latest value), writes its own
+// registers, and opens its section, a bit of srcuOpen that only three
+// rules read: a grace period's start, which records the open sections
+// (none can start); whether a CPU is quiescent for a running grace
+// period and whether it may end, which look only at the sections it
+// recorded (the new section is not among them); and an unlock, which
+// closes only sections its index carries (no value carries this one
+// before the lock runs). Nothing disables it: its only wait, the
+// late-section one (ARM-like), needs a running grace period of its
+// domain waiting for c's report, and none is, nor can one start or come
+// to wait for c again (an unlock re-adds the CPUs of the section it
+// closes, which for a section of c is c's own move or one of c's sections
+// a running grace period recorded, and c, inside it, would owe that
+// grace period its report).
+func (e *explorer) srcuLockPrivate(s *State, c int, in *Instr) bool {
+	m := e.m
+	d := m.srcuDomain(in)
+	for x := range s.cpus {
+		xs := &s.cpus[x]
+		if xs.fault {
+			continue
+		}
+		next := int(xs.pc)
+		if xs.syncWait {
+			if xs.gpWait&(1<<c) != 0 || m.inSections(s, c, xs.gpSecs) {
+				return false
+			}
+			next++ // the grace period it waits in has started
+		}
+		if fs := m.fut.futureSync[x]; next < len(fs) && fs[next] {
+			return false
+		}
+		fw := m.fut.futureWrites[x]
+		if hasEntryFor(xs.sb, d) || fw[min(int(xs.pc), len(fw)-1)]&(1<<d) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // foldsOnlyLocal is true); sure is true only when an srcu_read_unlock
 // certainly is (then it is false): advance folds every one it reaches,
 // and reaches one when only register arithmetic, rcu_read_unlock and
