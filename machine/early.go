@@ -79,6 +79,10 @@ type earlyCand struct {
 	loc  Loc
 	val  Value  // a store's value
 	secs uint32 // the SRCU sections a store's value carries
+	// pastRelease: a store issued before an overtaken _release RMW, which
+	// then waits for it to commit (so issuing it is a choice, not only a
+	// freedom: explore.go, earlyStore).
+	pastRelease bool
 	// guess is the first branch k is issued past whose condition depends
 	// on an overtaken load (-1 if none): k is performed before the CPU
 	// knows which way it goes (a guess, checked when it resolves: see
@@ -367,7 +371,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				// Past an unresolved branch, the entry is guarded: it may
 				// be forwarded to later loads of the CPU (PPOCA), but it
 				// commits only once the branch has been performed.
-				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.guess, last: w.last})
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.guess, last: w.last, pastRelease: w.release >= 0})
 				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken

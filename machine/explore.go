@@ -2236,7 +2236,10 @@ func (m *Machine) waitsForReserved(s *State, d int, l Loc) bool {
 // first and then the store in order, or issues it later) is matched by one
 // that issues it now and then takes the same steps: the passed loads read
 // other locations, so the entry changes no value they read, and once the
-// store's turn comes the two reach the same state. Without grace periods
+// store's turn comes the two reach the same state. (Not past a _release
+// RMW: that RMW waits for every buffered store, so the early entry would
+// commit before the RMW's write in every execution that issues it now.)
+// Without grace periods
 // an entry in the buffer delays nothing (rule 7 of persistent.go does not
 // apply).
 func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
@@ -2252,8 +2255,11 @@ func (e *explorer) earlyStore(s *State) (k, c int, ok bool) {
 		m.earlyCandidates(s, c, func(e earlyCand) {
 			// Not a store past an unresolved branch: issuing it is a
 			// guess of the branch's direction, which executions that
-			// go the other way must not be made to take.
-			if e.kind == earlyStore && e.guess < 0 && k < 0 {
+			// go the other way must not be made to take. Nor one past a
+			// _release RMW, which would then wait for the store to
+			// commit: issuing it would order the store before the RMW's
+			// write, which executions issuing it in order need not be.
+			if e.kind == earlyStore && e.guess < 0 && !e.pastRelease && k < 0 {
 				k = e.k
 			}
 		})
