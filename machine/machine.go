@@ -24,6 +24,10 @@ type Machine struct {
 	hasSRCUUnlock bool
 	srcuSecOf     [][]int8 // [cpu][pc]: index into srcuSecs, or -1
 	srcuCPUSecs   []uint32 // [cpu]: the sections it opens (bits of srcuSecs)
+	// srcuOwnUnlocks[c]: the srcu_read_unlock instructions of CPU c
+	// (bits) that can close only sections c opened and no other CPU can
+	// close (initSRCU; persistentCPU's rule 6).
+	srcuOwnUnlocks []uint64
 	// srcuReach[c][pc]: the instructions of CPU c a path from pc may
 	// perform (SRCU programs only).
 	srcuReach [][]uint64

@@ -28,8 +28,9 @@ package machine
 //  5. a move of c applies queued invalidations (drops copies to I) of
 //     lines d may load: whether d's miss then gets E or S depends on the
 //     order;
-//  6. a move of c starts or ends a grace period, or opens or closes an SRCU
-//     section (these reach every CPU);
+//  6. a move of c starts or ends a grace period, or opens an SRCU section,
+//     or closes one that another CPU opened or may close (these reach
+//     every CPU; see "Closing one's own section" below);
 //  7. a move of c appends to its store buffer or enters a read-side section
 //     while a grace period is running or may still start: that delays c's
 //     quiescent state, and a grace period starting before it would not
@@ -41,6 +42,35 @@ package machine
 // both orders or differ only in ways the lazy-invalidation argument already
 // covers (an invalidation queued earlier or later at a CPU that does not
 // look at its queue in between).
+
+// Closing one's own section. An srcu_read_unlock that can close only
+// sections its own CPU c opened, which no other CPU's unlock can close
+// (Machine.ownUnlock), is no rule-6 move. What it changes outside c is
+// the open sections and, for each grace period whose gpSecs holds a
+// section it matches, c's bit in gpWait (srcuUnlock: opener and closer
+// are c). Another CPU's step can observe that only as a grace period's
+// start or end or another unlock of the section, and:
+//   - an end of a grace period waiting for the section is not enabled
+//     before the unlock (the section is open), along any path of other
+//     CPUs' steps; one not waiting for it is not touched by the unlock;
+//   - a start before the unlock records the section in gpSecs and makes
+//     c owe a report, which c, inside it, cannot give until the unlock
+//     (re-adding c, already owing, adds nothing); a start after it does
+//     not record it and makes c owe a report too, which c can give at
+//     once when drained (or when it need not drain). Either way c owes
+//     the grace period exactly until it is outside its sections and
+//     drained after the unlock, and the two states differ only in a
+//     closed section in gpSecs, which no rule reads (a section is an
+//     instruction: it never reopens; the key leaves it out with
+//     deadSections);
+//   - no other CPU's unlock can close the section (the condition), and
+//     which sections c's unlock matches depends on c's registers and pc
+//     only (laterUnlock then asks about c's own unlocks).
+// So the unlock commutes with every step of the other CPUs up to closed
+// sections in gpSecs, and executions reordered around it reach the same
+// outcomes, deadlocks (an open section is what makes them) and faults.
+// Measured with ExploreWithout's counterpart, this CPU-level rule alone:
+// SRCU RR-W G+G+R+R+R+R ARM-like 584,945 to FIXME states.
 
 // footprint summarises what a CPU's moves from a state touch.
 type footprint struct {
@@ -169,13 +199,14 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (fp foot
 			if !m.hasSRCUUnlock || !m.mayFoldSRCUUnlock(s, c) {
 				continue
 			}
-			// Instructions folded after it: an srcu_up_read reaches the
-			// grace periods of its domain.
+			// Instructions folded after it: an unlock that may close
+			// another CPU's section, or one another CPU may close,
+			// reaches beyond the grace periods (rule 6).
 			t := w.load(&w.sc, s)
 			w.ev.Folded = w.ev.Folded[:0]
 			e.perform(t, mv, &w.ev, func(Step) {})
 			for _, i := range w.ev.Folded {
-				if m.code(c)[i].Op == OpSRCUUnlock {
+				if m.code(c)[i].Op == OpSRCUUnlock && !m.ownUnlock(c, i) {
 					fp.global = true
 				}
 			}

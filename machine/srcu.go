@@ -275,7 +275,34 @@ func (m *Machine) initSRCU() error {
 	for c := range m.Prog.Threads {
 		m.srcuReach[c] = reachable(m.code(c))
 	}
+	m.initSRCUOwnUnlocks()
 	return nil
+}
+
+// initSRCUOwnUnlocks finds the srcu_read_unlock instructions that close
+// only their own CPU's sections: every section whose index may reach one
+// was opened by srcu_read_lock on that CPU and reaches no other CPU's
+// unlock. Such an unlock reaches other CPUs only through the grace
+// periods that wait for its sections (persistentCPU's rule 6).
+func (m *Machine) initSRCUOwnUnlocks() {
+	m.srcuOwnUnlocks = make([]uint64, len(m.Prog.Threads))
+	for c := range m.Prog.Threads {
+		for pc, in := range m.code(c) {
+			if in.Op == OpSRCUUnlock && !in.Cross && pc < 64 {
+				m.srcuOwnUnlocks[c] |= 1 << pc
+			}
+		}
+	}
+	for _, sec := range m.srcuSecs {
+		for d, us := range sec.unlocks {
+			if sec.cross || d != sec.cpu {
+				m.srcuOwnUnlocks[d] &^= us // an unlock of another CPU's section
+				if us != 0 {
+					m.srcuOwnUnlocks[sec.cpu] &^= sec.unlocks[sec.cpu] // one another CPU may close too
+				}
+			}
+		}
+	}
 }
 
 // reachable returns, for every pc, the instructions a path from pc may
@@ -293,6 +320,16 @@ func reachable(code []Instr) []uint64 {
 		}
 	}
 	return out
+}
+
+// ownUnlock reports whether CPU c's srcu_read_unlock at pc closes only
+// sections c opened and no other CPU may close (initSRCUOwnUnlocks):
+// without sections, it closes none.
+func (m *Machine) ownUnlock(c, pc int) bool {
+	if len(m.srcuSecs) == 0 {
+		return true
+	}
+	return pc < 64 && m.srcuOwnUnlocks[c]&(1<<uint(pc)) != 0
 }
 
 // laterUnlock reports whether an unlock other than CPU c's instruction pc
