@@ -160,7 +160,14 @@ import (
 //     quiescence. An srcu_read_lock with a section opens it, so a grace
 //     period of its domain started after it waits for it and one started
 //     before does not: it delays. An unlock closes sections: it delays
-//     too. futFoot's gpStart covers synchronize_srcu.
+//     too, unless it closes only sections of its own CPU that no other
+//     CPU can close (Machine.ownUnlock): a grace period started before
+//     it records the section and waits for the CPU, which cannot report
+//     inside it (its re-add adds nothing), until it is outside and
+//     drained; one started after it waits for the same, and the two
+//     states differ only in a closed section in gpSecs, which no rule
+//     reads (persistent.go, "Closing one's own section"). futFoot's
+//     gpStart covers synchronize_srcu.
 //   - Re-adds. An unlock of section k by CPU d makes every grace period
 //     waiting for k wait again for reports from d and k's opener
 //     (srcuUnlock): for those two, a grace period starting. So a CPU d
@@ -1307,9 +1314,11 @@ func (e *explorer) srcuFoot(t *State, c int, pc uint8, fp *setFoot) {
 		}
 		return
 	}
-	if m.hasSyncSRCU {
+	if m.hasSyncSRCU && !m.ownUnlock(c, int(pc)) {
 		// Closing a section changes what a grace period starting
-		// waits for; it makes grace periods wait for reports again.
+		// waits for; it makes grace periods wait for reports again
+		// (for an unlock of the CPU's own sections, from that CPU only,
+		// which owed them anyway: "Starts" above).
 		fp.delays = true
 	}
 }
