@@ -164,9 +164,9 @@
 // 857,260 → 537,260 states (read-read G+G+R+R+R+R 584,945 → 408,049,
 // load→store at 8 CPUs 95,486 → 22,683), TSO 28,950 → 7,861.
 //
-// What is left (measured on 2026-12-07 with temporary instrumentation,
-// pruning off so outcome registers were keyed: read-read G+RN+G+R+R,
-// ARM-like, 374,082 states against its RCU twin's 38,771). A third of the
+// What is left (measured on 2026-12-07 through an Options.Prune that
+// pruned nothing, which keys the outcome registers: read-read
+// G+RN+G+R+R, ARM-like, 374,082 states against its RCU twin's 38,771). A third of the
 // SRCU states have a grace-period CPU at a synchronize_srcu it has not
 // started, which never happens in the twin, where a start is always
 // taken alone. startAlone fails there because a reader that will still
