@@ -294,15 +294,28 @@ func (m *Machine) initSRCUOwnUnlocks() {
 		}
 	}
 	for _, sec := range m.srcuSecs {
+		if closedOnlyByOpener(sec) {
+			continue
+		}
 		for d, us := range sec.unlocks {
-			if sec.cross || d != sec.cpu {
-				m.srcuOwnUnlocks[d] &^= us // an unlock of another CPU's section
-				if us != 0 {
-					m.srcuOwnUnlocks[sec.cpu] &^= sec.unlocks[sec.cpu] // one another CPU may close too
-				}
-			}
+			m.srcuOwnUnlocks[d] &^= us // every unlock that may close it
 		}
 	}
+}
+
+// closedOnlyByOpener reports whether no CPU but section sec's opener can
+// close it: not srcu_down_read, and its index reaches no other CPU's
+// unlock.
+func closedOnlyByOpener(sec srcuSec) bool {
+	if sec.cross {
+		return false
+	}
+	for d, us := range sec.unlocks {
+		if d != sec.cpu && us != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // reachable returns, for every pc, the instructions a path from pc may
