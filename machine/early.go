@@ -22,9 +22,12 @@ import "math/bits"
 // _release RMWs by plain loads, relaxed RMWs and plain stores only (the
 // release orders what precedes the RMW's write, and its read is an
 // ordinary load; litmusgen regressions arm-missing-*-past-release-rmw-*),
-// and smp_rmb when no overtaken read it orders (every load and RMW but a
+// smp_rmb when no overtaken read it orders (every load and RMW but a
 // no-return atomic's: herd7's NORETURN, which DMB ISHLD does not order)
-// and its condition, an empty invalidation queue, holds now. A branch
+// and its condition, an empty invalidation queue, holds now, and a fully
+// ordered cmpxchg or atomic_add_unless, on the guess that it fails (a
+// failed one is a plain load; exec checks the guess when it runs, and if
+// it succeeds the state is no execution, as for a wrong branch guess). A branch
 // whose condition depends on an overtaken load only by reads (ARMv8's
 // control dependencies order stores, not loads: the reads are a guess of
 // the branch's direction, and a wrong guess is no execution; see
@@ -33,7 +36,8 @@ import "math/bits"
 // loads (PPOCA), committed only once the branch has been performed (a
 // store is not made visible past an unresolved branch; past a _release
 // RMW, which waits for every buffered store, a store goes only if no
-// branch after that RMW guards it). Never an acquire, a release store, a
+// branch after that RMW guards it, and likewise past a fully ordered
+// cmpxchg guessed to fail). Never an acquire, a release store, another
 // fully ordered RMW, a lock operation,
 // another barrier, an SRCU operation, or an outermost rcu_read_lock() or
 // rcu_read_unlock() (while a grace period can run).
@@ -83,11 +87,13 @@ type earlyCand struct {
 	// then waits for it to commit (so issuing it is a choice, not only a
 	// freedom: explore.go, earlyStore).
 	pastRelease bool
-	// guess is the first branch k is issued past whose condition depends
-	// on an overtaken load (-1 if none): k is performed before the CPU
-	// knows which way it goes (a guess, checked when it resolves: see
-	// jump). Reads are, and plain stores, whose entries wait for the last
-	// such branch (last) before they commit.
+	// guess is the first instruction k is issued past whose outcome is
+	// not known yet (-1 if none): a branch whose condition depends on an
+	// overtaken load (k is performed before the CPU knows which way it
+	// goes, checked when it resolves: see jump), or a fully ordered
+	// conditional RMW guessed to fail (checked when it runs: execRMW).
+	// last is the last such branch: past a branch, reads are issued, and
+	// plain stores, whose entries wait for it before they commit.
 	guess, last int
 }
 
@@ -112,6 +118,10 @@ type earlyWalk struct {
 	release int
 	guess   int // the first unresolved branch passed, or -1
 	last    int // the last unresolved branch passed, or -1
+	// failGuess: the first overtaken fully ordered conditional RMW, or
+	// -1. What passes it is performed on the guess that it fails (a
+	// failed cmpxchg orders nothing); exec checks the guess when it runs.
+	failGuess int
 	// depth is the CPU's RCU nesting depth where the walk is: what it
 	// would be once the overtaken rcu_read_lock()s and unlocks had run.
 	depth int
@@ -144,7 +154,21 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	}
 	w.skippedRead = a.skippedRead || b.skippedRead
 	w.depth = min(a.depth, b.depth)
+	w.failGuess = firstOf(a.failGuess, b.failGuess)
 }
+
+// firstOf returns the smaller of two instruction indexes, -1 meaning none.
+func firstOf(a, b int) int {
+	if a < 0 || b >= 0 && b < a {
+		return b
+	}
+	return a
+}
+
+// firstGuess is the first instruction whose outcome a candidate found
+// here is performed before: an unresolved branch or a fully ordered
+// conditional RMW guessed to fail; -1 if none.
+func (w *earlyWalk) firstGuess() int { return firstOf(w.guess, w.failGuess) }
 
 // bodies returns the then-body [i+1, thenEnd) and the else-body
 // [thenEnd or elseStart, join) of branch i (ThreadBuilder.If's layout: an
@@ -195,7 +219,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1, last: -1, release: -1, depth: int(cs.rcuDepth)}
+	w := earlyWalk{guess: -1, last: -1, release: -1, failGuess: -1, depth: int(cs.rcuDepth)}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -262,7 +286,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
 				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (w.release < 0 || kind == earlyLoad || kind == earlyRMW) {
-					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.guess, last: w.last})
+					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.firstGuess(), last: w.last})
 				}
 			}
 			// What may be walked past: plain loads, and relaxed RMWs (a
@@ -276,8 +300,15 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// arm-missing-load-past-release-rmw-700058,
 			// arm-missing-rmw-past-release-rmw-900589 and
 			// arm-missing-store-past-release-rmw-1200308).
-			// Not an acquire, which orders what follows it, a fully
-			// ordered RMW, or a lock operation.
+			// A fully ordered conditional RMW (cmpxchg,
+			// atomic_add_unless) is passed on the guess that it fails:
+			// then it is a plain load, which orders nothing (litmusgen
+			// regression arm-missing-rmw-past-failing-cmpxchg-5000009).
+			// Whether it fails is known only when it reads, so what
+			// passes it is a guess, checked when it runs (execRMW): if
+			// it succeeds, the state is no execution. Not an acquire,
+			// which orders what follows it, another fully ordered RMW,
+			// or a lock operation.
 			switch {
 			case in.Op == OpLoad && in.Access != Acquire:
 			case in.Op == OpRMW && (in.Order == OrderRelaxed || in.Order == OrderRelease) && addrKnown && isLoc:
@@ -285,6 +316,12 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				w.skippedStores |= 1 << l
 				if in.Order == OrderRelease && w.release < 0 {
 					w.release = i
+				}
+			case in.Op == OpRMW && in.Order == OrderFull && in.isConditional() && addrKnown && isLoc:
+				w.skippedRMW = true
+				w.skippedStores |= 1 << l
+				if w.failGuess < 0 {
+					w.failGuess = i
 				}
 			default:
 				return false
@@ -366,12 +403,15 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// (rules_test.go's deadlock). Nothing is lost: the load the
 			// branch depends on may itself pass the RMW, and once it has
 			// been performed the branch is known and the store goes.
-			stuck := w.release >= 0 && w.last > w.release
+			// So does a fully ordered RMW that would succeed (and so
+			// end the execution, the guess past it being wrong): it must
+			// not be kept from running.
+			stuck := w.release >= 0 && w.last > w.release || w.failGuess >= 0 && w.last > w.failGuess
 			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 && !stuck {
 				// Past an unresolved branch, the entry is guarded: it may
 				// be forwarded to later loads of the CPU (PPOCA), but it
 				// commits only once the branch has been performed.
-				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.guess, last: w.last, pastRelease: w.release >= 0})
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.firstGuess(), last: w.last, pastRelease: w.release >= 0})
 				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken

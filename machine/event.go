@@ -201,12 +201,15 @@ type Event struct {
 	Step  Step
 	Instr int  // the instruction performed or whose store committed; -1 if none
 	Early bool // the instruction was issued early
-	// Guess is, for a read issued early, the first branch it was
-	// performed past whose condition was not yet known (a guess of its
-	// direction), else -1.
+	// Guess is, for an instruction issued early, the first one it was
+	// performed past whose outcome was not yet known: a branch whose
+	// condition was not known (a guess of its direction), or a fully
+	// ordered cmpxchg guessed to fail; else -1.
 	Guess int
 	// Misspec is set when the step's branch went the other way than
-	// reads performed early had guessed: the state is no execution.
+	// reads performed early had guessed, or its fully ordered cmpxchg
+	// succeeded where accesses performed early guessed it would fail:
+	// the state is no execution.
 	Misspec *Misspec
 	Failed  bool // a cmpxchg or trylock that failed
 	GPStart bool // synchronize_rcu started a grace period

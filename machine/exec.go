@@ -807,7 +807,27 @@ func (m *Machine) jump(s *State, c, pc, to int, ev *Event) {
 	br := branchOf(m.code(c), pc)
 	cs.misspec = uint8(br) + 1
 	if ev != nil {
-		ev.Misspec = &Misspec{CPU: c, Branch: br, Taken: m.code(c)[pc].Op == OpJump, Instrs: maskInstrs(wrong)}
+		ev.Misspec = &Misspec{CPU: c, Guessed: br, Taken: m.code(c)[pc].Op == OpJump, Instrs: maskInstrs(wrong)}
+	}
+}
+
+// failGuessWrong ends the execution when CPU c's fully ordered
+// conditional RMW at pc has just succeeded while instructions after it
+// were performed early: early.go lets them pass it only on the guess that
+// it fails (a failed cmpxchg orders nothing, a successful one orders
+// everything after it). Every instruction issued early is after the pc,
+// and none passes an unperformed fully ordered RMW otherwise, so each of
+// them was performed on that guess. Like a wrong branch guess, the state
+// is no execution: the executions in which the RMW succeeds are those
+// without the guess.
+func (m *Machine) failGuessWrong(s *State, c int, in *Instr, pc int, ev *Event) {
+	cs := &s.cpus[c]
+	if !in.isConditional() || cs.early == 0 {
+		return
+	}
+	cs.misspec = uint8(pc) + 1
+	if ev != nil {
+		ev.Misspec = &Misspec{CPU: c, Guessed: pc, Succeeded: true, Instrs: maskInstrs(cs.early)}
 	}
 }
 
@@ -1002,6 +1022,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 	case OrderFull:
 		if ok {
 			m.commitStore(s, c, l, nv, rmwSecs(cs, in, oldSecs), pc, ev)
+			m.failGuessWrong(s, c, in, pc, ev)
 		}
 	case OrderRelease:
 		// LDXR; STLXR: the write is a release store, exclusive. Its store

@@ -287,14 +287,19 @@ func (m *Machine) faulted(s *State) bool {
 	return f
 }
 
-// Misspec is a CPU's wrong guess: it performed reads inside one side of a
-// branch (Instrs) before the branch's condition was known, and the branch
-// then went the other way (Taken: the then-body ran, so the reads were in
-// the else-body). Such a state is no execution (see jump).
+// Misspec is a CPU's wrong guess, made by performing instructions
+// (Instrs) early: reads inside one side of a branch before the branch's
+// condition was known, and the branch then went the other way (Taken:
+// the then-body ran, so the reads were in the else-body); or accesses
+// after a fully ordered cmpxchg or atomic_add_unless before it ran, on the
+// guess that it fails, and it succeeded (Succeeded). Guessed is the
+// branch or the RMW. Such a state is no execution (see jump and
+// failGuessWrong).
 type Misspec struct {
-	CPU, Branch int
-	Taken       bool
-	Instrs      []int
+	CPU, Guessed int
+	Taken        bool
+	Succeeded    bool
+	Instrs       []int
 }
 
 // Misspeculated reports whether a CPU guessed a branch wrong in s (the
@@ -315,8 +320,12 @@ func (m *Machine) misspecAt(s *State, c int) (Misspec, bool) {
 		return Misspec{}, false
 	}
 	br := int(cs.misspec) - 1
+	if m.code(c)[br].Op == OpRMW {
+		// The pc stopped after the RMW: every early mark was a guess.
+		return Misspec{CPU: c, Guessed: br, Succeeded: true, Instrs: maskInstrs(cs.early)}, true
+	}
 	// The wrong reads are the early marks the pc jumped over.
-	return Misspec{CPU: c, Branch: br, Taken: int(cs.pc) != m.code(c)[br].Target,
+	return Misspec{CPU: c, Guessed: br, Taken: int(cs.pc) != m.code(c)[br].Target,
 		Instrs: maskInstrs(earlyMask(cs.early, br+1, int(cs.pc)))}, true
 }
 

@@ -129,9 +129,10 @@ func (e *explorer) footprintOf(s *State, c int, mvs []macro, w *worker) (fp foot
 	m := e.m
 	cs := &s.cpus[c]
 	arm := m.Mode == ARM
-	// A move that guesses a branch's direction (a read or store issued
-	// past an unresolved branch, early.go) performs an instruction that
-	// executions going the other way never perform, unlike every other
+	// A move that guesses (a read or store issued past an unresolved
+	// branch, or an access past a fully ordered cmpxchg guessed to fail,
+	// early.go) performs an instruction that executions going the other
+	// way (or in which the cmpxchg succeeds) never perform, unlike every other
 	// move of c, whose instruction every execution performs at some
 	// point. Executions whose first step of c is one of c's moves are
 	// covered by reordering; with guesses, those that go the other way

@@ -47,7 +47,8 @@ import (
 // first, then a path to an equivalent end).
 //
 // Guesses (reads and plain stores issued past a branch whose condition
-// is not known yet, early.go) are moves like the others here: unlike
+// is not known yet, and accesses past a fully ordered cmpxchg guessed to
+// fail, early.go) are moves like the others here: unlike
 // persistentCPU's, this argument does not need every execution to perform
 // every instruction of c, only stability and commutation. A wrong guess
 // ends in a state that is no execution (Misspeculated), which no end

@@ -550,7 +550,7 @@ func TestRuleLoadPastUnresolvedBranchIsAGuess(t *testing.T) {
 	d.mustNot("P0 early #5", "ARM: once a CPU guessed a branch's direction, it performs nothing on the other side")
 	// flag is 0: the branch is not taken, and the guess was wrong.
 	ev = d.do("P0 exec")
-	if ev.Misspec == nil || ev.Misspec.Branch != 1 || ev.Misspec.Taken || !slices.Equal(ev.Misspec.Instrs, []int{2}) {
+	if ev.Misspec == nil || ev.Misspec.Guessed != 1 || ev.Misspec.Taken || !slices.Equal(ev.Misspec.Instrs, []int{2}) {
 		t.Fatalf("the wrong guess is not in the event: %+v", ev.Misspec)
 	}
 	s := d.state()
@@ -714,4 +714,82 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 			t.Errorf("%s does not go before an earlier relaxed RMW either (%s not enabled): the case tests nothing", c.what, id)
 		}
 	}
+}
+
+// ARM-like: a fully ordered cmpxchg orders nothing when it fails, so what
+// follows it may be performed before it, on the guess that it fails
+// (litmusgen regression arm-missing-rmw-past-failing-cmpxchg-5000009). If
+// it then succeeds, the path is no execution.
+func TestRuleARMPassFailingCmpxchg(t *testing.T) {
+	// P0: r0 = cmpxchg(x, 0, 2); then next (y and z are two other
+	// locations). x starts at 0, so the cmpxchg succeeds unless P1
+	// stores 1 to x first.
+	after := func(order Order, kind RMWKind, next func(tb *ThreadBuilder, x, y, z Loc)) *driver {
+		b := NewBuilder("failing-cmpxchg")
+		x, y, z := b.Loc("x", 0), b.Loc("y", 0), b.Loc("z", 0)
+		t0 := b.Thread()
+		t0.RMW(order, kind, true, t0.Reg("r0"), x, Const(2), Const(0))
+		next(t0, x, y, z)
+		t1 := b.Thread()
+		t1.StoreConst(Once, x, 1)
+		return drive(t, b.Program(), ARM)
+	}
+	loadY := func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), y) }
+	storeY := func(tb *ThreadBuilder, x, y, z Loc) { tb.StoreConst(Once, y, 1) }
+	rmwY := func(tb *ThreadBuilder, x, y, z Loc) {
+		tb.RMW(OrderRelaxed, RMWAdd, true, tb.Reg("r1"), y, Const(1), nil)
+	}
+	after(OrderFull, RMWCmpXchg, loadY).must("P0 early #1", "ARM: a load may be performed before a fully ordered cmpxchg, on the guess that it fails")
+	after(OrderFull, RMWCmpXchg, storeY).must("P0 early #1", "ARM: a store may be issued before a fully ordered cmpxchg, on the guess that it fails")
+	after(OrderFull, RMWCmpXchg, rmwY).must("P0 early #1", "ARM: a relaxed RMW may be performed before a fully ordered cmpxchg, on the guess that it fails")
+	after(OrderFull, RMWAddUnless, loadY).must("P0 early #1", "ARM: a load may be performed before a fully ordered atomic_add_unless, on the guess that it fails")
+	// What cannot fail, or orders what follows it even when it fails, is
+	// passed by nothing.
+	after(OrderFull, RMWXchg, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier fully ordered xchg")
+	after(OrderAcquire, RMWCmpXchg, loadY).mustNot("P0 early #1", "ARM: nothing goes before an earlier cmpxchg_acquire (a failed one is an acquire load)")
+	after(OrderFull, RMWCmpXchg, func(tb *ThreadBuilder, x, y, z Loc) { tb.Load(Once, tb.Reg("r1"), x) }).
+		mustNot("P0 early #1", "ARM: a load of the cmpxchg's own location does not pass it")
+
+	// The guess is named in the event, and a wrong one ends the path.
+	d := after(OrderFull, RMWCmpXchg, storeY)
+	if ev := d.do("P0 early #1"); ev.Guess != 0 {
+		t.Errorf("the early store's event names guess %d, want the cmpxchg (0)", ev.Guess)
+	}
+	d.do("P0 commit #1")  // y=1 is visible before the cmpxchg has read x
+	ev := d.do("P0 exec") // x is still 0: it succeeds
+	if ev.Misspec == nil || !ev.Misspec.Succeeded || ev.Misspec.Guessed != 0 || !slices.Equal(ev.Misspec.Instrs, []int{1}) {
+		t.Fatalf("the wrong guess is not in the event: %+v", ev.Misspec)
+	}
+	s := d.state()
+	if ms, ok := d.m.Misspeculated(s); !ok || !ms.Succeeded || !slices.Equal(ms.Instrs, []int{1}) {
+		t.Errorf("Misspeculated = %+v, %v: want the cmpxchg's guess with instruction 1", ms, ok)
+	}
+	if len(d.m.Enabled(s)) != 0 || d.m.Final(s) || d.m.Deadlocked(s) {
+		t.Errorf("a wrong guess must end the path as no execution: enabled %v, final %v, deadlocked %v", d.enabled(), d.m.Final(s), d.m.Deadlocked(s))
+	}
+	// A right guess: P1's store makes the cmpxchg fail, and the path goes on.
+	d = after(OrderFull, RMWCmpXchg, storeY)
+	d.do("P0 early #1")
+	d.do("P1 exec")
+	d.do("P1 commit #0")
+	d.do("P0 inv x") // else its stale copy says 0, and it would succeed
+	if ev := d.do("P0 exec"); ev.Misspec != nil || !ev.Failed {
+		t.Errorf("a cmpxchg that fails as guessed: misspec %+v, failed %v", ev.Misspec, ev.Failed)
+	}
+
+	// A store under a branch after the cmpxchg waits for the branch; the
+	// cmpxchg, if it would succeed, for the store: it is not offered, and
+	// no search deadlocks. Once the branch's load has passed the cmpxchg,
+	// the store may too.
+	branchStore := after(OrderFull, RMWCmpXchg, func(tb *ThreadBuilder, x, y, z Loc) {
+		r1 := tb.Reg("r1")
+		tb.Load(Once, r1, y)
+		tb.If(Bin(EEq, RegExpr(r1), Const(0)), func() { tb.StoreConst(Once, z, 1) }, nil)
+	})
+	branchStore.mustNot("P0 early #3", "ARM: a store guarded by a branch after a fully ordered cmpxchg is not issued before it")
+	if r := Explore(branchStore.m, Options{NoWitnesses: true}); r.DeadlockStates != 0 {
+		t.Errorf("with a guarded store after the cmpxchg, the search finds %d deadlocked states", r.DeadlockStates)
+	}
+	branchStore.do("P0 early #1")
+	branchStore.must("P0 early #3", "ARM: once the branch's load has passed the cmpxchg, the store under the branch may too")
 }

@@ -17,9 +17,7 @@ const regressDir = "testdata/regress"
 // fail, each with the reason. The test fails when a listed file passes
 // (take it off the list) or an unlisted one fails, so the list stays
 // honest while the machine is being fixed.
-var knownOpen = map[string]string{
-	"arm-missing-rmw-past-failing-cmpxchg-5000009.litmus": "ARM-like: a relaxed RMW performed before an earlier fully ordered cmpxchg that fails (RULES.md)",
-}
+var knownOpen = map[string]string{}
 
 // TestRegressions checks every regression file against the herd7 states
 // recorded in its header (and, with -herd.full when herd7 is present, the

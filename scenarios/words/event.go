@@ -88,7 +88,11 @@ func (x *explainer) exec() []string {
 	if ev.Step.Kind == machine.StepEarly {
 		lead = fmt.Sprintf("%s issues %s early", cpu, text)
 		if ev.Guess >= 0 {
-			lead = fmt.Sprintf("%s performs %s before it knows whether %s is taken", cpu, text, x.instr(c, ev.Guess))
+			way := "is taken"
+			if x.code(c)[ev.Guess].Op == machine.OpRMW {
+				way = "fails" // a fully ordered cmpxchg, passed on the guess that it fails
+			}
+			lead = fmt.Sprintf("%s performs %s before it knows whether %s %s", cpu, text, x.instr(c, ev.Guess), way)
 		}
 		if len(ev.Skipped) > 0 {
 			var names []string

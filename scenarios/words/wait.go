@@ -36,7 +36,7 @@ func Wait(p *machine.Program, w *machine.Wait, d Detail) string {
 		if brief || w.Misspec == nil {
 			return "guessed a branch wrong: no execution"
 		}
-		return "guessed " + n.instr(w.CPU, w.Misspec.Branch) + " wrong: no execution (" + n.misspecReads(w.Misspec) + ")"
+		return "guessed " + n.instr(w.CPU, w.Misspec.Guessed) + " wrong: no execution (" + n.misspecReads(w.Misspec) + ")"
 	case machine.WaitAfterAcquire:
 		if brief {
 			return "after an acquire, waits for " + plural(len(w.Invals), "queued invalidation", "queued invalidations")
@@ -203,9 +203,17 @@ func (n namer) fault(f *machine.Fault) string {
 // Misspec says why a path ended as no execution: a CPU performed reads
 // inside one side of a branch before it knew the branch's direction (a
 // guess ARMv8 allows, since it orders only stores after a branch), and
-// the branch went the other way.
+// the branch went the other way; or it performed accesses ahead of a
+// fully ordered cmpxchg on the guess that the cmpxchg would fail (a
+// failed one orders nothing), and it succeeded.
 func Misspec(p *machine.Program, ms *machine.Misspec) string {
 	n := newNamer(p)
+	if ms.Succeeded {
+		return fmt.Sprintf("%s guessed wrong: it performed %s before %s, on the guess that it would fail, and it succeeded. "+
+			"Only a failed one orders nothing; a successful one orders everything after it, and the executions that perform "+
+			"it first already show those: this path is not an execution (no outcome, no deadlock), so no step follows. Step back to try another.",
+			n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Guessed))
+	}
 	way := "is not taken"
 	if ms.Taken {
 		way = "is taken"
@@ -213,7 +221,7 @@ func Misspec(p *machine.Program, ms *machine.Misspec) string {
 	return fmt.Sprintf("%s guessed wrong: it performed %s before it knew whether %s is taken, and the branch %s. "+
 		"A real core discards such a read and goes down the right path, which the executions without the guess already show: "+
 		"this path is not an execution (no outcome, no deadlock), so no step follows. Step back to try another.",
-		n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Branch), way)
+		n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Guessed), way)
 }
 
 func (n namer) misspecReads(ms *machine.Misspec) string {
