@@ -162,7 +162,7 @@ func (x *explainer) exec() []string {
 // passed, and what would have kept it in order: the reordering of LB, S
 // and of loads with loads, said at the step that performs it.
 func (x *explainer) earlyWhy(in *machine.Instr) []string {
-	var loads, stores, rmws, relaxed, release bool
+	var loads, stores, rmws, relaxed, release, full bool
 	first := x.ev.Instr
 	for _, i := range x.ev.Skipped {
 		first = min(first, i)
@@ -171,9 +171,12 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 			stores = true
 		case machine.OpRMW:
 			rmws = true
-			if in.Order == machine.OrderRelease {
+			switch in.Order {
+			case machine.OrderRelease:
 				release = true
-			} else {
+			case machine.OrderFull:
+				full = true // passed on the guess that it fails: said below
+			default:
 				relaxed = true
 			}
 		default:
@@ -187,9 +190,15 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 		}
 	}
 	var out []string
-	if x.ev.Guess >= 0 && in.Op == machine.OpStore {
+	// The guess is of a branch's direction, or that a fully ordered
+	// cmpxchg fails (the first of them it passed).
+	branchGuess := x.ev.Guess >= 0 && x.code(x.c)[x.ev.Guess].Op != machine.OpRMW
+	if full {
+		out = append(out, "A fully ordered cmpxchg orders nothing when it fails (it is then a plain load) and everything after it when it succeeds, which is known only once it reads: this is performed on the guess that it fails, and if it succeeds, this path is no execution (smpscope ends it there).")
+	}
+	if branchGuess && in.Op == machine.OpStore {
 		out = append(out, "The core guesses which way the branch goes and puts the store in its store buffer ahead, where only its own later loads see it. If the branch goes the other way, the store is discarded and this path is no execution (smpscope ends it there).")
-	} else if x.ev.Guess >= 0 {
+	} else if branchGuess {
 		out = append(out, "ARMv8 orders only stores after a branch, not loads: the core guesses which way the branch goes and reads ahead. If the branch goes the other way, the read is discarded and this path is no execution (smpscope ends it there).")
 	}
 	isLoad := in.Op == machine.OpLoad || in.Op == machine.OpRMW || in.Op == machine.OpTryLock || in.Op == machine.OpLock
@@ -197,7 +206,7 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 		in.Op == machine.OpRMW && in.Order == machine.OrderAcquire
 	switch {
 	case !loads && !rmws:
-	case x.ev.Guess >= 0 && in.Op == machine.OpStore:
+	case branchGuess && in.Op == machine.OpStore:
 		// Said above: it goes ahead into its own store buffer only.
 	case in.Op == machine.OpFence:
 		out = append(out, "ARM-like mode lets smp_wmb() go ahead of earlier loads: it orders stores only.")

@@ -917,3 +917,25 @@ exists (0:r1=0)`)
 	ev = x.do("P0 early #2")
 	has(t, text(x.m, ev), "It passes an earlier _release RMW of another location")
 }
+
+// Accesses performed past a fully ordered cmpxchg are a guess that it
+// fails: the text says so, not that a branch was guessed or that a
+// relaxed RMW was passed, and a success then ends the path in words.
+func TestExplainEarlyPastFullCmpxchg(t *testing.T) {
+	src := `C early-cmpxchg
+{}
+P0(int *x, int *y) { int r0; r0 = cmpxchg(x, 0, 2); WRITE_ONCE(*y, 1); }
+exists (0:r0=0)`
+	x := explainRun(t, machine.ARM, src)
+	ev := x.do("P0 early #1")
+	txt := text(x.m, ev)
+	has(t, txt, "before it knows whether r0 = cmpxchg(x, 0, 2) fails", "on the guess that it fails")
+	hasNot(t, txt, "branch", "relaxed RMW of another location")
+	x.do("P0 commit #1")
+	ev = x.do("P0 exec") // x is 0: it succeeds, and the guess was wrong
+	has(t, text(x.m, ev), "P0 guessed wrong: it performed WRITE_ONCE(*y, 1) before r0 = cmpxchg(x, 0, 2), on the guess that it would fail, and it succeeded.")
+	wait := x.m.Wait(x.s, 0)
+	if w := words.Wait(x.c.Program, &wait, words.Full); !strings.Contains(w, "guessed r0 = cmpxchg(x, 0, 2) wrong") {
+		t.Errorf("the wait says %q", w)
+	}
+}
