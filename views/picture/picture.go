@@ -381,7 +381,12 @@ func (b *builder) exec(r *Row) {
 			text += ", ahead of " + strings.Join(passed, ", ")
 		}
 		if g := b.instr(c, ev.Guess); ev.Guess >= 0 && g != nil {
-			text += ", before " + strings.TrimSpace(g.Text) + " is known (a guess)"
+			if g.Op == machine.OpRMW {
+				// A fully ordered cmpxchg passed on the guess that it fails.
+				text += ", on the guess that " + strings.TrimSuffix(strings.TrimSpace(g.Text), ";") + " fails"
+			} else {
+				text += ", before " + strings.TrimSpace(g.Text) + " is known (a guess)"
+			}
 		}
 		r.Notes = append(r.Notes, Note{Kind: NoteReorder, CPU: c, Text: text})
 	}

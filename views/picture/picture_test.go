@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -63,3 +64,25 @@ func TestTimelineExt4(t *testing.T) {
 }
 func TestTimelineIRIW(t *testing.T)     { goldens(t, witness(t, "iriw+once", machine.ARM)) }
 func TestTimelineMPWmbRmb(t *testing.T) { goldens(t, witness(t, "mp+wmb-rmb", machine.ARM)) }
+
+// An access performed past a fully ordered cmpxchg is a guess that the
+// cmpxchg fails: the note says so, not that the cmpxchg "is known".
+func TestTimelineGuessedCmpxchg(t *testing.T) {
+	sp, err := scenarios.Resolve("-", strings.NewReader(`C guessed-cmpxchg
+{}
+P0(int *x, int *y) { int r0; r0 = cmpxchg(x, 0, 2); WRITE_ONCE(*y, 1); }
+P1(int *x) { WRITE_ONCE(*x, 1); }
+exists (0:r0=1)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := machine.Step{Kind: machine.StepEarly, CPU: 0, Arg: 1}
+	ex, err := scenarios.NewExecution(sp, machine.ARM, []machine.Step{early, exec(1), commit(1, 0), inv(0, 0), exec(0)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := Text(Build(ex), TextOptions{Width: 160})
+	if !strings.Contains(txt, "on the guess that r0 = cmpxchg(x, 0, 2) fails") || strings.Contains(txt, "is known") {
+		t.Errorf("the early store's note does not say it was issued on the guess that the cmpxchg fails:\n%s", txt)
+	}
+}
