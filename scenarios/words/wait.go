@@ -210,7 +210,7 @@ func Misspec(p *machine.Program, ms *machine.Misspec) string {
 	n := newNamer(p)
 	if ms.Succeeded {
 		return fmt.Sprintf("%s guessed wrong: it performed %s before %s, on the guess that it would fail, and it succeeded. "+
-			"Only a failed one orders nothing; a successful one orders everything after it, and the executions that perform "+
+			"A failed cmpxchg orders nothing, but a successful one orders everything after it, and the executions that perform "+
 			"it first already show those: this path is not an execution (no outcome, no deadlock), so no step follows. Step back to try another.",
 			n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Guessed))
 	}
