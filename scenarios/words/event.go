@@ -599,6 +599,13 @@ func (x *explainer) rmwStep(in *machine.Instr) []string {
 		case asLoad:
 			out = append(out, fmt.Sprintf("A failed %s is a plain load: it orders nothing.", x.rmw(in)))
 		}
+		if ev.RMW != nil && len(ev.RMW.Guessed) > 0 {
+			var names []string
+			for _, i := range ev.RMW.Guessed {
+				names = append(names, x.instr(x.c, i))
+			}
+			out = append(out, fmt.Sprintf("%s guessed it would fail when it performed %s before it: the guess was right.", x.cpu(x.c), joinAnd(names)))
+		}
 	case ev.Commit != nil:
 		out = append(out, x.commit(ev.Commit, true))
 		out = append(out, x.marked()...)

@@ -939,3 +939,21 @@ exists (0:r0=0)`
 		t.Errorf("the wait says %q", w)
 	}
 }
+
+// A right guess is said at the cmpxchg that fails as guessed.
+func TestExplainRightCmpxchgGuess(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C right-guess
+{}
+P0(int *x, int *y) { int r0; r0 = cmpxchg(x, 0, 2); WRITE_ONCE(*y, 1); }
+P1(int *x) { WRITE_ONCE(*x, 1); }
+exists (0:r0=1)`)
+	x.do("P0 early #1")
+	x.do("P1 exec")
+	x.do("P1 commit #0")
+	x.do("P0 inv x")
+	ev := x.do("P0 exec")
+	if ev.RMW == nil || !slices.Equal(ev.RMW.Guessed, []int{1}) {
+		t.Fatalf("the failed cmpxchg's fact does not list the instruction performed on the guess: %+v", ev.RMW)
+	}
+	has(t, text(x.m, ev), "It fails: x=1 is not the expected 0", "P0 guessed it would fail when it performed WRITE_ONCE(*y, 1) before it: the guess was right.")
+}
