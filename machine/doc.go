@@ -26,8 +26,9 @@
 //     overtook; invalidations queued and applied and why; what each
 //     barrier did; faults), enough to word the step and to draw it;
 //   - final-state, outcome, deadlock and fault detection, the detection
-//     of a wrong guess of a branch's direction ([Machine.Misspeculated]:
-//     no execution at all), and a canonical key per state ([State.Key]);
+//     of a wrong guess (a branch's direction, or that a fully ordered
+//     cmpxchg fails: [Machine.Misspeculated], no execution at all), and a
+//     canonical key per state ([State.Key]);
 //   - the explorer ([Explore]), which visits every reachable state once, with
 //     reductions that provably keep every outcome, deadlock and fault, and
 //     bounded by state, memory and time limits. Its reductions, each
