@@ -827,7 +827,8 @@ func (m *Machine) failGuessWrong(s *State, c int, in *Instr, pc int, ev *Event) 
 	}
 	cs.misspec = uint8(pc) + 1
 	if ev != nil {
-		ev.Misspec = &Misspec{CPU: c, Guessed: pc, Succeeded: true, Instrs: maskInstrs(cs.early)}
+		ms, _ := m.misspecAt(s, c)
+		ev.Misspec = &ms
 	}
 }
 
