@@ -35,7 +35,24 @@ package machine
 //     while a grace period is running or may still start: that delays c's
 //     quiescent state, and a grace period starting before it would not
 //     wait for it — unless no grace period ever waits for c to drain
-//     (buffersUnseen), when c reports whatever it buffers.
+//     (buffersUnseen), when c reports whatever it buffers;
+//  8. d may write a line that decides which moves c has (waitFoot): the
+//     line of one of c's store-buffer entries (d's reservation holds the
+//     commit back), of c's next lock, RMW or trylock (whether it waits or
+//     fails), of a conditional RMW whose failure lets later accesses go
+//     early (futureCond), or the line c waits for. Nor may c wait for the
+//     end of a grace period, which the other CPUs' reports enable.
+//
+// Rule 8 is what the reordering needs of c itself: the first move of c
+// on a path whose other moves are d's must be one of c's moves at s. A
+// step of c that only a move of d enables is none, and it need not
+// commute with c's moves at s. TestReferenceRandom found the case: P1's
+// store waited for P0's xchg_release to commit, so P1's fully ordered
+// atomic_add_unless could only run as a failing read of its stale copy
+// of y (succeeding, it would wait for the store buffer to drain), and
+// that read was P1's only move. After P0's commit, P1's store commits
+// and the RMW reads the new y and succeeds: an outcome no path starting
+// with the failing read reaches.
 //
 // Where no rule applies, c's move and d's steps commute: they read and
 // write disjoint things, and their effects on caches are either the same in
@@ -101,7 +118,13 @@ func (e *explorer) persistentCPU(s *State, w *worker) (int, bool) {
 		if !ok || fp.global || (fp.delays && gpPossible && !e.m.buffersUnseen(c)) {
 			continue
 		}
-		if e.interferes(s, c, fp, gpPossible, w.reads) {
+		// Rule 8: what decides c's moves must stay as it is.
+		var decides setFoot
+		e.waitFoot(s, c, &decides)
+		if decides.waitsGP {
+			continue
+		}
+		if e.interferes(s, c, fp, decides.locR, gpPossible, w.reads) {
 			continue
 		}
 		return c, true
@@ -262,8 +285,9 @@ func (e *explorer) execFootprint(s *State, c int, fp *footprint) bool {
 }
 
 // interferes reports whether some other CPU's possible future interferes
-// with moves of CPU c summarised by fp (rules 1–5 above).
-func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, reads []uint64) bool {
+// with moves of CPU c summarised by fp (rules 1–5 above), or writes a
+// line of decides, those that decide c's moves (rule 8).
+func (e *explorer) interferes(s *State, c int, fp footprint, decides uint64, gpPossible bool, reads []uint64) bool {
 	m := e.m
 	arm := m.Mode == ARM
 	// An invalidation queued at a CPU stays only if that CPU may still
@@ -315,6 +339,9 @@ func (e *explorer) interferes(s *State, c int, fp footprint, gpPossible bool, re
 		}
 		if fp.reads&writes != 0 || fp.writes&(reads[d]|writes) != 0 {
 			return true // rules 1 and 2
+		}
+		if decides&writes != 0 {
+			return true // rule 8
 		}
 		if !arm {
 			continue

@@ -967,6 +967,33 @@ func TestReductionsSRCUCases(t *testing.T) {
 // reductionRegressions are programs on which a reduction once lost an
 // outcome, each against the reference with every variant.
 var reductionRegressions = map[string]string{
+	// ARM-like, P1's store to x waits for P0's xchg_release to commit
+	// (P0 holds the line's reservation), and P1's fully ordered
+	// atomic_add_unless can meanwhile run only as a failing read of its
+	// stale copy of y (succeeding, it would wait for the store buffer).
+	// The CPU-level persistent set took P1's moves alone: that failing
+	// read. But P0's commit lets P1's store commit, after which the RMW
+	// reads y=1 and succeeds, an outcome no reordering of the set's
+	// moves reaches (rule 8 in persistent.go; found by .ci/run's long
+	// lane, TestReferenceRandom/rounds/small/8).
+	"persistent-cpu-reserved-commit": `C persistent-cpu-reserved-commit
+{}
+P0(int *x, int *y)
+{
+	int r0;
+	int r1;
+	WRITE_ONCE(*y, 1);
+	r0 = READ_ONCE(*x);
+	r1 = xchg_release(x, 2);
+}
+P1(int *x, int *y)
+{
+	int r0;
+	WRITE_ONCE(*x, 3);
+	r0 = atomic_add_unless(y, 4, 0);
+}
+exists (0:r0=0 /\ 0:r1=0 /\ 1:r0=1 /\ x=3 /\ y=5)
+`,
 	// ARM-like, a nested rcu_read_lock (postponeLock) after P0 guessed
 	// the branch and issued the then-body's store early: the lock's step
 	// folds the branch, which then resolves the other way, so after the
