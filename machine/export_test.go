@@ -30,6 +30,13 @@ var Reductions = []struct {
 // RedSymmetry is the symmetry reduction (symmetry.go).
 const RedSymmetry = redSymmetry
 
+// RedLazy and RedUnreadable are the lazy invalidations and those applied
+// at once because nobody can read them (explore.go).
+const (
+	RedLazy       = redLazy
+	RedUnreadable = redUnreadable
+)
+
 // RedOutRegs is the outcome-register reduction (outregs.go).
 const RedOutRegs = redOutRegs
 
