@@ -244,7 +244,8 @@ type Event struct {
 	Stored *SBEntry
 	// Behind lists, for a store put in the store buffer (ARM-like), the
 	// entries it may not commit before: all earlier entries for a release
-	// store, else those ahead of a wmb marker.
+	// store, else those ahead of a wmb marker; for an exclusive RMW's
+	// write, those ahead of a wmb marker (it read before they committed).
 	Behind []SBEntry
 	// Marked lists the invalidations queued at the CPU that a release
 	// write of this step marked: a later acquire of the CPU applies them

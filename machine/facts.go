@@ -59,6 +59,9 @@ func (m *Machine) explainExec(before, after *State, c int, ev *Event) {
 		m.explainLoad(before, c, ev)
 		if !ev.Failed && ev.Commit == nil {
 			ev.Stored = entryOf(after, c, ev.Instr)
+			if arm && ev.Stored != nil {
+				ev.Behind = aheadOfMarker(before.cpus[c].sb)
+			}
 		}
 	case OpRMW:
 		cs := &before.cpus[c]
@@ -79,6 +82,11 @@ func (m *Machine) explainExec(before, after *State, c int, ev *Event) {
 			}
 		default:
 			ev.Stored = entryOf(after, c, ev.Instr)
+			if arm && ev.Stored != nil {
+				// Performed with stores ahead of a wmb marker still
+				// pending (exclusiveWait: no other CPU may write l).
+				ev.Behind = aheadOfMarker(cs.sb)
+			}
 		}
 	}
 	if acs := &after.cpus[c]; arm && afterAcquireWait(acs) {
@@ -128,17 +136,25 @@ func (m *Machine) explainStore(before, after *State, c int, ev *Event) {
 		}
 		return
 	}
+	ev.Behind = aheadOfMarker(sb)
+}
+
+// aheadOfMarker returns the stores ahead of the last wmb marker of sb:
+// those a store or RMW write appended now may not commit before.
+func aheadOfMarker(sb []SBEntry) []SBEntry {
 	last := -1
 	for i, b := range sb {
 		if isMarker(b) {
 			last = i
 		}
 	}
+	var out []SBEntry
 	for _, b := range sb[:last+1] {
 		if isStore(b) {
-			ev.Behind = append(ev.Behind, b)
+			out = append(out, b)
 		}
 	}
+	return out
 }
 
 func (m *Machine) explainCommit(before, after *State, c int, ev *Event) {

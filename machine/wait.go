@@ -41,8 +41,9 @@ const (
 	// WaitOwnStore: an exclusive RMW waits for its own pending stores to
 	// its line (Loc, Entries) to commit (ARM-like).
 	WaitOwnStore
-	// WaitMarker: an exclusive RMW waits for the stores ahead of its
-	// smp_wmb marker (Entries) to commit (ARM-like).
+	// WaitMarker: an exclusive RMW of Loc waits for the stores ahead of
+	// its smp_wmb marker (Entries) to commit, while another CPU may still
+	// write Loc (ARM-like; othersMayWrite).
 	WaitMarker
 	numWaitKinds
 )
@@ -342,10 +343,35 @@ func (m *Machine) exclusiveWait(s *State, c int, l Loc, acquire bool) cpuWait {
 	if own := locMask(cs.sb, l); own != 0 {
 		return cpuWait{kind: WaitOwnStore, rule: RuleExclusive, loc: l, entries: own}
 	}
-	if ahead := beforeMarkerMask(cs.sb); ahead != 0 {
-		return cpuWait{kind: WaitMarker, rule: RuleExclusive, entries: ahead}
+	if ahead := beforeMarkerMask(cs.sb); ahead != 0 && m.othersMayWrite(s, c, l) {
+		return cpuWait{kind: WaitMarker, rule: RuleExclusive, loc: l, entries: ahead}
 	}
 	return reservedWait(s, c, l, RuleExclusive)
+}
+
+// othersMayWrite reports whether a CPU other than c may still write line
+// l: by an instruction it has left (writesLeft) or an entry in its store
+// buffer.
+//
+// An exclusive RMW behind a wmb marker waits for the stores ahead of it
+// only while this holds. smp_wmb orders the RMW's write after them, not
+// its read (ARMv8's DMB ISHST orders stores only), so the read may come
+// first, with the write waiting behind them in the buffer. But its entry
+// reserves the line until it commits, and a CPU whose commit or RMW of l
+// waited for that reservation could be the one whose reservation holds
+// up the stores ahead of the marker: two such CPUs would wait for each
+// other, where the hardware's store-exclusive would fail and retry. When
+// no other CPU may write l any more, nobody ever waits for the
+// reservation, and the store-exclusive could not have failed either.
+// (Other CPUs' futures only shrink, so once this is false it stays so.)
+func (m *Machine) othersMayWrite(s *State, c int, l Loc) bool {
+	bit := uint64(1) << l
+	for d := range s.cpus {
+		if d != c && (m.writesLeft(s, d)|sbLocs(s.cpus[d].sb))&bit != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // enabledExec reports whether CPU c can perform its next instruction.

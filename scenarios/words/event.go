@@ -521,7 +521,12 @@ func (x *explainer) exclusive() string {
 	if e.Kind == machine.EntryReleaseExclusive {
 		what = "an exclusive release entry"
 	}
-	return fmt.Sprintf("%s goes into its store buffer as %s: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), what, name, name)
+	out := fmt.Sprintf("%s goes into its store buffer as %s: until it commits, %s is reserved, and no other CPU may store to %s or perform an RMW on it.", x.entry(*e), what, name, name)
+	if len(x.ev.Behind) > 0 {
+		// exclusiveWait let it read past a wmb marker.
+		out += fmt.Sprintf(" It read %s before %s committed: smp_wmb orders its write after %s, not its read. No other CPU can still write %s, so the reservation holds nobody up (and the store-exclusive cannot fail).", name, x.entries(x.ev.Behind), pronoun(len(x.ev.Behind)), name)
+	}
+	return out
 }
 
 func (x *explainer) lock(in *machine.Instr) []string {

@@ -104,7 +104,7 @@ func Wait(p *machine.Program, w *machine.Wait, d Detail) string {
 		if brief {
 			return "exclusive RMW waits for the stores before its smp_wmb to commit"
 		}
-		return "exclusive RMW waits for the stores before its smp_wmb (" + n.entries(w.Entries) + ") to commit"
+		return "exclusive RMW waits for the stores before its smp_wmb (" + n.entries(w.Entries) + ") to commit: another CPU may still write " + n.loc(w.Loc)
 	}
 	return ""
 }
