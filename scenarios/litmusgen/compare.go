@@ -89,7 +89,7 @@ const (
 	// misses are failures now.)
 	//
 	// GapWmbRMW: an RMW after smp_wmb-ordered stores reads before they
-	// have committed.
+	// have committed, while another CPU may write its line.
 	GapWmbRMW = "wmb-rmw"
 )
 

@@ -23,8 +23,9 @@ import (
 //     store the control dependency the machine already respects; if the
 //     outcome is gone there, the join is why. The smp_wmb-RMW gap is
 //     matched on the program's shape (the pattern the gap needs is present
-//     on some CPU), which is weaker evidence: a minimised example shows
-//     whether it really is that gap.
+//     on some CPU, with another CPU that may write the RMW's line), which
+//     is weaker evidence: a minimised example shows whether it really is
+//     that gap.
 func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 	if r.RCU {
 		o.checkRCU(p, r)
@@ -53,6 +54,9 @@ func (o *Oracle) classify(ctx context.Context, p *Program, r *Report) {
 		}
 	}
 	pats := patterns(p)
+	if pats[GapWmbRMW] && !wmbRMWWithWriter(p) {
+		delete(pats, GapWmbRMW) // the machine produces it then
+	}
 	for _, i := range open {
 		if arm.Missing[i].Class != GapUnexplained {
 			continue
@@ -206,6 +210,59 @@ func orders(s *Stmt) bool {
 
 func writes(o Op) bool {
 	return o == OpStore || o == OpRelease || o.rmw() || o == OpUnlock
+}
+
+// wmbRMWWithWriter reports whether, on some CPU of p, an RMW or lock
+// after a store and smp_wmb works on a line another CPU may write (any
+// line, where an address is computed): the machine reads such an RMW
+// past the marker when no other CPU may write its line (RULES.md,
+// "Exclusive RMW"), so only this shape is the gap. True when p does not
+// compile: the shape alone then decides, as before.
+func wmbRMWWithWriter(p *Program) bool {
+	c, err := Compile(p.Name, p.Source())
+	if err != nil {
+		return true
+	}
+	threads := c.Program.Threads
+	const anyLine = ^uint64(0)
+	lines := func(in *machine.Instr) uint64 {
+		if in.Addr == nil {
+			return 0
+		}
+		if l, ok := in.Addr.Val.AsLoc(); ok && in.Addr.Op == machine.EConst {
+			return 1 << l
+		}
+		return anyLine
+	}
+	writes := make([]uint64, len(threads))
+	for t, th := range threads {
+		for i := range th.Code {
+			switch in := &th.Code[i]; in.Op {
+			case machine.OpStore, machine.OpRMW, machine.OpLock, machine.OpTryLock, machine.OpUnlock:
+				writes[t] |= lines(in)
+			}
+		}
+	}
+	for t, th := range threads {
+		var others uint64
+		for u := range threads {
+			if u != t {
+				others |= writes[u]
+			}
+		}
+		stored, marker := false, false
+		for i := range th.Code {
+			switch in := &th.Code[i]; {
+			case in.Op == machine.OpStore || in.Op == machine.OpUnlock || in.Op == machine.OpRMW && !marker:
+				stored = true
+			case in.Op == machine.OpFence && in.Fence == machine.FenceWmb && stored:
+				marker = true
+			case marker && (in.Op == machine.OpRMW || in.Op == machine.OpLock || in.Op == machine.OpTryLock) && lines(in)&others != 0:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // patterns reports which gap shapes occur on some CPU of p.

@@ -257,3 +257,32 @@ func signatureNames(sigs []Signature) []string {
 	}
 	return out
 }
+
+// TestWmbRMWWithWriter checks the shape behind the wmb-rmw class: an RMW
+// after a store and smp_wmb is the gap only when another CPU may write
+// its line (else the machine reads it past the marker).
+func TestWmbRMWWithWriter(t *testing.T) {
+	prog := func(otherWritesY bool) *Program {
+		other := []*Stmt{{Text: "WRITE_ONCE(*x, 2);", Op: OpStore}}
+		if otherWritesY {
+			other = append(other, &Stmt{Text: "WRITE_ONCE(*y, 2);", Op: OpStore})
+		}
+		return &Program{Name: "w", Ints: []Location{{Name: "x"}, {Name: "y"}}, Threads: []*Thread{{
+			Regs: []Reg{{Name: "r0"}},
+			Body: []*Stmt{
+				{Text: "WRITE_ONCE(*x, 1);", Op: OpStore},
+				{Text: "smp_wmb();", Op: OpFence},
+				{Text: "r0 = xchg_relaxed(y, 1);", Defs: []int{0}, Op: OpRMWRelaxed},
+			},
+		}, {Body: other}}}
+	}
+	for _, writer := range []bool{false, true} {
+		p := prog(writer)
+		if !patterns(p)[GapWmbRMW] {
+			t.Fatalf("the shape is not matched:\n%s", p.Source())
+		}
+		if got := wmbRMWWithWriter(p); got != writer {
+			t.Errorf("another CPU writes y: %v; wmbRMWWithWriter = %v\n%s", writer, got, p.Source())
+		}
+	}
+}
