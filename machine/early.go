@@ -114,10 +114,16 @@ type earlyWalk struct {
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
 	// release: the first overtaken release RMW, or -1. Only plain loads,
-	// relaxed RMWs and plain stores may pass one.
+	// relaxed RMWs and plain stores may pass one; and an acquire other
+	// than a spin_trylock, when every release RMW it passes is
+	// conditional, on the guess that they fail (releaseGuess).
 	release int
-	guess   int // the first unresolved branch passed, or -1
-	last    int // the last unresolved branch passed, or -1
+	// releaseFixed: the first overtaken release RMW that always writes
+	// (not a cmpxchg or atomic_add_unless), or -1. releaseGuess: the
+	// first overtaken conditional one, or -1.
+	releaseFixed, releaseGuess int
+	guess                      int // the first unresolved branch passed, or -1
+	last                       int // the last unresolved branch passed, or -1
 	// failGuess: the first overtaken fully ordered conditional RMW, or
 	// -1. What passes it is performed on the guess that it fails (a
 	// failed cmpxchg orders nothing); exec checks the guess when it runs.
@@ -148,10 +154,9 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.unknownAddr = a.unknownAddr || b.unknownAddr
 	w.skipped = a.skipped || b.skipped
 	w.skippedRMW = a.skippedRMW || b.skippedRMW
-	w.release = a.release
-	if b.release >= 0 && (a.release < 0 || b.release < a.release) {
-		w.release = b.release
-	}
+	w.release = firstOf(a.release, b.release)
+	w.releaseFixed = firstOf(a.releaseFixed, b.releaseFixed)
+	w.releaseGuess = firstOf(a.releaseGuess, b.releaseGuess)
 	w.skippedRead = a.skippedRead || b.skippedRead
 	w.depth = min(a.depth, b.depth)
 	w.failGuess = firstOf(a.failGuess, b.failGuess)
@@ -219,7 +224,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1, last: -1, release: -1, failGuess: -1, depth: int(cs.rcuDepth)}
+	w := earlyWalk{guess: -1, last: -1, release: -1, releaseFixed: -1, releaseGuess: -1, failGuess: -1, depth: int(cs.rcuDepth)}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -285,8 +290,15 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
-				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) && (w.release < 0 || kind == earlyLoad || kind == earlyRMW) {
-					yield(earlyCand{k: i, kind: kind, loc: l, guess: w.firstGuess(), last: w.last})
+				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
+					switch {
+					case w.release < 0 || kind == earlyLoad || kind == earlyRMW:
+						yield(earlyCand{k: i, kind: kind, loc: l, guess: w.firstGuess(), last: w.last})
+					case w.releaseFixed < 0 && in.Op != OpTryLock:
+						// An acquire past conditional release RMWs
+						// only: on the guess that they fail.
+						yield(earlyCand{k: i, kind: kind, loc: l, guess: firstOf(w.firstGuess(), w.releaseGuess), last: w.last})
+					}
 				}
 			}
 			// What may be walked past: plain loads, and relaxed RMWs (a
@@ -304,6 +316,10 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// atomic_add_unless) is passed on the guess that it fails:
 			// then it is a plain load, which orders nothing (litmusgen
 			// regression arm-missing-rmw-past-failing-cmpxchg-5000009).
+			// So is a conditional release RMW by an acquire: a failed
+			// cmpxchg_release makes no release write, which is what
+			// orders a later acquire after it (release→acquire;
+			// arm-missing-acquire-past-failing-cmpxchg-release-8000309).
 			// Whether it fails is known only when it reads, so what
 			// passes it is a guess, checked when it runs (execRMW): if
 			// it succeeds, the state is no execution. Not an acquire,
@@ -314,8 +330,13 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			case in.Op == OpRMW && (in.Order == OrderRelaxed || in.Order == OrderRelease) && addrKnown && isLoc:
 				w.skippedRMW = true
 				w.skippedStores |= 1 << l
-				if in.Order == OrderRelease && w.release < 0 {
-					w.release = i
+				if in.Order == OrderRelease {
+					w.release = firstOf(w.release, i)
+					if in.isConditional() {
+						w.releaseGuess = firstOf(w.releaseGuess, i)
+					} else {
+						w.releaseFixed = firstOf(w.releaseFixed, i)
+					}
 				}
 			case in.Op == OpRMW && in.Order == OrderFull && in.isConditional() && addrKnown && isLoc:
 				w.skippedRMW = true

@@ -194,9 +194,10 @@ type RMWFact struct {
 	// ReservedBy is, for a spin_trylock that failed (ARM-like), the CPU
 	// whose pending exclusive store reserves the lock, or -1.
 	ReservedBy int
-	// Guessed is, for a fully ordered cmpxchg or atomic_add_unless that
-	// failed (ARM-like), the instructions after it its CPU had performed
-	// early on the guess that it would fail: the guess was right.
+	// Guessed is, for a fully ordered cmpxchg or atomic_add_unless, or a
+	// cmpxchg_release, that failed (ARM-like), the instructions after it
+	// its CPU had performed early on the guess that it would fail (for a
+	// release one, the acquires): the guess was right.
 	Guessed []int
 }
 

@@ -811,18 +811,17 @@ func (m *Machine) jump(s *State, c, pc, to int, ev *Event) {
 	}
 }
 
-// failGuessWrong ends the execution when CPU c's fully ordered
-// conditional RMW at pc has just succeeded while instructions after it
-// were performed early: early.go lets them pass it only on the guess that
-// it fails (a failed cmpxchg orders nothing, a successful one orders
-// everything after it). Every instruction issued early is after the pc,
-// and none passes an unperformed fully ordered RMW otherwise, so each of
-// them was performed on that guess. Like a wrong branch guess, the state
-// is no execution: the executions in which the RMW succeeds are those
-// without the guess.
+// failGuessWrong ends the execution when CPU c's conditional RMW at pc,
+// fully ordered or release, has just succeeded while instructions after
+// it were performed early on the guess that it fails (guessedPast). A
+// failed cmpxchg orders nothing; a successful fully ordered one orders
+// everything after it, and a successful release one every acquire after
+// it (release→acquire). early.go lets those pass it only on that guess.
+// Like a wrong branch guess, the state is no execution: the executions
+// in which the RMW succeeds are those without the guess.
 func (m *Machine) failGuessWrong(s *State, c int, in *Instr, pc int, ev *Event) {
 	cs := &s.cpus[c]
-	if !in.isConditional() || cs.early == 0 {
+	if !in.isConditional() || m.guessedPast(c, in, cs.early) == 0 {
 		return
 	}
 	cs.misspec = uint8(pc) + 1
@@ -830,6 +829,28 @@ func (m *Machine) failGuessWrong(s *State, c int, in *Instr, pc int, ev *Event) 
 		ms, _ := m.misspecAt(s, c)
 		ev.Misspec = &ms
 	}
+}
+
+// guessedPast returns the instructions of early, all after CPU c's
+// conditional RMW in, that were performed on the guess that in fails:
+// every one for a fully ordered RMW (nothing passes an unperformed one
+// otherwise); the acquires for a release RMW, which only those need the
+// guess to pass (early.go: plain loads, relaxed RMWs and plain stores
+// pass it anyway, and a spin_trylock only as a failing plain load).
+func (m *Machine) guessedPast(c int, in *Instr, early uint64) uint64 {
+	if in.Order != OrderRelease {
+		return early
+	}
+	code := m.code(c)
+	var out uint64
+	for e := early; e != 0; e &= e - 1 {
+		k := bits.TrailingZeros64(e)
+		switch a := &code[k]; {
+		case a.Op == OpLoad && a.Access == Acquire, a.Op == OpRMW && a.Order == OrderAcquire, a.Op == OpLock:
+			out |= 1 << k
+		}
+	}
+	return out
 }
 
 // branchOf returns the if whose jump is at pc: pc itself for a branch, or
@@ -1032,6 +1053,7 @@ func (m *Machine) execRMW(s *State, c int, in *Instr, pc int, ev *Event) {
 		// before it (a release orders only what comes before it).
 		if ok {
 			cs.sb = append(cs.sb, SBEntry{Loc: l, Kind: EntryReleaseExclusive, Val: nv, Secs: rmwSecs(cs, in, oldSecs), Instr: uint8(pc)})
+			m.failGuessWrong(s, c, in, pc, ev)
 		}
 	default:
 		// Exclusive RMW: read the latest value now, write later through

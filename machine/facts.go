@@ -73,8 +73,8 @@ func (m *Machine) explainExec(before, after *State, c int, ev *Event) {
 		m.explainLoad(before, c, ev)
 		switch {
 		case ev.Failed:
-			if arm && in.Order == OrderFull && in.isConditional() {
-				ev.RMW.Guessed = maskInstrs(cs.early &^ (uint64(1)<<uint(ev.Instr+1) - 1))
+			if arm && (in.Order == OrderFull || in.Order == OrderRelease) && in.isConditional() {
+				ev.RMW.Guessed = maskInstrs(m.guessedPast(c, in, cs.early&^(uint64(1)<<uint(ev.Instr+1)-1)))
 			}
 		case ev.Commit != nil:
 			if arm && in.Order == OrderRelease {

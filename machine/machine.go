@@ -291,8 +291,9 @@ func (m *Machine) faulted(s *State) bool {
 // (Instrs) early: reads inside one side of a branch before the branch's
 // condition was known, and the branch then went the other way (Taken:
 // the then-body ran, so the reads were in the else-body); or accesses
-// after a fully ordered cmpxchg or atomic_add_unless before it ran, on the
-// guess that it fails, and it succeeded (Succeeded). Guessed is the
+// after a fully ordered cmpxchg or atomic_add_unless (acquires after a
+// cmpxchg_release) before it ran, on the guess that it fails, and it
+// succeeded (Succeeded). Guessed is the
 // branch or the RMW. Such a state is no execution (see jump and
 // failGuessWrong).
 type Misspec struct {
@@ -321,8 +322,8 @@ func (m *Machine) misspecAt(s *State, c int) (Misspec, bool) {
 	}
 	br := int(cs.misspec) - 1
 	if m.code(c)[br].Op == OpRMW {
-		// The pc stopped after the RMW: every early mark was a guess.
-		return Misspec{CPU: c, Guessed: br, Succeeded: true, Instrs: maskInstrs(cs.early)}, true
+		// The pc stopped after the RMW: every early mark is past it.
+		return Misspec{CPU: c, Guessed: br, Succeeded: true, Instrs: maskInstrs(m.guessedPast(c, &m.code(c)[br], cs.early))}, true
 	}
 	// The wrong reads are the early marks the pc jumped over.
 	return Misspec{CPU: c, Guessed: br, Taken: int(cs.pc) != m.code(c)[br].Target,

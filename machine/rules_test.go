@@ -784,6 +784,64 @@ func TestRuleARMLoadPassesReleaseRMW(t *testing.T) {
 // follows it may be performed before it, on the guess that it fails
 // (litmusgen regression arm-missing-rmw-past-failing-cmpxchg-5000009). If
 // it then succeeds, the path is no execution.
+// An acquire passes a conditional _release RMW on the guess that it
+// fails: a failed cmpxchg_release makes no release write, and only that
+// write orders a later acquire after it (herd7's ARMv8; litmusgen
+// regression arm-missing-acquire-past-failing-cmpxchg-release-8000309).
+func TestRuleARMAcquirePassesFailingCmpxchgRelease(t *testing.T) {
+	// P0: r0 = cmpxchg_release(x, 0, 2); then next; P1 stores 1 to x,
+	// which makes the cmpxchg fail if it comes first.
+	after := func(kind RMWKind, next func(tb *ThreadBuilder, y Loc)) *driver {
+		b := NewBuilder("failing-cmpxchg-release")
+		x, y := b.Loc("x", 0), b.Loc("y", 0)
+		t0 := b.Thread()
+		t0.RMW(OrderRelease, kind, true, t0.Reg("r0"), x, Const(2), Const(0))
+		next(t0, y)
+		t1 := b.Thread()
+		t1.StoreConst(Once, x, 1)
+		return drive(t, b.Program(), ARM)
+	}
+	acqLoad := func(tb *ThreadBuilder, y Loc) { tb.Load(Acquire, tb.Reg("r1"), y) }
+	acqRMW := func(tb *ThreadBuilder, y Loc) {
+		tb.RMW(OrderAcquire, RMWXchg, true, tb.Reg("r1"), y, Const(1), nil)
+	}
+	lock := func(tb *ThreadBuilder, y Loc) { tb.Lock(y) }
+	trylock := func(tb *ThreadBuilder, y Loc) { tb.TryLock(tb.Reg("r1"), y) }
+	after(RMWCmpXchg, acqLoad).must("P0 early #1", "ARM: smp_load_acquire may be performed before a cmpxchg_release, on the guess that it fails")
+	after(RMWCmpXchg, acqRMW).must("P0 early #1", "ARM: an _acquire RMW may be performed before a cmpxchg_release, on the guess that it fails")
+	after(RMWCmpXchg, lock).must("P0 early #1", "ARM: spin_lock may be performed before a cmpxchg_release, on the guess that it fails")
+	after(RMWCmpXchg, trylock).mustNot("P0 early #1", "ARM: a spin_trylock that would succeed does not pass a cmpxchg_release")
+	after(RMWXchg, acqLoad).mustNot("P0 early #1", "ARM: an acquire does not pass an xchg_release (release→acquire)")
+
+	// The guess is named, and a wrong one ends the path.
+	d := after(RMWCmpXchg, acqLoad)
+	if ev := d.do("P0 early #1"); ev.Guess != 0 {
+		t.Errorf("the early acquire's event names guess %d, want the cmpxchg_release (0)", ev.Guess)
+	}
+	ev := d.do("P0 exec") // x is still 0: it succeeds
+	if ev.Misspec == nil || !ev.Misspec.Succeeded || !slices.Equal(ev.Misspec.Instrs, []int{1}) {
+		t.Fatalf("the wrong guess is not in the event: %+v", ev.Misspec)
+	}
+	if s := d.state(); len(d.m.Enabled(s)) != 0 || d.m.Final(s) || d.m.Deadlocked(s) {
+		t.Errorf("a wrong guess must end the path as no execution")
+	}
+	// A right guess goes on, and says so.
+	d = after(RMWCmpXchg, acqLoad)
+	d.do("P0 early #1")
+	d.do("P1 exec")
+	d.do("P1 commit #0")
+	d.do("P0 inv x")
+	if ev := d.do("P0 exec"); ev.Misspec != nil || !ev.Failed || ev.RMW == nil || !slices.Equal(ev.RMW.Guessed, []int{1}) {
+		t.Errorf("a cmpxchg_release that fails as guessed: misspec %+v, failed %v, rmw %+v", ev.Misspec, ev.Failed, ev.RMW)
+	}
+	// A plain load past it is no guess: the cmpxchg_release may succeed.
+	d = after(RMWCmpXchg, func(tb *ThreadBuilder, y Loc) { tb.Load(Once, tb.Reg("r1"), y) })
+	d.do("P0 early #1")
+	if ev := d.do("P0 exec"); ev.Misspec != nil || ev.Failed {
+		t.Errorf("a plain load past a cmpxchg_release that succeeds: misspec %+v, failed %v", ev.Misspec, ev.Failed)
+	}
+}
+
 func TestRuleARMPassFailingCmpxchg(t *testing.T) {
 	// P0: r0 = cmpxchg(x, 0, 2); then next (y and z are two other
 	// locations). x starts at 0, so the cmpxchg succeeds unless P1

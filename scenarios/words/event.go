@@ -223,7 +223,12 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 	if relaxed {
 		out = append(out, "It passes an earlier relaxed RMW of another location: a load and an exclusive store, which ARMv8 orders before nothing later of other locations.")
 	}
-	if release {
+	switch {
+	case release && acquire:
+		// Passed only when it is conditional, on the guess that it fails
+		// (early.go).
+		out = append(out, "It passes an earlier _release cmpxchg of another location on the guess that it fails: a failed one makes no release write, and it is that write that orders a later acquire after it (release→acquire). Whether it fails is known only once it reads: if it succeeds, this path is no execution (smpscope ends it there).")
+	case release:
 		out = append(out, "It passes an earlier _release RMW of another location: the release orders what precedes that RMW's write, not what follows its read. An smp_mb() between them, or a fully ordered RMW, would have kept it behind.")
 	}
 	if rmb {

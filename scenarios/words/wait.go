@@ -204,15 +204,20 @@ func (n namer) fault(f *machine.Fault) string {
 // inside one side of a branch before it knew the branch's direction (a
 // guess ARMv8 allows, since it orders only stores after a branch), and
 // the branch went the other way; or it performed accesses ahead of a
-// fully ordered cmpxchg on the guess that the cmpxchg would fail (a
-// failed one orders nothing), and it succeeded.
+// fully ordered cmpxchg (an acquire ahead of a cmpxchg_release) on the
+// guess that the cmpxchg would fail (a failed one orders nothing), and it
+// succeeded.
 func Misspec(p *machine.Program, ms *machine.Misspec) string {
 	n := newNamer(p)
 	if ms.Succeeded {
+		orders := "A failed cmpxchg orders nothing, but a successful one orders everything after it"
+		if n.p.Threads[ms.CPU].Code[ms.Guessed].Order == machine.OrderRelease {
+			orders = "A failed cmpxchg_release makes no release write, but a successful one orders every acquire after its write"
+		}
 		return fmt.Sprintf("%s guessed wrong: it performed %s before %s, on the guess that it would fail, and it succeeded. "+
-			"A failed cmpxchg orders nothing, but a successful one orders everything after it, and the executions that perform "+
+			"%s, and the executions that perform "+
 			"it first already show those: this path is not an execution (no outcome, no deadlock), so no step follows. Step back to try another.",
-			n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Guessed))
+			n.cpu(ms.CPU), n.misspecReads(ms), n.instr(ms.CPU, ms.Guessed), orders)
 	}
 	way := "is not taken"
 	if ms.Taken {

@@ -957,3 +957,29 @@ exists (0:r0=1)`)
 	}
 	has(t, text(x.m, ev), "It fails: x=1 is not the expected 0", "P0 guessed it would fail when it performed WRITE_ONCE(*y, 1) before it: the guess was right.")
 }
+
+// An acquire performed before a cmpxchg_release, on the guess that it
+// fails: the early step says why, and a wrong guess why it is one.
+func TestExplainAcquirePastCmpxchgRelease(t *testing.T) {
+	src := `C early-acquire-past-cmpxchg-release
+{}
+P0(int *x, int *y) { int r0; int r1; r0 = cmpxchg_release(x, 0, 2); r1 = smp_load_acquire(y); }
+exists (0:r0=0)`
+	x := explainRun(t, machine.ARM, src)
+	ev := x.do("P0 early #1")
+	txt := text(x.m, ev)
+	has(t, txt, "before it knows whether r0 = cmpxchg_release(x, 0, 2) fails", "on the guess that it fails", "release→acquire")
+	hasNot(t, txt, "not what follows its read")
+	ev = x.do("P0 exec") // x is 0: it succeeds, and the guess was wrong
+	has(t, text(x.m, ev), "P0 guessed wrong: it performed r1 = smp_load_acquire(y) before r0 = cmpxchg_release(x, 0, 2), on the guess that it would fail, and it succeeded.",
+		"a successful one orders every acquire after its write")
+
+	// A plain load past it is no guess, and says what it always said.
+	x = explainRun(t, machine.ARM, `C early-load-past-cmpxchg-release
+{}
+P0(int *x, int *y) { int r0; int r1; r0 = cmpxchg_release(x, 0, 2); r1 = READ_ONCE(*y); }
+exists (0:r0=0)`)
+	txt = text(x.m, x.do("P0 early #1"))
+	has(t, txt, "not what follows its read")
+	hasNot(t, txt, "guess")
+}
