@@ -113,14 +113,11 @@ type earlyWalk struct {
 	// may be put before. skippedRead: an overtaken read that smp_rmb
 	// orders (every load and RMW but a no-return atomic's).
 	skippedRMW, skippedRead bool
-	// release: the first overtaken release RMW, or -1. Only plain loads,
-	// relaxed RMWs and plain stores may pass one; and an acquire other
-	// than a spin_trylock, when every release RMW it passes is
-	// conditional, on the guess that they fail (releaseGuess).
-	release int
-	// releaseFixed: the first overtaken release RMW that always writes
-	// (not a cmpxchg or atomic_add_unless), or -1. releaseGuess: the
-	// first overtaken conditional one, or -1.
+	// The overtaken release RMWs: the first that always writes (not a
+	// cmpxchg or atomic_add_unless), and the first conditional one, or
+	// -1. Only plain loads, relaxed RMWs and plain stores may pass one;
+	// and an acquire other than a spin_trylock, when every release RMW
+	// it passes is conditional, on the guess that they fail.
 	releaseFixed, releaseGuess int
 	guess                      int // the first unresolved branch passed, or -1
 	last                       int // the last unresolved branch passed, or -1
@@ -154,7 +151,6 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.unknownAddr = a.unknownAddr || b.unknownAddr
 	w.skipped = a.skipped || b.skipped
 	w.skippedRMW = a.skippedRMW || b.skippedRMW
-	w.release = firstOf(a.release, b.release)
 	w.releaseFixed = firstOf(a.releaseFixed, b.releaseFixed)
 	w.releaseGuess = firstOf(a.releaseGuess, b.releaseGuess)
 	w.skippedRead = a.skippedRead || b.skippedRead
@@ -169,6 +165,9 @@ func firstOf(a, b int) int {
 	}
 	return a
 }
+
+// firstRelease is the first overtaken release RMW, or -1.
+func (w *earlyWalk) firstRelease() int { return firstOf(w.releaseFixed, w.releaseGuess) }
 
 // firstGuess is the first instruction whose outcome a candidate found
 // here is performed before: an unresolved branch or a fully ordered
@@ -224,7 +223,7 @@ func (m *Machine) earlyCandidates(s *State, c int, yield func(earlyCand)) {
 	if m.Mode != ARM || int(cs.pc) >= len(code) || cs.fault || cs.misspec != 0 || (cs.acqWait && len(cs.iq) > 0) {
 		return
 	}
-	w := earlyWalk{guess: -1, last: -1, release: -1, releaseFixed: -1, releaseGuess: -1, failGuess: -1, depth: int(cs.rcuDepth)}
+	w := earlyWalk{guess: -1, last: -1, releaseFixed: -1, releaseGuess: -1, failGuess: -1, depth: int(cs.rcuDepth)}
 	copy(w.shadow[:], cs.regs)
 	copy(w.shadowSecs[:], cs.secs)
 	m.earlyWalk(s, c, int(cs.pc), len(code), &w, yield)
@@ -292,7 +291,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			if free {
 				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
 					switch {
-					case w.release < 0 || kind == earlyLoad || kind == earlyRMW:
+					case w.firstRelease() < 0 || kind == earlyLoad || kind == earlyRMW:
 						yield(earlyCand{k: i, kind: kind, loc: l, guess: w.firstGuess(), last: w.last})
 					case w.releaseFixed < 0 && in.Op != OpTryLock:
 						// An acquire past conditional release RMWs
@@ -331,7 +330,6 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				w.skippedRMW = true
 				w.skippedStores |= 1 << l
 				if in.Order == OrderRelease {
-					w.release = firstOf(w.release, i)
 					if in.isConditional() {
 						w.releaseGuess = firstOf(w.releaseGuess, i)
 					} else {
@@ -427,12 +425,13 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// So does a fully ordered RMW that would succeed (and so
 			// end the execution, the guess past it being wrong): it must
 			// not be kept from running.
-			stuck := w.release >= 0 && w.last > w.release || w.failGuess >= 0 && w.last > w.failGuess
+			release := w.firstRelease()
+			stuck := release >= 0 && w.last > release || w.failGuess >= 0 && w.last > w.failGuess
 			if in.Val.Regs()&w.tainted == 0 && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 && !stuck {
 				// Past an unresolved branch, the entry is guarded: it may
 				// be forwarded to later loads of the CPU (PPOCA), but it
 				// commits only once the branch has been performed.
-				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.firstGuess(), last: w.last, pastRelease: w.release >= 0})
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.firstGuess(), last: w.last, pastRelease: release >= 0})
 				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken

@@ -59,6 +59,14 @@ func (in *Instr) isConditional() bool {
 	return in.Op == OpRMW && (in.RMW == RMWCmpXchg || in.RMW == RMWAddUnless)
 }
 
+// alwaysAcquire reports whether in is an acquire whether it succeeds or
+// fails: smp_load_acquire, an _acquire RMW (a failed cmpxchg_acquire is
+// an acquire load) or spin_lock; not spin_trylock, a plain load when it
+// fails.
+func (in *Instr) alwaysAcquire() bool {
+	return in.Op == OpLoad && in.Access == Acquire || in.Op == OpRMW && in.Order == OrderAcquire || in.Op == OpLock
+}
+
 func (in *Instr) rmwName() string {
 	if in.RMW == RMWAddUnless {
 		return "atomic_add_unless"
@@ -844,9 +852,7 @@ func (m *Machine) guessedPast(c int, in *Instr, early uint64) uint64 {
 	code := m.code(c)
 	var out uint64
 	for e := early; e != 0; e &= e - 1 {
-		k := bits.TrailingZeros64(e)
-		switch a := &code[k]; {
-		case a.Op == OpLoad && a.Access == Acquire, a.Op == OpRMW && a.Order == OrderAcquire, a.Op == OpLock:
+		if k := bits.TrailingZeros64(e); code[k].alwaysAcquire() {
 			out |= 1 << k
 		}
 	}

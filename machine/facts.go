@@ -142,15 +142,10 @@ func (m *Machine) explainStore(before, after *State, c int, ev *Event) {
 // aheadOfMarker returns the stores ahead of the last wmb marker of sb:
 // those a store or RMW write appended now may not commit before.
 func aheadOfMarker(sb []SBEntry) []SBEntry {
-	last := -1
-	for i, b := range sb {
-		if isMarker(b) {
-			last = i
-		}
-	}
+	ahead := beforeMarkerMask(sb)
 	var out []SBEntry
-	for _, b := range sb[:last+1] {
-		if isStore(b) {
+	for _, b := range sb {
+		if isStore(b) && ahead&(1<<b.Instr) != 0 {
 			out = append(out, b)
 		}
 	}

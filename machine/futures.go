@@ -246,10 +246,9 @@ func readsBeforeDrain(code []Instr, targets []uint64) (out []uint64, cuts uint64
 			in.Op == OpRMW && in.Order == OrderFull && !in.isConditional():
 			out[pc] = 0 // drains before it reads anything
 			cuts |= 1 << pc
-		case in.Op == OpLoad && in.Access == Acquire, in.Op == OpRMW && in.Order == OrderAcquire, in.Op == OpLock:
+		case in.alwaysAcquire():
 			// An acquire reads, then the next instruction waits for the
 			// entries queued when it ran to be applied. (A failed
-			// cmpxchg_acquire is still an acquire load; a failed
 			// spin_trylock is a plain load, so a trylock drains nothing.)
 			out[pc] = own
 			cuts |= 1 << pc
