@@ -299,7 +299,14 @@ func (t *tracer) step(i int) {
 		if pad := t.width - len(marker) - len(id) - ansi.StringWidth(tag); pad >= 2 {
 			head += strings.Repeat(" ", pad) + tag
 		} else {
-			head += "  " + tag
+			// Too long for the step's line: below it, wrapped, so that
+			// the text keeps within its width in a mail.
+			t.line(head)
+			lines := textwrap.Words(tag, t.width-len(ind), t.width-len(ind), false)
+			for _, l := range lines[:len(lines)-1] {
+				t.line(ind + l)
+			}
+			head = ind + lines[len(lines)-1]
 		}
 	}
 	t.line(head)

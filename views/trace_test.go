@@ -360,3 +360,33 @@ exists (1:r1=0)
 		t.Errorf("the late invalidation is not marked:\n%s", out)
 	}
 }
+
+// A step whose tags do not fit on its line (a stale read whose
+// invalidation arrived after a long-named acquire) puts them below it,
+// wrapped: every line keeps within the width, and the tag is whole.
+func TestTraceLongTagWraps(t *testing.T) {
+	sp, err := scenarios.Resolve("../scenarios/litmusgen/testdata/regress/arm-missing-acquire-past-failing-cmpxchg-release-8000309.litmus", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := machine.MustNew(sp.Program, machine.ARM)
+	res := machine.Explore(m, machine.Options{Workers: 1})
+	tagged := false
+	for _, o := range res.Outcomes {
+		ex, err := scenarios.NewExecution(sp, machine.ARM, o.Witness, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// (The replay block's scenario line, the file's 66-character
+		// name, cannot wrap: no narrower width.)
+		for _, w := range []int{66, 72} {
+			out := RenderTrace(ex, TraceOptions{Width: w})
+			checkTraceText(t, out, w, false)
+			flat := strings.Join(strings.Fields(out), " ")
+			tagged = tagged || strings.Contains(flat, "[invalidation arrived after r1 = atomic_cmpxchg_acquire(y, 1, 2)]")
+		}
+	}
+	if !tagged {
+		t.Fatal("no witness shows the long tag: the test no longer covers the case")
+	}
+}
