@@ -2356,9 +2356,9 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // have invalidations queued or stores buffered, or are inside open
 // sections of D (ARM-like): the starts of D together with those CPUs'
 // srcu_read_lock of D. It applies when D is bracketed, every such CPU's
-// next move is an srcu_read_lock of D, every CPU that may still start a
-// grace period of D is at an enabled start (taken), and no CPU may write
-// D's srcu_struct. Such a CPU x is a locker, whose lock the set takes,
+// next move is an srcu_read_lock of D, and no CPU may write D's
+// srcu_struct; every CPU at an enabled start of D is a starter, whose
+// start the set takes, and CPUs that may start one later need nothing. Such a CPU x is a locker, whose lock the set takes,
 // when its lock is enabled; when it is not (its late-section wait: a
 // grace period of D already running waits for x's report) and x is
 // outside D's open sections, it is left out, as a CPU that is drained
@@ -2384,17 +2384,41 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // start first in E' makes it owe that grace period too, also only until
 // it is drained; so it reports to both at the same moment and its lock
 // waits in E' exactly where it waits in E (by a grace period started
-// later, in E, it may be made to owe more, never less). If the first move of
-// the set is a lock of a locker x, the moves before it start no grace
-// period of D and write no srcu_struct; x's lock reads D's srcu_struct
-// and opens a section no running grace period waits for (its sections
-// were recorded when it started), and it stays enabled along them (its
-// late-section wait needs a grace period of D waiting for x's report,
-// which only a start or x's own unlock brings: an unlock of another CPU
-// re-adds only that CPU, sections being bracketed); so it commutes with
-// each of them and can be taken first. An execution with neither ends
-// with a start still enabled: no end but a fault, which the moves of the
-// set leave as it is (they touch nothing of the faulting CPU).
+// later, in E, it may be made to owe more, never less; nor does the
+// argument mind starts of D among b1…bn, of CPUs that were not at one at
+// s). If the first move of the set is a lock of a locker x and the moves
+// before it start no grace period of D, they write no srcu_struct
+// either; x's lock reads D's srcu_struct and opens a section no running
+// grace period waits for (its sections were recorded when it started),
+// and it stays enabled along them (its late-section wait needs a grace
+// period of D waiting for x's report, which only a start or x's own
+// unlock brings: an unlock of another CPU re-adds only that CPU,
+// sections being bracketed); so it commutes with each of them and can be
+// taken first.
+//
+// If instead a start F of D comes before the first move of the set (F
+// is a CPU's that reached its synchronize_srcu after s), the set's start
+// A goes first: E' runs A at s and then E without it. Only locks can
+// tell the two apart (the late-section wait), and only those before A's
+// place in E. A lock before F is a left-out CPU's, fine as above. A
+// locker y's lock after F waits in E' only when A still waits for y's
+// report, and then F does in E: if y is outside D's open sections at s,
+// A waits for y until y is first drained after s, F (started later,
+// with y outside every section it records) at least until y is first
+// drained after F; if y is inside one, it stays inside until after its
+// lock (its next move), and F recorded that section as A did, so both
+// wait until y closes it and is drained after (its unlock re-adds y to
+// both), and the same holds for a later lock of y. A grace period that
+// waits for y's report cannot end before it, so F still runs when y
+// locks. The wait itself is the same in both: an empty queue. So every
+// lock of E is enabled in E' where it is in E, which does the same
+// steps with the same values, A's grace period waiting for no more than
+// in E (gracePeriodStep's argument, whose stuck states have empty queues
+// and so no lock that waits). An execution with neither a move of the
+// set nor F ends with a start still enabled: no end but a fault, which
+// the moves of the set leave as it is (they touch nothing of the
+// faulting CPU); one with F and no move of the set ends in a fault too,
+// and E' = A·E reaches it by the argument just made.
 // Regressions: srcu-gp-start-nested-lock (a locker inside its section),
 // srcu-gp-start-blocked-lock (a lock waiting for G0), and
 // srcu-gp-start-stale-section.
@@ -2434,18 +2458,6 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 		xs := &s.cpus[x]
 		if xs.fault || hasEntryFor(xs.sb, d) || m.fut.futureWrites[x][min(int(xs.pc), len(m.fut.futureWrites[x])-1)]&(1<<d) != 0 {
 			return nil, false // it may write the srcu_struct
-		}
-		if !m.finished(s, x) {
-			next := int(xs.pc)
-			if xs.syncWait {
-				next++ // the grace period it waits in has started
-			}
-			code := m.code(x)
-			for l := m.fut.reach[x][min(next, len(m.fut.reach[x])-1)]; next < len(code) && l != 0; l &= l - 1 {
-				if k := bits.TrailingZeros64(l); k < len(code) && code[k].Op == OpSyncSRCU && m.srcuDomain(&code[k]) == d {
-					return nil, false // it may start one of D later
-				}
-			}
 		}
 		if m.srcuLockReads(s, x)&(1<<d) == 0 || m.drained(s, x) && !m.inSections(s, x, open) {
 			continue

@@ -145,3 +145,17 @@ func PermutedOutcome(m *Machine, i int, o Outcome) Outcome { return m.sym[i].out
 
 // MayFoldSRCUUnlock is mayFoldSRCUUnlock (persistentCPU's shortcut).
 func MayFoldSRCUUnlock(m *Machine, s *State, c int) bool { return m.mayFoldSRCUUnlock(s, c) }
+
+// GraceSet returns the moves gracePeriodStep takes alone at s (a start or
+// end taken alone, or srcuStartsWithLocks' starts and locks), as steps,
+// and whether it takes any.
+func GraceSet(m *Machine, s *State) ([]Step, bool) {
+	e := newExplorer(m, Options{Workers: 1}, NewBudget(1<<30))
+	defer e.release()
+	mvs, ok := e.gracePeriodStep(s, e.workers[0])
+	var steps []Step
+	for _, mv := range mvs {
+		steps = append(steps, mv.step)
+	}
+	return steps, ok
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -970,6 +971,43 @@ P2(int *x, int *z, struct srcu_struct *s)
 }
 exists (0:r0=0 /\ 1:r0=0 /\ 2:r2=0)
 `,
+	// ARM-like, srcuStartsWithLocks while another CPU may still start a
+	// grace period of the domain: P2 reads z before its synchronize_srcu.
+	// P1 reads y=1, so P0's x=1 has committed and its invalidation waits
+	// at P1, whose section reads the stale x only when it opens before
+	// every start; P2 reads the z=1 P1 stores inside it, so P2 starts
+	// after. P1's lock is taken with P0's start (a start taken alone
+	// loses the outcome), and an execution in which P2's start came before
+	// P1's lock has P0's start go first (the argument's last case). Its
+	// reference search is over longCaseStates: the long lane's;
+	// TestSRCUStartsWithLocksBeforeLaterStarter pins the set quickly.
+	"srcu-gp-start-later-starter": `C srcu-gp-start-later-starter
+{}
+P0(int *x, int *y, struct srcu_struct *s)
+{
+	WRITE_ONCE(*x, 1);
+	smp_store_release(y, 1);
+	synchronize_srcu(s);
+}
+P1(int *x, int *y, int *z, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	r1 = READ_ONCE(*y);
+	r0 = srcu_read_lock(s);
+	r2 = READ_ONCE(*x);
+	WRITE_ONCE(*z, 1);
+	srcu_read_unlock(s, r0);
+}
+P2(int *z, struct srcu_struct *s)
+{
+	int r0;
+	r0 = READ_ONCE(*z);
+	synchronize_srcu(s);
+}
+exists (1:r1=1 /\ 1:r2=0 /\ 2:r0=1)
+`,
 }
 
 // TestReductionsSRCUCases compares every variant with the reference on
@@ -1332,5 +1370,37 @@ func compareCases(t *testing.T, cases map[string]string) {
 				}
 			}
 		}
+	}
+}
+
+// TestSRCUStartsWithLocksBeforeLaterStarter pins the state the
+// srcu-gp-start-later-starter case is about: P0 at its synchronize_srcu,
+// P1 at its srcu_read_lock with x's invalidation queued, and P2, which
+// will start a grace period of the same domain, not at its start yet.
+// graceStep takes P0's start with P1's lock there (srcuStartsWithLocks,
+// its last case); P0's start alone loses P1's stale read of x, and
+// giving up leaves the state to the wider sets.
+func TestSRCUStartsWithLocksBeforeLaterStarter(t *testing.T) {
+	c := compile(t, "srcu-gp-start-later-starter", []byte(srcuReductionCases["srcu-gp-start-later-starter"]))
+	m := machine.MustNew(c.Program, machine.ARM)
+	s := m.Initial()
+	for _, id := range []string{"P0 exec", "P0 exec", "P0 commit #0", "P0 commit #1", "P1 inv y", "P1 exec"} {
+		st, err := m.ParseID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, _, err := m.Apply(s, st)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		s = next
+	}
+	steps, ok := machine.GraceSet(m, s)
+	var ids []string
+	for _, st := range steps {
+		ids = append(ids, m.ID(st))
+	}
+	if want := []string{"P0 exec", "P1 exec"}; !ok || !slices.Equal(ids, want) {
+		t.Fatalf("graceStep takes %v (taken: %v), want %v", ids, ok, want)
 	}
 }
