@@ -165,24 +165,38 @@
 // 857,260 → 537,260 states (read-read G+G+R+R+R+R 584,945 → 408,049,
 // load→store at 8 CPUs 95,486 → 22,683), TSO 28,950 → 7,861.
 //
-// What is left (measured on 2026-12-07 through an Options.Prune that
+// What was left (measured on 2026-12-07 through an Options.Prune that
 // pruned nothing, which keys the outcome registers: read-read
-// G+RN+G+R+R, ARM-like, 374,082 states against its RCU twin's 38,771). A third of the
-// SRCU states have a grace-period CPU at a synchronize_srcu it has not
-// started, which never happens in the twin, where a start is always
-// taken alone. startAlone fails there because a reader that will still
-// lock has invalidations queued (its lock would be a late section, which
-// applies them first, while a lock before the start may read stale
+// G+RN+G+R+R, ARM-like, 374,082 states against its RCU twin's 38,771): a
+// third of the SRCU states had a grace-period CPU at a synchronize_srcu
+// it had not started, which never happens in the twin, where a start is
+// always taken alone. startAlone fails there because a reader that will
+// still lock has invalidations queued (its lock would be a late section,
+// which applies them first, while a lock before the start may read stale
 // values), and srcuStartsWithLocks, which takes the start with those
-// locks, gives up when another CPU may still start a grace period of the
-// domain: its start before a locker's lock would make that lock late. A
-// set that also held that CPU's moves would need the persistent sets to
-// treat starts as moves of known footprint (a start reads every CPU's
-// quiescence and the open sections; a lock delays against it), which
-// they do not yet. Another third are states with both grace periods
-// running and several readers inside their sections, which data
-// conflicts (the writer's commits and the readers' loads of the same
-// lines) tie together.
+// locks, gave up when another CPU might still start a grace period of
+// the domain, for fear that such a start before a locker's lock would
+// make that lock late. It need not (2026-12-07, later): where such a
+// start F comes first, the set's own start goes first instead, and F,
+// started later, waits for the locker's report at least as long as the
+// set's start does, so the lock is late after F whenever it is late after
+// the set's start (srcuStartsWithLocks' last case). ARM-like, read-read
+// G+G+R+R+R+R 408,049 → 92,877 states, G+RN+G+R+R 53,050 → 41,322,
+// store→load G+G+R+R+R+R+R 9,030 → 155 and G+GG+R+RN+R 2,279 → 177, the
+// mixed file 2,746 → 2,702; the other SRCU files and every RCU and TSO
+// file unchanged, with the same outcomes. Now a grace-period CPU at an
+// enabled start always has its start taken in those read-read files but
+// for G+RN+G+R+R, where a reader inside its outer section is on its way
+// to a nested srcu_read_lock: its section is open at the start, so the
+// nested lock would be late until the outer section closes, and the set
+// would have to hold its moves up to that lock, which the persistent sets
+// do not take with a start. The rest (read-read G+G+R+R+R+R: 37,845 of
+// its states with both grace periods running) are readers inside or
+// entering their sections while grace periods wait for them: an
+// srcu_read_lock that a running grace period makes late observes its
+// queue, which the writer's commits fill, and data conflicts (the
+// writer's commits and the readers' loads of the same lines) tie the
+// readers together.
 //
 // Determinism: the same program, mode and step sequence always give the same
 // states and events. States are values: [Machine.Apply] never changes its

@@ -2471,7 +2471,7 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 		}
 		inside := m.inSections(s, x, open)
 		if !m.IsEnabled(s, exec(x)) {
-			if !inside && m.lateSection(s, x, in) >= 0 {
+			if !inside && m.lateSection(s, x, in) >= 0 || inside && e.waitsAsLong(s, x, d, open) {
 				continue // its lock waits for its report in either order
 			}
 			return nil, false
@@ -2486,6 +2486,22 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 	}
 	w.gpMvs = mvs
 	return mvs, true
+}
+
+// waitsAsLong reports whether a grace period of domain d already running
+// waits for the report of CPU x, inside sections of d open at s, and
+// recorded every one of them when it started: it then waits for x until
+// x has closed them and is drained after, as a grace period starting at
+// s would.
+func (e *explorer) waitsAsLong(s *State, x int, d Loc, open uint32) bool {
+	m := e.m
+	mine := open & m.srcuCPUSecs[x]
+	for g := range s.cpus {
+		if gs := &s.cpus[g]; gs.syncWait && gs.gpDomain == 1+uint8(d) && gs.gpWait&(1<<uint(x)) != 0 && mine&^gs.gpSecs == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // startAlone reports whether the grace period instruction in starts

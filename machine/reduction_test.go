@@ -1008,6 +1008,41 @@ P2(int *z, struct srcu_struct *s)
 }
 exists (1:r1=1 /\ 1:r2=0 /\ 2:r0=1)
 `,
+	// ARM-like, srcuStartsWithLocks with a reader inside its section whose
+	// nested srcu_read_lock waits for its queue because P0's grace period
+	// waits for its report (P2's store to z keeps it from reporting). P1's
+	// start is taken without that lock when P0's grace period recorded
+	// P2's open section (it then waits for P2 as long as P1's would), and
+	// not when P2 opened it after P0's start (P1's would wait longer:
+	// until the section closes).
+	"srcu-gp-start-blocked-nested-lock": `C srcu-gp-start-blocked-nested-lock
+{}
+P0(int *x, struct srcu_struct *s)
+{
+	WRITE_ONCE(*x, 1);
+	synchronize_srcu(s);
+}
+P1(int *y, struct srcu_struct *s)
+{
+	WRITE_ONCE(*y, 1);
+	synchronize_srcu(s);
+}
+P2(int *x, int *y, int *z, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	int r3;
+	WRITE_ONCE(*z, 1);
+	r0 = srcu_read_lock(s);
+	r1 = READ_ONCE(*y);
+	r2 = srcu_read_lock(s);
+	r3 = READ_ONCE(*x);
+	srcu_read_unlock(s, r2);
+	srcu_read_unlock(s, r0);
+}
+exists (2:r1=0 /\ 2:r3=0)
+`,
 }
 
 // TestReductionsSRCUCases compares every variant with the reference on
@@ -1402,5 +1437,48 @@ func TestSRCUStartsWithLocksBeforeLaterStarter(t *testing.T) {
 	}
 	if want := []string{"P0 exec", "P1 exec"}; !ok || !slices.Equal(ids, want) {
 		t.Fatalf("graceStep takes %v (taken: %v), want %v", ids, ok, want)
+	}
+}
+
+// TestSRCUStartsWithBlockedNestedLock pins srcuStartsWithLocks' choice
+// for a reader whose nested srcu_read_lock waits for its queue because a
+// running grace period waits for its report (the
+// srcu-gp-start-blocked-nested-lock case): P1's start is taken alone
+// when that grace period recorded the reader's open section, and not
+// when the section opened after it started.
+func TestSRCUStartsWithBlockedNestedLock(t *testing.T) {
+	c := compile(t, "srcu-gp-start-blocked-nested-lock", []byte(srcuReductionCases["srcu-gp-start-blocked-nested-lock"]))
+	m := machine.MustNew(c.Program, machine.ARM)
+	for _, tc := range []struct {
+		name  string
+		steps []string
+		want  []string
+	}{
+		{"section recorded", []string{"P2 exec", "P2 exec", "P0 exec", "P0 commit #0", "P0 exec", "P1 inv x", "P1 exec", "P1 commit #0", "P2 exec"}, []string{"P1 exec"}},
+		{"section opened late", []string{"P2 exec", "P0 exec", "P0 commit #0", "P2 inv x", "P0 exec", "P2 exec", "P1 inv x", "P1 exec", "P1 commit #0", "P2 exec"}, nil},
+	} {
+		s := m.Initial()
+		for _, id := range tc.steps {
+			st, err := m.ParseID(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, _, err := m.Apply(s, st)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", tc.name, id, err)
+			}
+			s = next
+		}
+		if st, _ := m.ParseID("P2 exec"); m.IsEnabled(s, st) {
+			t.Fatalf("%s: P2's nested srcu_read_lock is enabled; the case wants it waiting for its queue", tc.name)
+		}
+		steps, ok := machine.GraceSet(m, s)
+		var ids []string
+		for _, st := range steps {
+			ids = append(ids, m.ID(st))
+		}
+		if ok != (tc.want != nil) || !slices.Equal(ids, tc.want) {
+			t.Errorf("%s: graceStep takes %v (taken: %v), want %v", tc.name, ids, ok, tc.want)
+		}
 	}
 }
