@@ -180,11 +180,16 @@
 // start F comes first, the set's own start goes first instead, and F,
 // started later, waits for the locker's report at least as long as the
 // set's start does, so the lock is late after F whenever it is late after
-// the set's start (srcuStartsWithLocks' last case). ARM-like, read-read
-// G+G+R+R+R+R 408,049 → 92,877 states, G+RN+G+R+R 53,050 → 41,322,
+// the set's start (srcuStartsWithLocks' last case). Nor need it give up
+// on a reader inside its section whose nested srcu_read_lock waits for a
+// running grace period that recorded every section the reader has open
+// (waitsAsLong): that grace period waits for the reader exactly as long
+// as a start now would. ARM-like, read-read G+G+R+R+R+R 408,049 → 92,877
+// states, G+RN+G+R+R 53,050 → 41,322 → 33,401 (the second change),
 // store→load G+G+R+R+R+R+R 9,030 → 155 and G+GG+R+RN+R 2,279 → 177, the
-// mixed file 2,746 → 2,702; the other SRCU files and every RCU and TSO
-// file unchanged, with the same outcomes. Now a grace-period CPU at an
+// mixed file 2,746 → 2,702; no other file of the grace class, the shared
+// corpora or the regression files changes its states, and none its
+// outcomes (both modes). Now a grace-period CPU at an
 // enabled start always has its start taken in those read-read files but
 // for G+RN+G+R+R, where a reader inside its outer section is on its way
 // to a nested srcu_read_lock: its section is open at the start, so the

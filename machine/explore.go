@@ -2361,8 +2361,10 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // start the set takes, and CPUs that may start one later need nothing. Such a CPU x is a locker, whose lock the set takes,
 // when its lock is enabled; when it is not (its late-section wait: a
 // grace period of D already running waits for x's report) and x is
-// outside D's open sections, it is left out, as a CPU that is drained
-// and outside them is; else the set is not taken.
+// outside D's open sections, or inside them and a running grace period
+// of D that waits for x recorded every one x has open (waitsAsLong), it
+// is left out, as a CPU that is drained and outside them is; else the
+// set is not taken.
 //
 // Why the set keeps every end: take an execution E from s. If its first
 // move of the set is a start, the moves b1…bn before it are of other
@@ -2386,7 +2388,12 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // waits in E' exactly where it waits in E (by a grace period started
 // later, in E, it may be made to owe more, never less; nor does the
 // argument mind starts of D among b1…bn, of CPUs that were not at one at
-// s). If the first move of the set is a lock of a locker x and the moves
+// s). Or x is inside D's open sections, and G0, which waits for x,
+// recorded every one of them: G0 and the start first in E' record the
+// same sections of x, which stay open until x's own unlocks (its next
+// move is its lock), so x owes both until it has closed them and is
+// drained after, and each unlock of them re-adds x to both; again its
+// locks wait in E' exactly where they wait in E. If the first move of the set is a lock of a locker x and the moves
 // before it start no grace period of D, they write no srcu_struct
 // either; x's lock reads D's srcu_struct and opens a section no running
 // grace period waits for (its sections were recorded when it started),
