@@ -2355,51 +2355,51 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // fails only because some CPUs that may open a section of its domain D
 // have invalidations queued or stores buffered, or are inside open
 // sections of D (ARM-like): the starts of D together with those CPUs'
-// srcu_read_lock of D. It applies when D is bracketed, every such CPU's
-// next move is an srcu_read_lock of D, and no CPU may write D's
-// srcu_struct; every CPU at an enabled start of D is a starter, whose
-// start the set takes, and CPUs that may start one later need nothing. Such a CPU x is a locker, whose lock the set takes,
-// when its lock is enabled; when it is not (its late-section wait: a
-// grace period of D already running waits for x's report) and x is
-// outside D's open sections, or inside them and a running grace period
-// of D that waits for x recorded every one x has open (waitsAsLong), it
-// is left out, as a CPU that is drained and outside them is; else the
-// set is not taken.
+// srcu_read_lock of D. It applies when D is bracketed and no CPU may
+// write D's srcu_struct. Every CPU at an enabled start of D is a
+// starter, whose start the set takes; CPUs that may start one later need
+// nothing. A CPU x that may open a section of D and is not drained, or is
+// inside D's open sections, is left out, as a drained CPU outside them
+// is, when a grace period of D already running waits for x's report and
+// recorded every section of D x has open (waitsAsLong; none when x is
+// outside them): x's locks then wait for its report in either order.
+// Otherwise x is a locker, whose next move must be an enabled
+// srcu_read_lock of D, which the set takes; else the set is not taken.
 //
 // Why the set keeps every end: take an execution E from s. If its first
-// move of the set is a start, the moves b1…bn before it are of other
-// CPUs and hold no lock of a locker and no other start of D, so
-// gracePeriodStep's argument for a start taken first applies as it is:
-// it needs its condition only for the locks among b1…bn (a lock after
-// the start finds its CPU reported no later in the start-first
-// execution E', whose grace period waits for no more), and for the
-// lockers inside sections, whose locks come after the start in both E
-// and E', it needs nothing: such a CPU owes both starts a report until
-// it closes the sections it has open at s (in gpSecs either way, and no
-// move of b1…bn closes them: its next move is its lock), so its lock
-// finds the same wait in both. A lock among b1…bn is one of a CPU left
-// out: drained and outside D's open sections (gracePeriodStep's
-// condition), or outside them with its lock waiting for its report to a
-// running grace period G0 of D. Such a CPU x owes G0 only until it is
-// drained (it has no section of D open, opens none before its lock, and
-// only its own unlock could re-add it); at s it is not drained, so the
-// start first in E' makes it owe that grace period too, also only until
-// it is drained; so it reports to both at the same moment and its lock
-// waits in E' exactly where it waits in E (by a grace period started
+// move of the set is a start, the moves b1…bn before it are of other CPUs
+// and hold no lock of a locker and no other start of D, so
+// gracePeriodStep's argument for a start taken first applies as it is: it
+// needs its condition only for the locks among b1…bn (a lock after the
+// start finds its CPU reported no later in the start-first execution E',
+// whose grace period waits for no more), and for the lockers inside
+// sections, whose locks come after the start in both E and E', it needs
+// nothing: such a CPU owes both starts a report until it closes the
+// sections it has open at s (in gpSecs either way, and no move of b1…bn
+// closes them: its next move is its lock), so its lock finds the same
+// wait in both. A lock among b1…bn is one of a CPU left out: drained and
+// outside D's open sections (gracePeriodStep's condition), or owing its
+// report to a running grace period G0 of D that recorded every section of
+// D it has open. If it is outside them, such a CPU x owes G0 only until
+// it is drained (it has no section of D open, opens none before its next
+// lock, and only its own unlock could re-add it); at s it is not drained,
+// so the start first in E' makes it owe that grace period too, also only
+// until it is drained; so it reports to both at the same moment and its
+// lock waits in E' exactly where it waits in E (by a grace period started
 // later, in E, it may be made to owe more, never less; nor does the
 // argument mind starts of D among b1…bn, of CPUs that were not at one at
-// s). Or x is inside D's open sections, and G0, which waits for x,
-// recorded every one of them: G0 and the start first in E' record the
-// same sections of x, which stay open until x's own unlocks (its next
-// move is its lock), so x owes both until it has closed them and is
-// drained after, and each unlock of them re-adds x to both; again its
-// locks wait in E' exactly where they wait in E. If the first move of the set is a lock of a locker x and the moves
-// before it start no grace period of D, they write no srcu_struct
-// either; x's lock reads D's srcu_struct and opens a section no running
-// grace period waits for (its sections were recorded when it started),
-// and it stays enabled along them (its late-section wait needs a grace
-// period of D waiting for x's report, which only a start or x's own
-// unlock brings: an unlock of another CPU re-adds only that CPU,
+// s). If x is inside D's open sections, G0 and the start first in E'
+// record the same sections of x, which stay open until x's own unlocks
+// (bracketed), so x owes both until it has closed them and is drained
+// after, and each unlock of them re-adds x to both; again its locks wait
+// in E' exactly where they wait in E, and moves of x before its locks are
+// no locks of D. If the first move of the set is a lock of a locker x and
+// the moves before it start no grace period of D, they write no
+// srcu_struct either; x's lock reads D's srcu_struct and opens a section
+// no running grace period waits for (its sections were recorded when it
+// started), and it stays enabled along them (its late-section wait needs
+// a grace period of D waiting for x's report, which only a start or x's
+// own unlock brings: an unlock of another CPU re-adds only that CPU,
 // sections being bracketed); so it commutes with each of them and can be
 // taken first.
 //
@@ -2407,8 +2407,9 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // is a CPU's that reached its synchronize_srcu after s), the set's start
 // A goes first: E' runs A at s and then E without it. Only locks can
 // tell the two apart (the late-section wait), and only those before A's
-// place in E. A lock before F is a left-out CPU's, fine as above. A
-// locker y's lock after F waits in E' only when A still waits for y's
+// place in E. A lock before F is a left-out CPU's, and a left-out CPU's
+// lock is fine wherever it comes, as above. A locker y's lock after F
+// waits in E' only when A still waits for y's
 // report, and then F does in E: if y is outside D's open sections at s,
 // A waits for y until y is first drained after s, F (started later,
 // with y outside every section it records) at least until y is first
@@ -2427,8 +2428,10 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // faulting CPU); one with F and no move of the set ends in a fault too,
 // and E' = A·E reaches it by the argument just made.
 // Regressions: srcu-gp-start-nested-lock (a locker inside its section),
-// srcu-gp-start-blocked-lock (a lock waiting for G0), and
-// srcu-gp-start-stale-section.
+// srcu-gp-start-blocked-lock (a lock waiting for G0),
+// srcu-gp-start-stale-section; cases srcu-gp-start-later-starter (the
+// last case) and srcu-gp-start-blocked-nested-lock (a reader left out
+// inside its section, TestSRCUStartsWithBlockedNestedLock).
 func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 	m := e.m
 	if m.Mode != ARM || !m.hasSyncSRCU || m.hasSync {
@@ -2469,18 +2472,14 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 		if m.srcuLockReads(s, x)&(1<<d) == 0 || m.drained(s, x) && !m.inSections(s, x, open) {
 			continue
 		}
+		if e.waitsAsLong(s, x, d, open) {
+			continue // its locks wait for its report in either order
+		}
 		if m.finished(s, x) {
 			return nil, false
 		}
 		in := &m.code(x)[xs.pc]
-		if in.Op != OpSRCULock || m.srcuDomain(in) != d {
-			return nil, false
-		}
-		inside := m.inSections(s, x, open)
-		if !m.IsEnabled(s, exec(x)) {
-			if !inside && m.lateSection(s, x, in) >= 0 || inside && e.waitsAsLong(s, x, d, open) {
-				continue // its lock waits for its report in either order
-			}
+		if in.Op != OpSRCULock || m.srcuDomain(in) != d || !m.IsEnabled(s, exec(x)) {
 			return nil, false
 		}
 		lockers |= 1 << x

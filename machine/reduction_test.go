@@ -1441,21 +1441,27 @@ func TestSRCUStartsWithLocksBeforeLaterStarter(t *testing.T) {
 }
 
 // TestSRCUStartsWithBlockedNestedLock pins srcuStartsWithLocks' choice
-// for a reader whose nested srcu_read_lock waits for its queue because a
-// running grace period waits for its report (the
-// srcu-gp-start-blocked-nested-lock case): P1's start is taken alone
-// when that grace period recorded the reader's open section, and not
-// when the section opened after it started.
+// for a reader inside its section while a running grace period waits for
+// its report (the srcu-gp-start-blocked-nested-lock case): P1's start is
+// taken without the reader when that grace period recorded the reader's
+// open section, whether the reader's next move is its nested
+// srcu_read_lock, which waits for its queue, or a load before it; and
+// not when the section opened after that grace period started.
 func TestSRCUStartsWithBlockedNestedLock(t *testing.T) {
 	c := compile(t, "srcu-gp-start-blocked-nested-lock", []byte(srcuReductionCases["srcu-gp-start-blocked-nested-lock"]))
 	m := machine.MustNew(c.Program, machine.ARM)
+	recorded := []string{"P2 exec", "P2 exec", "P0 exec", "P0 commit #0", "P0 exec", "P1 inv x", "P1 exec", "P1 commit #0"}
+	late := []string{"P2 exec", "P0 exec", "P0 commit #0", "P2 inv x", "P0 exec", "P2 exec", "P1 inv x", "P1 exec", "P1 commit #0"}
 	for _, tc := range []struct {
-		name  string
-		steps []string
-		want  []string
+		name    string
+		steps   []string
+		blocked bool // P2 is at its nested lock, which waits
+		want    []string
 	}{
-		{"section recorded", []string{"P2 exec", "P2 exec", "P0 exec", "P0 commit #0", "P0 exec", "P1 inv x", "P1 exec", "P1 commit #0", "P2 exec"}, []string{"P1 exec"}},
-		{"section opened late", []string{"P2 exec", "P0 exec", "P0 commit #0", "P2 inv x", "P0 exec", "P2 exec", "P1 inv x", "P1 exec", "P1 commit #0", "P2 exec"}, nil},
+		{"section recorded, at the nested lock", append(slices.Clone(recorded), "P2 exec"), true, []string{"P1 exec"}},
+		{"section recorded, before the nested lock", recorded, false, []string{"P1 exec"}},
+		{"section opened late, at the nested lock", append(slices.Clone(late), "P2 exec"), true, nil},
+		{"section opened late, before the nested lock", late, false, nil},
 	} {
 		s := m.Initial()
 		for _, id := range tc.steps {
@@ -1469,8 +1475,8 @@ func TestSRCUStartsWithBlockedNestedLock(t *testing.T) {
 			}
 			s = next
 		}
-		if st, _ := m.ParseID("P2 exec"); m.IsEnabled(s, st) {
-			t.Fatalf("%s: P2's nested srcu_read_lock is enabled; the case wants it waiting for its queue", tc.name)
+		if st, _ := m.ParseID("P2 exec"); m.IsEnabled(s, st) == tc.blocked {
+			t.Fatalf("%s: P2's next step enabled: %v, the case wants %v", tc.name, tc.blocked, !tc.blocked)
 		}
 		steps, ok := machine.GraceSet(m, s)
 		var ids []string
