@@ -181,20 +181,21 @@
 // started later, waits for the locker's report at least as long as the
 // set's start does, so the lock is late after F whenever it is late after
 // the set's start (srcuStartsWithLocks' last case). Nor need it give up
-// on a reader inside its section whose nested srcu_read_lock waits for a
-// running grace period that recorded every section the reader has open
-// (waitsAsLong): that grace period waits for the reader exactly as long
-// as a start now would. ARM-like, read-read G+G+R+R+R+R 408,049 → 92,877
-// states, G+RN+G+R+R 53,050 → 41,322 → 33,401 (the second change),
-// store→load G+G+R+R+R+R+R 9,030 → 155 and G+GG+R+RN+R 2,279 → 177, the
-// mixed file 2,746 → 2,702; no other file of the grace class, the shared
-// corpora or the regression files changes its states, and none its
-// outcomes (both modes). Now a grace-period CPU at an
-// enabled start always has its start taken in those read-read files but
-// for G+RN+G+R+R, where a reader inside its outer section is on its way
-// to a nested srcu_read_lock: its section is open at the start, so the
-// nested lock would be late until the outer section closes, and the set
-// would have to hold its moves up to that lock, which the persistent sets
+// on a CPU whose report a running grace period waits for, when that
+// grace period recorded every section of the domain the CPU has open
+// (waitsAsLong), whatever the CPU's next move: it waits for the CPU
+// exactly as long as a start now would, so the CPU's locks wait alike in
+// either order. ARM-like, read-read G+G+R+R+R+R 408,049 → 92,877 states,
+// G+RN+G+R+R 53,050 → 22,125, store→load G+G+R+R+R+R+R 9,030 → 155 and
+// G+GG+R+RN+R 2,279 → 177, the mixed file 2,746 → 2,702; no other file
+// of the grace class, the shared corpora or the regression files changes
+// its states, and none its outcomes (both modes). Now a grace-period CPU
+// at an enabled start always has its start taken in those read-read
+// files but for G+RN+G+R+R, where a reader inside its outer section,
+// which no running grace period recorded, is on its way to a nested
+// srcu_read_lock: a start now would record the section and make the
+// nested lock late until the section closes, so the set would have to
+// hold the reader's moves up to that lock, which the persistent sets
 // do not take with a start. The rest (read-read G+G+R+R+R+R: 37,845 of
 // its states with both grace periods running) are readers inside or
 // entering their sections while grace periods wait for them: an
