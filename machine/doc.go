@@ -40,7 +40,8 @@
 //     that may still open one would owe the grace period: gracePeriodStep;
 //     where the CPUs that would owe it are about to open one, the starts
 //     of its domain with their srcu_read_locks, nested ones too, leaving
-//     out the CPUs whose locks wait for a running grace period anyway:
+//     out the CPUs a running grace period waits for as long as the start
+//     would, and minding no CPU that may start one later:
 //     srcuStartsWithLocks),
 //     private steps and issued-early stores taken alone (a store is
 //     private in programs with grace periods too when none waits for its
