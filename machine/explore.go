@@ -2356,12 +2356,12 @@ func (e *explorer) gracePeriodStep(s *State, w *worker) ([]macro, bool) {
 // have invalidations queued or stores buffered, or are inside open
 // sections of D (ARM-like): the starts of D together with those CPUs'
 // srcu_read_lock of D. It applies when D is bracketed and no CPU may
-// write D's srcu_struct. Every CPU at an enabled start of D is a
-// starter, whose start the set takes; CPUs that may start one later need
-// nothing. A CPU x that may open a section of D and is not drained, or is
-// inside D's open sections, is left out, as a drained CPU outside them
-// is, when a grace period of D already running waits for x's report and
-// recorded every section of D x has open (waitsAsLong; none when x is
+// write D's srcu_struct. Every CPU at an enabled start of D is a starter,
+// whose start the set takes; CPUs that may start one later need nothing.
+// A CPU x that may open a section of D and is not drained, or is inside
+// D's open sections, is left out, as a drained CPU outside them is, when
+// a grace period of D already running waits for x's report and recorded
+// every section of D x has open (Machine.waitsAsLong; none when x is
 // outside them): x's locks then wait for its report in either order.
 // Otherwise x is a locker, whose next move must be an enabled
 // srcu_read_lock of D, which the set takes; else the set is not taken.
@@ -2472,7 +2472,7 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 		if m.srcuLockReads(s, x)&(1<<d) == 0 || m.drained(s, x) && !m.inSections(s, x, open) {
 			continue
 		}
-		if e.waitsAsLong(s, x, d, open) {
+		if m.waitsAsLong(s, x, d, open) {
 			continue // its locks wait for its report in either order
 		}
 		if m.finished(s, x) {
@@ -2492,22 +2492,6 @@ func (e *explorer) srcuStartsWithLocks(s *State, w *worker) ([]macro, bool) {
 	}
 	w.gpMvs = mvs
 	return mvs, true
-}
-
-// waitsAsLong reports whether a grace period of domain d already running
-// waits for the report of CPU x, inside sections of d open at s, and
-// recorded every one of them when it started: it then waits for x until
-// x has closed them and is drained after, as a grace period starting at
-// s would.
-func (e *explorer) waitsAsLong(s *State, x int, d Loc, open uint32) bool {
-	m := e.m
-	mine := open & m.srcuCPUSecs[x]
-	for g := range s.cpus {
-		if gs := &s.cpus[g]; gs.syncWait && gs.gpDomain == 1+uint8(d) && gs.gpWait&(1<<uint(x)) != 0 && mine&^gs.gpSecs == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // startAlone reports whether the grace period instruction in starts

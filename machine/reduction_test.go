@@ -1418,23 +1418,8 @@ func compareCases(t *testing.T, cases map[string]string) {
 func TestSRCUStartsWithLocksBeforeLaterStarter(t *testing.T) {
 	c := compile(t, "srcu-gp-start-later-starter", []byte(srcuReductionCases["srcu-gp-start-later-starter"]))
 	m := machine.MustNew(c.Program, machine.ARM)
-	s := m.Initial()
-	for _, id := range []string{"P0 exec", "P0 exec", "P0 commit #0", "P0 commit #1", "P1 inv y", "P1 exec"} {
-		st, err := m.ParseID(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		next, _, err := m.Apply(s, st)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		s = next
-	}
-	steps, ok := machine.GraceSet(m, s)
-	var ids []string
-	for _, st := range steps {
-		ids = append(ids, m.ID(st))
-	}
+	s := applyIDs(t, m, []string{"P0 exec", "P0 exec", "P0 commit #0", "P0 commit #1", "P1 inv y", "P1 exec"})
+	ids, ok := graceSetIDs(m, s)
 	if want := []string{"P0 exec", "P1 exec"}; !ok || !slices.Equal(ids, want) {
 		t.Fatalf("graceStep takes %v (taken: %v), want %v", ids, ok, want)
 	}
@@ -1463,28 +1448,40 @@ func TestSRCUStartsWithBlockedNestedLock(t *testing.T) {
 		{"section opened late, at the nested lock", append(slices.Clone(late), "P2 exec"), true, nil},
 		{"section opened late, before the nested lock", late, false, nil},
 	} {
-		s := m.Initial()
-		for _, id := range tc.steps {
-			st, err := m.ParseID(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			next, _, err := m.Apply(s, st)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", tc.name, id, err)
-			}
-			s = next
-		}
+		s := applyIDs(t, m, tc.steps)
 		if st, _ := m.ParseID("P2 exec"); m.IsEnabled(s, st) == tc.blocked {
 			t.Fatalf("%s: P2's next step enabled: %v, the case wants %v", tc.name, tc.blocked, !tc.blocked)
 		}
-		steps, ok := machine.GraceSet(m, s)
-		var ids []string
-		for _, st := range steps {
-			ids = append(ids, m.ID(st))
-		}
+		ids, ok := graceSetIDs(m, s)
 		if ok != (tc.want != nil) || !slices.Equal(ids, tc.want) {
 			t.Errorf("%s: graceStep takes %v (taken: %v), want %v", tc.name, ids, ok, tc.want)
 		}
 	}
+}
+
+// applyIDs takes the steps named by ids (Machine.ParseID) from m's
+// initial state and returns the state they lead to.
+func applyIDs(t *testing.T, m *machine.Machine, ids []string) *machine.State {
+	t.Helper()
+	s := m.Initial()
+	for _, id := range ids {
+		st, err := m.ParseID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _, err = m.Apply(s, st); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+	return s
+}
+
+// graceSetIDs is machine.GraceSet with the steps named.
+func graceSetIDs(m *machine.Machine, s *machine.State) ([]string, bool) {
+	steps, ok := machine.GraceSet(m, s)
+	var ids []string
+	for _, st := range steps {
+		ids = append(ids, m.ID(st))
+	}
+	return ids, ok
 }

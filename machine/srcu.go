@@ -93,6 +93,24 @@ func (m *Machine) lateSection(s *State, c int, in *Instr) int {
 	return -1
 }
 
+// waitsAsLong reports whether a grace period of domain d already running
+// waits for the report of CPU x and recorded, when it started, every
+// section in open (the open sections of d) that x opened: it then waits
+// for x until x has closed them and is drained after, as a grace period
+// starting at s would (srcuStartsWithLocks).
+func (m *Machine) waitsAsLong(s *State, x int, d Loc, open uint32) bool {
+	var mine uint32
+	if len(m.srcuCPUSecs) > x {
+		mine = open & m.srcuCPUSecs[x]
+	}
+	for g := range s.cpus {
+		if gs := &s.cpus[g]; gs.syncWait && gs.gpDomain == 1+uint8(d) && gs.gpWait&(1<<uint(x)) != 0 && mine&^gs.gpSecs == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // srcuDomain returns the domain an SRCU instruction names (initSRCU
 // checked that it names one directly).
 func (m *Machine) srcuDomain(in *Instr) Loc {
