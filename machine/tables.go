@@ -75,17 +75,20 @@ func (t *pairTable) insert(o *orState, p int32) {
 func (t *pairTable) bytes() int64 { return int64(len(t.slots)) * 4 }
 
 // idTable finds numbered items (valuations, lists of writes: outregs.go)
-// by their hash, which it keeps with each number so that growing needs
-// no items; the caller confirms a match against its own copy of the item
-// (two items may share a hash). It allocates nothing per item, where a
-// map keyed by the item's bytes allocated a string each (a fifth of a
-// small exploration's allocations).
+// by their hash. With each number it keeps the top 32 bits of the
+// hash's spread (h times the golden ratio), which place the number in
+// any table of up to 2^32 slots, so that growing needs no items, and
+// which turn away most mismatches; the caller confirms a match against
+// its own copy of the item. 8 bytes a slot where the whole hash made it
+// 12 (the valuations' table was a tenth of a read-read cycle's memory).
+// It allocates nothing per item, where a map keyed by the item's bytes
+// allocated a string each (a fifth of a small exploration's allocations).
 type idTable struct {
-	hs    []uint64
+	tops  []uint32
 	ids   []uint32 // number + 1, 0 for an empty slot
 	n     int
 	mask  uint64
-	shift uint
+	shift uint // of a slot from its top: 32 - log2(slots)
 }
 
 func (t *idTable) reset() {
@@ -93,16 +96,20 @@ func (t *idTable) reset() {
 	t.n = 0
 }
 
+// spread is what idTable keeps of hash h.
+func spread(h uint64) uint32 { return uint32((h * 0x9E3779B97F4A7C15) >> 32) }
+
 // get returns the number stored with hash h for which same is true.
 func (t *idTable) get(h uint64, same func(id uint32) bool) (uint32, bool) {
 	if t.n == 0 {
 		return 0, false
 	}
-	for i := (h * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & t.mask {
+	top := spread(h)
+	for i := uint64(top >> t.shift); ; i = (i + 1) & t.mask {
 		switch id := t.ids[i]; {
 		case id == 0:
 			return 0, false
-		case t.hs[i] == h && same(id-1):
+		case t.tops[i] == top && same(id-1):
 			return id - 1, true
 		}
 	}
@@ -111,29 +118,31 @@ func (t *idTable) get(h uint64, same func(id uint32) bool) (uint32, bool) {
 // put stores number id with hash h.
 func (t *idTable) put(h uint64, id uint32) {
 	if 2*(t.n+1) > len(t.ids) {
-		hs, ids := t.hs, t.ids
+		tops, ids := t.tops, t.ids
 		size := max(64, 2*len(ids))
-		t.hs, t.ids = make([]uint64, size), make([]uint32, size)
-		t.mask, t.shift, t.n = tableShape(size)
+		t.tops, t.ids = make([]uint32, size), make([]uint32, size)
+		var shift uint
+		t.mask, shift, t.n = tableShape(size)
+		t.shift = shift - 32
 		for i, old := range ids {
 			if old != 0 {
-				t.insert(hs[i], old)
+				t.insert(tops[i], old)
 			}
 		}
 	}
-	t.insert(h, id+1)
+	t.insert(spread(h), id+1)
 }
 
-func (t *idTable) insert(h uint64, stored uint32) {
-	i := (h * 0x9E3779B97F4A7C15) >> t.shift
+func (t *idTable) insert(top uint32, stored uint32) {
+	i := uint64(top >> t.shift)
 	for t.ids[i] != 0 {
 		i = (i + 1) & t.mask
 	}
-	t.hs[i], t.ids[i] = h, stored
+	t.tops[i], t.ids[i] = top, stored
 	t.n++
 }
 
-func (t *idTable) bytes() int64 { return int64(len(t.ids)) * 12 }
+func (t *idTable) bytes() int64 { return int64(len(t.ids)) * 8 }
 
 // memoCache holds some of update's results: a slot per key hash, a new
 // result taking the slot of an old one. It starts small and doubles, up
@@ -151,9 +160,10 @@ type memoSlot struct {
 	val uint32
 }
 
-// memoMinBits and memoMaxBits bound the cache: 256 to 16,384 slots (4 to
-// 256 KiB).
-const memoMinBits, memoMaxBits = 8, 14
+// memoMinBits and memoMaxBits bound the cache: 256 to 1,024 slots (4 to
+// 16 KiB): 16,384 took a quarter of the read-read cycles' memory and
+// saved no time on them (1,024 measured as fast: the pairs come in runs).
+const memoMinBits, memoMaxBits = 8, 10
 
 // reset empties c, keeping its slots.
 func (c *memoCache) reset() {
