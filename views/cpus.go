@@ -323,6 +323,11 @@ func (k *cpuCol) code() ([]string, codeRows) {
 	numW := len(itoa(len(th.Code)))
 	for i, ins := range th.Code {
 		text := strings.TrimSpace(ins.Text)
+		if part := words.Part(in.Mach.Prog, c, i); part != "" {
+			// A later part of the statement above, said by what it
+			// does rather than by the same text again.
+			text = "↳ " + part
+		}
 		if text == "" {
 			text = fmt.Sprintf("instruction %d", i+1)
 		}

@@ -167,3 +167,42 @@ func TestWrapCode(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUStatementParts checks that a statement compiled to several
+// instructions is listed once, its later parts under it by what they do,
+// each still numbered as the edit syntax numbers it.
+func TestCPUStatementParts(t *testing.T) {
+	sc, err := scenarios.Parse("parts.litmus", []byte(`C parts
+{}
+P0(int *x, atomic_t *y, int *z)
+{
+	int r0; int r4;
+	r0 = atomic_inc_return_release(y);
+	r4 = READ_ONCE(*x) + READ_ONCE(*z);
+}
+exists (0:r0=0)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := scenarios.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := machine.MustNew(c.Program, machine.ARM)
+	in := ScenarioInput{Spec: &scenarios.Spec{Program: m.Prog}, Mach: m, Initial: m.Initial(), State: m.Initial()}
+	var code []string
+	for _, l := range cpuColumn(in, Styles{}, 0, 44, false)[secCode] {
+		code = append(code, strings.TrimRight(ansi.Strip(l), " "))
+	}
+	want := []string{
+		"1 ▶ r0 = atomic_inc_return_release(y);",
+		"2   ↳ sets r0",
+		"3   r4 = READ_ONCE(*x) + READ_ONCE(*z);",
+		"4   ↳ reads z",
+		"5   ↳ sets r4",
+	}
+	if strings.Join(code, "\n") != strings.Join(want, "\n") {
+		t.Errorf("code:\n%s\nwant:\n%s", strings.Join(code, "\n"), strings.Join(want, "\n"))
+	}
+}

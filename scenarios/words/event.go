@@ -149,7 +149,7 @@ func (x *explainer) exec() []string {
 			out = append(out, strings.TrimPrefix(strings.TrimPrefix(what, ": "), " ")+".")
 			continue
 		}
-		out = append(out, x.instr(c, f.Instr)+what+".")
+		out = append(out, x.stmt(c, f.Instr)+what+".") // what says which part
 		named = fin
 	}
 	if ev.Misspec != nil {

@@ -21,8 +21,24 @@ func (n namer) loc(l machine.Loc) string { return n.p.LocName(l) }
 func (n namer) val(v machine.Value) string { return n.p.FormatValue(v) }
 
 // instr is instruction i of CPU c as written, without the final
-// semicolon, for use inside sentences.
+// semicolon, for use inside sentences; a later part of a statement
+// says which part it is, first ("the read of z in r4 = READ_ONCE(*x) +
+// READ_ONCE(*z)"), so that two steps never read the same, not even cut
+// to a narrow pane's width.
 func (n namer) instr(c, i int) string {
+	if i < 0 || i >= len(n.code(c)) {
+		return "?"
+	}
+	if _, noun := part(n.p, c, i); noun != "" {
+		return noun + " in " + n.stmt(c, i) // not the statement's first
+	}
+	return n.stmt(c, i)
+}
+
+// stmt is the statement instruction i of CPU c belongs to, as written,
+// without the final semicolon: where a sentence says what the
+// instruction did, which names the part.
+func (n namer) stmt(c, i int) string {
 	code := n.code(c)
 	if i < 0 || i >= len(code) {
 		return "?"
@@ -121,3 +137,64 @@ func pluralWord(n int, one, many string) string {
 }
 
 func pronoun(n int) string { return pluralWord(n, "it", "them") }
+
+// Continues reports whether instruction i of CPU c is a later part of the
+// statement instruction i-1 belongs to: a statement that compiles to
+// several instructions (two loads and the sum of their values, a
+// read-modify-write and the result computed from the old value) gives
+// each of them the statement's text and line.
+func Continues(p *machine.Program, c, i int) bool {
+	code := p.Threads[c].Code
+	return i > 0 && i < len(code) && code[i].Text != "" &&
+		code[i].Text == code[i-1].Text && code[i].Line == code[i-1].Line
+}
+
+// Part says, in a few words, what a later part of a statement does
+// (Continues), so that a listing shows it under the statement's text
+// instead of the same text again: "reads z", "sets r0". It is "" for the
+// first instruction of a statement.
+func Part(p *machine.Program, c, i int) string {
+	verb, _ := part(p, c, i)
+	return verb
+}
+
+// part is Part as a verb phrase ("reads z") and as a noun phrase ("the
+// read of z"), for sentences that name the instruction.
+func part(p *machine.Program, c, i int) (verb, noun string) {
+	if !Continues(p, c, i) {
+		return "", ""
+	}
+	n := newNamer(p)
+	in := &p.Threads[c].Code[i]
+	loc := ""
+	if in.Addr != nil && in.Addr.Op == machine.EConst {
+		if l, ok := in.Addr.Val.AsLoc(); ok {
+			loc = n.loc(l)
+		}
+	}
+	at := func(verb, noun string) (string, string) {
+		if loc == "" {
+			return verb + " through a pointer", noun + " through a pointer"
+		}
+		return verb + " " + loc, noun + " of " + loc
+	}
+	switch in.Op {
+	case machine.OpLoad:
+		return at("reads", "the read")
+	case machine.OpStore:
+		return at("writes", "the write")
+	case machine.OpRMW:
+		return at("updates", "the update")
+	case machine.OpAssign:
+		if in.HasDst && !n.internalReg(c, in.Dst) {
+			r := p.Threads[c].Regs[in.Dst]
+			return "sets " + r, "the assignment to " + r
+		}
+		return "computes a value", "the computation"
+	case machine.OpFence:
+		return "fences", "the barrier"
+	case machine.OpBranch, machine.OpJump:
+		return "branches", "the branch"
+	}
+	return "finishes the statement", "the last part"
+}
