@@ -83,9 +83,9 @@ type earlyCand struct {
 	loc  Loc
 	val  Value  // a store's value
 	secs uint32 // the SRCU sections a store's value carries
-	// pastRelease: a store issued before an overtaken _release RMW, which
-	// then waits for it to commit (so issuing it is a choice, not only a
-	// freedom: explore.go, earlyStore).
+	// pastRelease: a store issued before an overtaken _release RMW or
+	// release store, which then waits for it to commit (so issuing it is
+	// a choice, not only a freedom: explore.go, earlyStore).
 	pastRelease bool
 	// guess is the first instruction k is issued past whose outcome is
 	// not known yet (-1 if none): a branch whose condition depends on an
@@ -128,6 +128,9 @@ type earlyWalk struct {
 	// depth is the CPU's RCU nesting depth where the walk is: what it
 	// would be once the overtaken rcu_read_lock()s and unlocks had run.
 	depth int
+	// releaseStore: an overtaken release store (smp_store_release,
+	// rcu_assign_pointer), which only plain stores may pass.
+	releaseStore bool
 }
 
 func (w *earlyWalk) exprSecs(e *Expr) uint32 {
@@ -156,6 +159,7 @@ func (w *earlyWalk) join(a, b *earlyWalk) {
 	w.skippedRead = a.skippedRead || b.skippedRead
 	w.depth = min(a.depth, b.depth)
 	w.failGuess = firstOf(a.failGuess, b.failGuess)
+	w.releaseStore = a.releaseStore || b.releaseStore
 }
 
 // firstOf returns the smaller of two instruction indexes, -1 meaning none.
@@ -286,7 +290,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			// free: the access may go ahead of what it overtook: its
 			// address is known and touched by nothing overtaken, and its
 			// destination is neither read nor written by what it passes.
-			free := w.skipped && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
+			free := w.skipped && !w.releaseStore && addrKnown && isLoc && !w.unknownAddr && (w.skippedLocs|w.skippedStores)&(1<<l) == 0 &&
 				(!in.HasDst || w.touched&(1<<in.Dst) == 0)
 			if free {
 				if kind, writes, ok := m.earlyAccess(s, c, in, l, w.shadow[:], w.tainted, w.written); ok && (writeOK || !writes) {
@@ -409,12 +413,33 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			}
 			return false
 		case OpStore:
-			if !w.skipped || in.Access.IsRelease() || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
+			if !w.skipped || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
 				return false
 			}
 			l, ok := in.Addr.Eval(w.shadow[:]).AsLoc()
 			if !ok || int(l) >= len(m.Prog.Locs) {
 				return false
+			}
+			if in.Access.IsRelease() {
+				// A release store orders what precedes it before its
+				// write, and nothing after it (STLR): a later plain store
+				// of another location may become visible before it and
+				// before the loads it waits for (LB with a release store
+				// in the middle; litmusgen regression
+				// arm-missing-store-past-release-store). It is never
+				// issued early itself, and passing it is left to plain
+				// stores: not an acquire (release→acquire is ordered),
+				// nor a load or an RMW, which the rules here were not
+				// checked for. A store issued past it is older than its
+				// entry, which then waits for it to commit (pastRelease).
+				if w.guess >= 0 {
+					return false
+				}
+				w.releaseStore = true
+				w.skippedStores |= 1 << l
+				w.touched |= in.Addr.Regs() | in.Val.Regs()
+				i++
+				continue
 			}
 			// A release RMW waits until its CPU's buffered stores have
 			// committed, those issued early past it too: a store whose
@@ -431,7 +456,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				// Past an unresolved branch, the entry is guarded: it may
 				// be forwarded to later loads of the CPU (PPOCA), but it
 				// commits only once the branch has been performed.
-				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.firstGuess(), last: w.last, pastRelease: release >= 0})
+				yield(earlyCand{k: i, kind: earlyStore, loc: l, val: in.Val.Eval(w.shadow[:]), secs: w.exprSecs(in.Val), guess: w.firstGuess(), last: w.last, pastRelease: release >= 0 || w.releaseStore})
 				return false // stores after it may go ahead once it has
 			}
 			// It cannot go ahead itself (its value comes from an overtaken

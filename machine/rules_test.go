@@ -915,3 +915,46 @@ func TestRuleARMPassFailingCmpxchg(t *testing.T) {
 	branchStore.do("P0 early #1")
 	branchStore.must("P0 early #3", "ARM: once the branch's load has passed the cmpxchg, the store under the branch may too")
 }
+
+// TestRuleARMStorePassesReleaseStore: a release store (STLR) orders what
+// precedes it before its write and nothing after it, so a later plain
+// store of another location may be issued before it and before the load
+// ahead of it (LB through a release store: litmusgen regression
+// arm-missing-store-past-release-store). The release itself never goes
+// early, nor, past it, a load, an acquire or a store of its location; and
+// once it executes, its entry waits for the early store's to commit.
+func TestRuleARMStorePassesReleaseStore(t *testing.T) {
+	build := func(mode Mode, next func(tb *ThreadBuilder, y, z, x Loc)) *driver {
+		b := NewBuilder("release-store")
+		x, y, z := b.Loc("x", 0), b.Loc("y", 0), b.Loc("z", 0)
+		t0 := b.Thread()
+		t0.Load(Once, t0.Reg("r0"), y)
+		t0.StoreConst(Release, z, 1)
+		next(t0, y, z, x)
+		return drive(t, b.Program(), mode)
+	}
+	storeX := func(tb *ThreadBuilder, y, z, x Loc) { tb.StoreConst(Once, x, 1) }
+	d := build(ARM, storeX)
+	d.mustNot("P0 early #1", "ARM: a release store is never issued early")
+	d.must("P0 early #2", "ARM: a plain store may pass a release store and the load before it")
+	d.do("P0 early #2")
+	d.do("P0 exec") // the load of y
+	d.do("P0 exec") // the release store: its entry behind x's
+	d.mustNot("P0 commit #1", "ARM: the release commits only after the store issued before it")
+	d.do("P0 commit #2")
+	d.must("P0 commit #1", "ARM: the release commits once it is the oldest")
+	build(TSO, storeX).mustNot("P0 early #2", "TSO: stores are never issued early")
+	build(ARM, func(tb *ThreadBuilder, y, z, x Loc) { tb.StoreConst(Once, z, 2) }).
+		mustNot("P0 early #2", "ARM: a store never passes a release store of its own location")
+	build(ARM, func(tb *ThreadBuilder, y, z, x Loc) { tb.Load(Once, tb.Reg("r1"), x) }).
+		mustNot("P0 early #2", "ARM: no load is issued past a release store")
+	build(ARM, func(tb *ThreadBuilder, y, z, x Loc) { tb.Load(Acquire, tb.Reg("r1"), x) }).
+		mustNot("P0 early #2", "ARM: an acquire never passes a release store")
+	// The explorer must not take such a store alone: issuing it orders it
+	// before the release's write, which executions issuing it in order
+	// need not do (earlyStore, pastRelease).
+	m := MustNew(build(ARM, storeX).m.Prog, ARM)
+	if _, _, alone := (&explorer{m: m}).earlyStore(m.Initial()); alone {
+		t.Error("a store issued past a release store was taken alone")
+	}
+}
