@@ -61,6 +61,16 @@ type scenarioModel struct {
 	wantAt      int
 	// edit is the what-if: the edits and the edit cursor (whatif.go).
 	edit whatIf
+	// shown keeps the outcomes pane's rows of the last result shown
+	// (views.ShownOutcomes), which every frame and key would build again.
+	shown *shownRows
+}
+
+// shownRows is views.ShownOutcomes of one result, for one spec.
+type shownRows struct {
+	from *machine.Result
+	spec *scenarios.Spec
+	rows *machine.Result
 }
 
 // showAttempt says that the history just loaded is the closest attempt a.
@@ -92,7 +102,7 @@ func newScenarioModel(sp *scenarios.Spec, mode machine.Mode, c common) (scenario
 	if err != nil {
 		return scenarioModel{}, fmt.Errorf("cannot open %s: %v", sp.Name, err)
 	}
-	s := scenarioModel{sess: sess, side: views.PaneOutcomes, reveal: true}
+	s := scenarioModel{sess: sess, side: views.PaneOutcomes, reveal: true, shown: &shownRows{}}
 	s.weakenings = countWeakenings(sp)
 	for _, md := range bothModes {
 		s.exploreKeys[md] = exploreKey(sp.Program, md)
@@ -511,7 +521,14 @@ func (s scenarioModel) activate(i int, c common) scenarioModel {
 
 // outcomes is the outcomes pane's data.
 func (s *scenarioModel) outcomes(c common) views.OutcomesInput {
-	return views.OutcomesInput{Running: s.exploring(c), Spinner: c.spin, Result: s.result(c), Loaded: s.sess.loaded}
+	r := s.result(c)
+	if sh := s.shown; sh != nil && r != nil {
+		if sh.from != r || sh.spec != s.sess.spec {
+			sh.from, sh.spec, sh.rows = r, s.sess.spec, views.ShownOutcomes(s.sess.spec, r)
+		}
+		r = sh.rows
+	}
+	return views.OutcomesInput{Running: s.exploring(c), Spinner: c.spin, Result: r, Loaded: s.sess.loaded}
 }
 
 // loadRow loads the witness of outcome row i.
@@ -533,7 +550,7 @@ func (s scenarioModel) loadRow(i int, c common) scenarioModel {
 // loadWitness loads the witness of the outcome the condition asks about.
 func (s scenarioModel) loadWitness(c common) scenarioModel {
 	sp, mode := s.sess.spec, s.sess.mode
-	res := s.result(c)
+	res := s.outcomes(c).Result // the rows: i below is a row
 	switch {
 	case res == nil && s.exploring(c):
 		s.notice = "still exploring: the witness comes when it is done"

@@ -355,7 +355,7 @@ func (s scenarioModel) announce(c common) scenarioModel {
 		msg += " · no witness"
 	case proposal:
 		if err := s.sess.load(steps); err == nil {
-			for i, o := range after.Outcomes {
+			for i, o := range s.outcomes(c).Result.Outcomes { // the rows
 				if sp.Asked(o.Outcome) && len(o.Witness) == len(steps) {
 					s.sess.loaded = i
 					break

@@ -152,6 +152,45 @@ func OutcomeLine(sp *scenarios.Spec, o machine.Outcome) string {
 	return strings.ReplaceAll(strings.TrimSuffix(f, ";"), "; ", " ")
 }
 
+// ShownOutcomes is r with the outcomes that read the same on screen
+// (OutcomeLine: they differ only in what the clauses do not name, the
+// compiler's temporaries among them) made one row, as the verdict counts
+// them: in the first one's place, with the final states of all and the
+// shortest witness ([scenarios.Spec.ShortestWitness]'s measure). It is r
+// itself when no two read the same.
+func ShownOutcomes(sp *scenarios.Spec, r *machine.Result) *machine.Result {
+	if r == nil || len(r.Outcomes) < 2 {
+		return r
+	}
+	row := make(map[string]int, len(r.Outcomes))
+	var merged []machine.OutcomeResult
+	for i, o := range r.Outcomes {
+		line := OutcomeLine(sp, o.Outcome)
+		j, seen := row[line]
+		if !seen {
+			row[line] = len(row)
+			if merged != nil {
+				merged = append(merged, o)
+			}
+			continue
+		}
+		if merged == nil {
+			merged = append(make([]machine.OutcomeResult, 0, len(r.Outcomes)), r.Outcomes[:i]...)
+		}
+		m := &merged[j]
+		m.States += o.States
+		if len(o.Witness) < len(m.Witness) || len(o.Witness) == len(m.Witness) && o.Cost < m.Cost {
+			m.Witness, m.Cost = o.Witness, o.Cost
+		}
+	}
+	if merged == nil {
+		return r
+	}
+	out := *r
+	out.Outcomes = merged
+	return &out
+}
+
 // finalOutcome is what the last event says in a final state: "Final
 // outcome: 1:r0=1 1:r1=0" and, when the scenario has a final clause
 // (hasCond), whether its proposition holds there.
