@@ -412,7 +412,7 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 				continue
 			}
 			return false
-		case OpStore:
+		case OpStore, OpUnlock:
 			if !w.skipped || in.Addr.Regs()&w.tainted != 0 || w.unknownAddr {
 				return false
 			}
@@ -420,13 +420,14 @@ func (m *Machine) earlyWalk(s *State, c, from, to int, w *earlyWalk, yield func(
 			if !ok || int(l) >= len(m.Prog.Locs) {
 				return false
 			}
-			if in.Access.IsRelease() {
-				// A release store orders what precedes it before its
-				// write, and nothing after it (STLR): a later plain store
-				// of another location may become visible before it and
-				// before the loads it waits for (LB with a release store
-				// in the middle; litmusgen regression
-				// arm-missing-store-past-release-store). It is never
+			if in.Op == OpUnlock || in.Access.IsRelease() {
+				// A release store (spin_unlock is one, of the lock) orders
+				// what precedes it before its write, and nothing after it
+				// (STLR): a later plain store of another location may
+				// become visible before it and before the loads it waits
+				// for (LB with a release store in the middle; litmusgen
+				// regressions arm-missing-store-past-release-store and
+				// arm-missing-store-past-unlock-16000094). It is never
 				// issued early itself, and passing it is left to plain
 				// stores: not an acquire (release→acquire is ordered),
 				// nor a load or an RMW, which the rules here were not

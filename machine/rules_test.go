@@ -950,6 +950,19 @@ func TestRuleARMStorePassesReleaseStore(t *testing.T) {
 		mustNot("P0 early #2", "ARM: no load is issued past a release store")
 	build(ARM, func(tb *ThreadBuilder, y, z, x Loc) { tb.Load(Acquire, tb.Reg("r1"), x) }).
 		mustNot("P0 early #2", "ARM: an acquire never passes a release store")
+	// spin_unlock is a release store of the lock: a store after the
+	// section may go before it and before the loads inside.
+	b := NewBuilder("unlock")
+	x, y, l := b.Loc("x", 0), b.Loc("y", 0), b.Loc("l", 0)
+	t0 := b.Thread()
+	t0.Lock(l)
+	t0.Load(Once, t0.Reg("r0"), y)
+	t0.Unlock(l)
+	t0.StoreConst(Once, x, 1)
+	d = drive(t, b.Program(), ARM)
+	d.do("P0 exec") // the lock
+	d.mustNot("P0 early #2", "ARM: an unlock is never issued early")
+	d.must("P0 early #3", "ARM: a plain store may pass an unlock and the load before it")
 	// The explorer must not take such a store alone: issuing it orders it
 	// before the release's write, which executions issuing it in order
 	// need not do (earlyStore, pastRelease).
