@@ -260,8 +260,8 @@ type Event struct {
 	// marker this commit removed and may commit now.
 	Freed []SBEntry
 	// Skipped lists, for an early issue, the unexecuted accesses the
-	// instruction overtook: loads, and stores or relaxed RMWs that could
-	// not go ahead themselves.
+	// instruction overtook: loads, and stores (release stores and unlocks
+	// among them) or relaxed RMWs that could not go ahead themselves.
 	Skipped []int
 	// Reports lists the quiescent states a report-qs step reported.
 	Reports []QSReport

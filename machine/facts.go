@@ -367,7 +367,7 @@ func (m *Machine) skippedAccesses(s *State, c, k int) []int {
 					tainted &^= 1 << in.Dst
 				}
 				i++
-			case in.Op == OpLoad, in.Op == OpStore, in.Op == OpRMW:
+			case in.Op == OpLoad, in.Op == OpStore, in.Op == OpRMW, in.Op == OpUnlock:
 				out = append(out, i)
 				if in.HasDst {
 					tainted |= 1 << in.Dst

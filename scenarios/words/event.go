@@ -163,12 +163,17 @@ func (x *explainer) exec() []string {
 // and of loads with loads, said at the step that performs it.
 func (x *explainer) earlyWhy(in *machine.Instr) []string {
 	var loads, stores, rmws, relaxed, release, full bool
+	var releases []string // release stores and unlocks passed
 	first := x.ev.Instr
 	for _, i := range x.ev.Skipped {
 		first = min(first, i)
 		switch in := &x.code(x.c)[i]; in.Op {
-		case machine.OpStore:
-			stores = true
+		case machine.OpStore, machine.OpUnlock:
+			if in.Op == machine.OpUnlock || in.Access.IsRelease() {
+				releases = append(releases, x.instr(x.c, i))
+			} else {
+				stores = true
+			}
 		case machine.OpRMW:
 			rmws = true
 			switch in.Order {
@@ -233,6 +238,9 @@ func (x *explainer) earlyWhy(in *machine.Instr) []string {
 	}
 	if rmb {
 		out = append(out, "It passes smp_rmb(), which orders earlier loads only, and a no-return atomic's read (atomic_inc(), atomic_add(), ...) is not one: its queue is empty, so the barrier's condition holds.")
+	}
+	if len(releases) > 0 {
+		out = append(out, fmt.Sprintf("It passes %s, a release of another location: a release orders what precedes it, not what follows it, so it waits for the loads before it and this store need not. An smp_mb() between them, or making this store a release too, would have kept it behind.", joinAnd(releases)))
 	}
 	if stores {
 		out = append(out, "It also passes an earlier store to another location that cannot go ahead itself: an smp_wmb() between them would have kept it behind.")

@@ -983,3 +983,19 @@ exists (0:r0=0)`)
 	has(t, txt, "not what follows its read")
 	hasNot(t, txt, "guess")
 }
+
+// A store issued ahead of a release store and an unlock says what it
+// passed, and calls neither a plain store that cannot go ahead.
+func TestExplainEarlyPastReleaseStore(t *testing.T) {
+	x := explainRun(t, machine.ARM, `C early-past-release-store
+{}
+P0(int *x, int *y, int *z, spinlock_t *l) { int r0; spin_lock(l); r0 = READ_ONCE(*y); smp_store_release(z, 1); spin_unlock(l); WRITE_ONCE(*x, 1); }
+exists (0:r0=0)`)
+	x.do("P0 exec") // the lock
+	ev := x.do("P0 early #4")
+	txt := text(x.m, ev)
+	has(t, txt, "ahead of r0 = READ_ONCE(*y), smp_store_release(z, 1) and spin_unlock(l)", "It passes smp_store_release(z, 1) and spin_unlock(l), a release of another location: a release orders what precedes it, not what follows it")
+	if strings.Contains(txt, "cannot go ahead itself") {
+		t.Errorf("a release store passed is called a store that cannot go ahead:\n%s", txt)
+	}
+}

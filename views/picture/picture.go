@@ -464,7 +464,12 @@ func accessText(p *machine.Program, in *machine.Instr) string {
 	case machine.OpLoad:
 		return "R " + l
 	case machine.OpStore:
+		if in.Access.IsRelease() {
+			return "Wrel " + l
+		}
 		return "W " + l
+	case machine.OpUnlock:
+		return "unlock " + l
 	}
 	return "RMW " + l
 }
