@@ -57,6 +57,15 @@ func TestRegressions(t *testing.T) {
 			if want := strings.TrimSuffix(base, ".litmus"); c.Scenario.Name != want {
 				t.Errorf("test name %q, file name %q", c.Scenario.Name, want)
 			}
+			// herd7 nests comments: a "(*" inside the header, as in
+			// "WRITE_ONCE(*x, 1)", opens one the header's "*)" does not
+			// close, and herd7 rejects the file (only -herd.full runs
+			// herd7, so the default run says so first).
+			if open := strings.Index(string(src), "(*"); open >= 0 {
+				if end := strings.Index(string(src)[open:], "*)"); end >= 0 && strings.Contains(string(src)[open+2:open+end], "(*") {
+					t.Errorf("the header comment holds \"(*\", which herd7 reads as a nested comment")
+				}
+			}
 			if herd != nil {
 				for _, m := range Models {
 					fresh := herd.Run(context.Background(), m, base, string(src))
