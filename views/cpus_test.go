@@ -172,7 +172,7 @@ func TestWrapCode(t *testing.T) {
 // instructions is listed once, its later parts under it by what they do,
 // each still numbered as the edit syntax numbers it.
 func TestCPUStatementParts(t *testing.T) {
-	sc, err := scenarios.Parse("parts.litmus", []byte(`C parts
+	sp := litmusSpec(t, "parts.litmus", `C parts
 {}
 P0(int *x, atomic_t *y, int *z)
 {
@@ -181,15 +181,8 @@ P0(int *x, atomic_t *y, int *z)
 	r4 = READ_ONCE(*x) + READ_ONCE(*z);
 }
 exists (0:r0=0)
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := scenarios.Compile(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := machine.MustNew(c.Program, machine.ARM)
+`)
+	m := machine.MustNew(sp.Program, machine.ARM)
 	in := ScenarioInput{Spec: &scenarios.Spec{Program: m.Prog}, Mach: m, Initial: m.Initial(), State: m.Initial()}
 	var code []string
 	for _, l := range cpuColumn(in, Styles{}, 0, 44, false)[secCode] {

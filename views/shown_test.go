@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
 )
 
 // TestShownOutcomesOneRowPerLine: r4 = READ_ONCE(*x) + READ_ONCE(*z)
@@ -14,7 +13,7 @@ import (
 // the final states of both and the shorter witness, and leaves a result
 // without such twins as it is.
 func TestShownOutcomesOneRowPerLine(t *testing.T) {
-	sc, err := scenarios.Parse("sum.litmus", []byte(`C sum
+	sp := litmusSpec(t, "sum.litmus", `C sum
 {}
 P0(int *x, int *z)
 {
@@ -27,16 +26,8 @@ P1(int *x, int *z)
 	WRITE_ONCE(*x, 1);
 }
 exists (0:r4=1)
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := scenarios.Compile(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := scenarios.NewSpec(c)
-	m := machine.MustNew(c.Program, machine.ARM)
+`)
+	m := machine.MustNew(sp.Program, machine.ARM)
 	r := machine.Explore(m, machine.Options{})
 	shown := ShownOutcomes(sp, r)
 	v := sp.Verdict(r)
