@@ -145,7 +145,7 @@ func (x *explainer) exec() []string {
 			continue
 		}
 		fin := &x.code(c)[f.Instr]
-		if fin.Text == named.Text && fin.Line == named.Line {
+		if sameStatement(fin, named) {
 			out = append(out, strings.TrimPrefix(strings.TrimPrefix(what, ": "), " ")+".")
 			continue
 		}

@@ -145,9 +145,12 @@ func pronoun(n int) string { return pluralWord(n, "it", "them") }
 // each of them the statement's text and line.
 func Continues(p *machine.Program, c, i int) bool {
 	code := p.Threads[c].Code
-	return i > 0 && i < len(code) && code[i].Text != "" &&
-		code[i].Text == code[i-1].Text && code[i].Line == code[i-1].Line
+	return i > 0 && i < len(code) && code[i].Text != "" && sameStatement(&code[i], &code[i-1])
 }
+
+// sameStatement reports whether two instructions of a CPU come from the
+// same statement: the compiler gives each the statement's text and line.
+func sameStatement(a, b *machine.Instr) bool { return a.Text == b.Text && a.Line == b.Line }
 
 // Part says, in a few words, what a later part of a statement does
 // (Continues), so that a listing shows it under the statement's text
