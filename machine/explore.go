@@ -615,6 +615,9 @@ func (e *explorer) mergeChunk(work []uint32, d int) {
 				e.recordEdge(int32(idx), int32(dst), sc)
 			}
 		}
+		if e.or.on {
+			e.or.endRun()
+		}
 		e.gens[i] = nil
 	}
 }
@@ -775,7 +778,7 @@ func newExplorer(m *Machine, opts Options, budget *Budget) *explorer {
 	// persistent set (sleep.go, "Where").
 	e.sleepy = e.on(redSleep) && m.hasSync && !e.on(redGraceStep)
 	e.srcuStays = m.hasSyncSRCU && !m.hasSync && m.srcuBracketed&m.srcuDomainLocs() == m.srcuDomainLocs()
-	e.or.reset(m, e.on(redOutRegs) && opts.Prune == nil)
+	e.or.reset(m, e.on(redOutRegs) && opts.Prune == nil, !opts.NoWitnesses || opts.StuckWitnesses)
 	e.endsOnly = false
 	e.mem.reset()
 	for len(e.cpus) < n {

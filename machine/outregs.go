@@ -117,18 +117,30 @@ type orWrite struct {
 	val  Value
 }
 
-// orEdge is a recorded move of the skeleton search: from state src to
-// state dst by via (packed), of kind kinds[kind]. 16 bytes: what the
-// move writes, what it costs and how it renames are kept once per
-// distinct combination (orKind), not here, because there are many moves
-// and few such combinations.
+// orEdge is a recorded move of the skeleton search: to state dst, of kind
+// kinds[kind&^runEnd]. 8 bytes: what the move writes, what it costs and
+// how it renames are kept once per distinct combination (orKind), not
+// here, because there are many moves and few such combinations. Nor is
+// its source: a state's moves are recorded together, as one run (two or
+// more only when a sleep set makes the search expand it again), so the
+// runs are found from the state (orState.first) and the source need not
+// be kept per move, nor an index of the moves by source built for phase
+// two: 16 bytes a move and 4 more of that index were a third of the
+// read-read grace-period cycles' peak. The move itself (via, for
+// witnesses) is kept beside them only when a witness may be asked for.
 type orEdge struct {
-	src, dst  int32
-	via, kind uint32
+	dst  int32
+	kind uint32
 }
 
+// runEnd marks, in orEdge.kind, the last move of a run.
+const runEnd = 1 << 31
+
 // edgeBytes is the size of an orEdge, for the accounting.
-const edgeBytes = 16
+const edgeBytes = 8
+
+// kindOf returns the number of the edge's kind.
+func (ed *orEdge) kindOf() uint32 { return ed.kind &^ runEnd }
 
 // orKind is what a recorded move does besides its step: it costs cost,
 // writes the writes that start at labs[lab] (0: none) and renames by
@@ -169,7 +181,20 @@ type orState struct {
 	k    int        // slots in a valuation: every register of every CPU
 	// Phase one: the edges, their writes, and the final or stuck
 	// skeletons (a bit per state).
-	edges   pages[orEdge]
+	edges pages[orEdge]
+	// first holds, per state, 1 + the number of its first run's first
+	// move (0: it has none yet), with moreRuns set when it has more runs,
+	// whose first moves more holds. runFrom and inRun follow the run
+	// being recorded.
+	first   paged32
+	more    map[int32][]int32
+	runFrom int32
+	inRun   bool
+	// vias holds each move packed (packMacro) when keepVia: witnesses,
+	// or the first deadlock's, may be asked for.
+	vias    paged32
+	keepVia bool
+	ebuf    []int32 // edgesOf's buffer
 	labs    []orWrite
 	labIdx  idTable // the writes' numbers: where they start in labs
 	kinds   []orKind
@@ -190,10 +215,6 @@ type orState struct {
 	pairs    pages[orPair]
 	pairIdx  pairTable // pairs by state and valuation
 	memo     memoCache // update's results
-	// csrBytes is what propagate's index of the edges by source holds
-	// (start, order).
-	csrBytes     int64
-	start, order []int32
 	// indeg is propagateSets' in-degrees, then its slots.
 	indeg []int32
 	// setBytes is what propagateSets' pending sets hold.
@@ -203,10 +224,15 @@ type orState struct {
 	tmp2     []Value
 }
 
-// reset readies the reduction for a search of m, on or not.
-func (o *orState) reset(m *Machine, on bool) {
+// reset readies the reduction for a search of m, on or not; keepVia
+// keeps each move for the witnesses.
+func (o *orState) reset(m *Machine, on, keepVia bool) {
 	o.on = false
-	o.edges.reset(9)  // pages of 512 moves (10 KiB)
+	o.edges.reset(9) // pages of 512 moves (4 KiB)
+	o.first.reset()
+	o.vias.reset()
+	clear(o.more)
+	o.inRun, o.keepVia = false, keepVia
 	o.pairs.reset(10) // and of 1,024 pairs (20 KiB): a small search touches one each
 	o.labs, o.ends = append(o.labs[:0], orWrite{}), o.ends[:0]
 	o.vals, o.vals8, o.wideVals = o.vals[:0], o.vals8[:0], false
@@ -329,7 +355,82 @@ func (e *explorer) recordEdge(src, dst int32, sc *successor) {
 		o.kindIdx.put(h, kind)
 		o.kinds = append(o.kinds, k)
 	}
-	o.edges.add(orEdge{src: src, dst: dst, via: packMacro(sc.via), kind: kind})
+	i := o.edges.add(orEdge{dst: dst, kind: kind})
+	if o.keepVia {
+		o.vias.append(packMacro(sc.via))
+	}
+	if !o.inRun || o.runFrom != src {
+		o.endRun()
+		o.startRun(src, i)
+	}
+}
+
+// moreRuns marks, in orState.first, a state with more than one run.
+const moreRuns = 1 << 31
+
+// startRun records that the moves from src recorded next start at move i.
+func (o *orState) startRun(src, i int32) {
+	for o.first.n <= int(src) {
+		o.first.append(0)
+	}
+	o.runFrom, o.inRun = src, true
+	f := o.first.at(int(src))
+	if f == 0 {
+		o.first.set(int(src), uint32(i)+1)
+		return
+	}
+	// Expanded again (a redo, sleep.go): rare, so kept aside.
+	if o.more == nil {
+		o.more = make(map[int32][]int32)
+	}
+	o.more[src] = append(o.more[src], i)
+	o.first.set(int(src), f|moreRuns)
+}
+
+// endRun closes the run being recorded, if any: the explorer calls it
+// after each state's moves.
+func (o *orState) endRun() {
+	if o.inRun {
+		o.edge(o.edges.n - 1).kind |= runEnd
+		o.inRun = false
+	}
+}
+
+// edgesOf appends to buf the moves recorded from src, in the order
+// recorded, and returns it.
+func (o *orState) edgesOf(src int32, buf []int32) []int32 {
+	if int(src) >= o.first.n {
+		return buf
+	}
+	f := o.first.at(int(src))
+	if f == 0 {
+		return buf
+	}
+	buf = o.appendRun(buf, int32(f&^moreRuns)-1)
+	if f&moreRuns != 0 {
+		for _, i := range o.more[src] {
+			buf = o.appendRun(buf, i)
+		}
+	}
+	return buf
+}
+
+// appendRun appends the moves of the run that starts at move i.
+func (o *orState) appendRun(buf []int32, i int32) []int32 {
+	for ; ; i++ {
+		buf = append(buf, i)
+		if o.edge(i).kind&runEnd != 0 {
+			return buf
+		}
+	}
+}
+
+// via returns move i packed, or 0 when moves are not kept (keepVia).
+func (o *orState) via(i int32) uint32 {
+	if !o.keepVia {
+		return 0
+	}
+	return o.vias.at(int(i))
 }
 
 // markEnd records that state idx is final or stuck.
@@ -468,12 +569,9 @@ func (o *orState) valInto(id uint32, dst []Value) {
 // stopped set, when ctx ends.
 func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
-	o.indexEdges(e.states.n)
-	defer func() { o.csrBytes = 0 }()
 	if e.opts.NoWitnesses && e.propagateSets(ctx, init, stopped) {
 		return
 	}
-	start, order := o.start, o.order
 	defer func() { e.res.Pairs = int(o.pairs.n) }()
 	v0id := o.initialVal(init)
 	push := func(p int32, d int32) {
@@ -513,55 +611,30 @@ func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 				o.fillVal(s, pr.val)
 				e.terminal(p, s)
 			}
-			for _, ei := range order[start[pr.state]:start[pr.state+1]] {
+			o.ebuf = o.edgesOf(pr.state, o.ebuf[:0])
+			for _, ei := range o.ebuf {
 				ed := o.edge(ei)
-				kd := &o.kinds[ed.kind]
+				kind := ed.kindOf()
+				kd := &o.kinds[kind]
 				id := pr.val // most moves write no outcome register
 				if !kd.plain {
-					id = e.update(pr.val, ed.kind)
+					id = e.update(pr.val, kind)
 				}
 				nd := uint32(d) + uint32(kd.cost)
 				if q := o.pairIdx.get(o, ed.dst, id); q >= 0 {
 					// A pair expanded already keeps its path.
 					if pq := o.pair(q); pq.dist&pairDone == 0 && pq.dist > nd {
-						pq.parent, pq.via, pq.dist = p, ed.via, nd
+						pq.parent, pq.via, pq.dist = p, o.via(ei), nd
 						push(q, int32(nd))
 					}
 					continue
 				}
-				q := o.pairs.add(orPair{state: ed.dst, val: id, parent: p, via: ed.via, dist: nd})
+				q := o.pairs.add(orPair{state: ed.dst, val: id, parent: p, via: o.via(ei), dist: nd})
 				o.pairIdx.put(o, q)
 				push(q, int32(nd))
 			}
 		}
 	}
-}
-
-// indexEdges builds the index of the recorded edges by source state
-// (start, order) over the search's n states. (Buffers are kept from
-// search to search: a batch of small tests explores thousands of times.)
-func (o *orState) indexEdges(n int) {
-	ne := int(o.edges.n)
-	o.csrBytes = int64(n+1)*4 + int64(ne)*4
-	start := grow(o.start, n+1)
-	clear(start)
-	for i := range ne {
-		start[o.edge(int32(i)).src+1]++
-	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
-	}
-	order := grow(o.order, ne)
-	o.start, o.order = start, order
-	// start[src] is src's fill cursor, so that no third array of n is
-	// held: each ends at the next one's start, and moves back one place.
-	for i := range ne {
-		src := o.edge(int32(i)).src
-		order[start[src]] = int32(i)
-		start[src]++
-	}
-	copy(start[1:], start[:n])
-	start[0] = 0
 }
 
 // initialVal returns the number of the initial state's valuation.
@@ -612,7 +685,6 @@ func (o *orState) fillVal(s *State, val uint32) {
 func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop) bool {
 	o := &e.or
 	n := e.states.n
-	start, order := o.start, o.order
 	w := e.workers[0]
 	for i, word := range o.ends {
 		for ; word != 0; word &= word - 1 {
@@ -652,7 +724,8 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		ready++
 		topo[done] = st
 		done++
-		for _, ei := range order[start[st]:start[st+1]] {
+		o.ebuf = o.edgesOf(st, o.ebuf[:0])
+		for _, ei := range o.ebuf {
 			d := o.edge(ei).dst
 			if indeg[d]--; indeg[d] == 0 {
 				ready--
@@ -719,7 +792,8 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 				e.terminal(-1, s)
 			}
 		}
-		for _, ei := range order[start[st]:start[st+1]] {
+		o.ebuf = o.edgesOf(st, o.ebuf[:0])
+		for _, ei := range o.ebuf {
 			ed := o.edge(ei)
 			j := bufOf(ed.dst)
 			d := pool[j]
@@ -732,11 +806,11 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 				slices.Sort(d)
 				d = slices.Compact(d)
 			}
-			if o.kinds[ed.kind].plain {
+			if kind := ed.kindOf(); o.kinds[kind].plain {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
 				for _, v := range set {
-					d = append(d, e.update(v, ed.kind))
+					d = append(d, e.update(v, kind))
 				}
 			}
 			bufBytes += int64(cap(d)) * 4
@@ -845,7 +919,11 @@ func (o *orState) pair(p int32) *orPair { return o.pairs.at(p) }
 
 // bytes is what the reduction holds.
 func (o *orState) bytes() int64 {
-	return o.csrBytes + o.setBytes + o.edges.bytes(edgeBytes) + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
+	more := int64(len(o.more)) * 48 // a map entry and its slice, roughly
+	for _, r := range o.more {
+		more += int64(cap(r)) * 4
+	}
+	return o.setBytes + o.edges.bytes(edgeBytes) + o.first.bytes() + o.vias.bytes() + more + int64(cap(o.ebuf))*4 + int64(cap(o.labs))*16 + int64(cap(o.ends))*8 +
 		int64(cap(o.endWords))*4 + int64(cap(o.endRank))*4 +
 		int64(cap(o.vals))*8 + int64(cap(o.vals8)) + o.valIdx.bytes() +
 		o.pairs.bytes(20) + o.pairIdx.bytes() + o.memo.bytes() + o.labIdx.bytes() +
