@@ -215,8 +215,10 @@ type orState struct {
 	pairs    pages[orPair]
 	pairIdx  pairTable // pairs by state and valuation
 	memo     memoCache // update's results
-	// indeg is propagateSets' in-degrees, then its slots.
-	indeg []int32
+	// indeg is propagateSets' in-degrees, and its slots above them;
+	// ready its skeletons ready to follow.
+	indeg []uint32
+	ready []int32
 	// setBytes is what propagateSets' pending sets hold.
 	setBytes int64
 	queue    [][]int32
@@ -569,6 +571,7 @@ func (o *orState) valInto(id uint32, dst []Value) {
 // stopped set, when ctx ends.
 func (e *explorer) propagate(ctx context.Context, init *State, stopped *Stop) {
 	o := &e.or
+	o.memo.limit(e.states.n)
 	if e.opts.NoWitnesses && e.propagateSets(ctx, init, stopped) {
 		return
 	}
@@ -705,72 +708,88 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 	// skeletons ready to follow are taken last in, first out, so that
 	// the order goes deep: a skeleton's successors follow it soon, and
 	// fewer sets wait at once than breadth first (the read-read cycles'
-	// pending sets held 40 to 60% less). Ready skeletons wait at the end
-	// of topo's array, which the order fills from the front: each
-	// skeleton is in one of the two, so n places hold both.
-	indeg := grow(o.indeg, n)
-	clear(indeg)
-	for i := range int(o.edges.n) {
-		indeg[o.edge(int32(i)).dst]++
-	}
-	topo := make([]int32, n)
-	done, ready := 0, n // topo[:done] is the order, topo[ready:] waits
+	// pending sets held 40 to 60% less). The order is followed twice and
+	// never kept: once to see that there is one, and again to propagate.
+	// Each pass holds the skeletons ready (ready) and a word per
+	// skeleton, its in-degree, where the second keeps its pending set's
+	// slot in the high bits (above shift) while the count fits below:
+	// an array of n where the order and the slots took two.
+	indeg := o.inDegrees(n)
+	ready := o.ready[:0]
 	if n > 0 && indeg[0] == 0 {
-		ready--
-		topo[ready] = 0
+		ready = append(ready, 0)
 	}
-	for ready < n {
-		st := topo[ready]
-		ready++
-		topo[done] = st
-		done++
+	seen := 0
+	for len(ready) > 0 {
+		st := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		seen++
 		o.ebuf = o.edgesOf(st, o.ebuf[:0])
 		for _, ei := range o.ebuf {
 			d := o.edge(ei).dst
 			if indeg[d]--; indeg[d] == 0 {
-				ready--
-				topo[ready] = d
+				ready = append(ready, d)
 			}
 		}
 	}
-	topo = topo[:done]
-	o.indeg = indeg
-	if len(topo) < n {
+	if seen < n {
 		// A cycle, or skeletons no edge reaches (none: every stored
 		// state was reached by a recorded move or is the initial one).
+		o.ready = ready
 		return false
 	}
+	indeg = o.inDegrees(n)
 	// A skeleton's pending set is a buffer of pool, named by its slot
 	// (the buffer's number plus one; 0: none yet), and the number goes
-	// back to free once the skeleton is done: 4 bytes a skeleton where a
-	// slice header took 24, and as many headers as sets pending at once.
-	slot := indeg // every in-degree is 0 now: all n are in topo
+	// back to free once the skeleton is done: where a slice header took
+	// 24 bytes a skeleton, and as many headers as sets pending at once.
+	// Fewer than n slots are ever in use, so the slot fits above the
+	// in-degree unless n's bits and the largest in-degree's make more
+	// than 32; then the slots get an array of their own (keep 0).
+	var maxIn uint32
+	for _, d := range indeg {
+		maxIn = max(maxIn, d)
+	}
+	shift := uint(bits.Len32(maxIn))
+	slots, low, keep := indeg, uint32(1)<<shift-1, uint32(1)<<shift-1
+	if shift+uint(bits.Len(uint(n))) > slotWordBits {
+		slots, shift, low, keep = make([]uint32, n), 0, ^uint32(0), 0
+	}
 	var pool [][]uint32
-	var free []int32
+	var free []uint32
 	bufBytes := int64(0) // the buffers' capacity
 	held := func() int64 {
-		return int64(n)*(4+4) + int64(cap(pool))*24 + int64(cap(free))*4 + bufBytes // with topo
+		n := int64(cap(indeg))
+		if keep == 0 {
+			n += int64(cap(slots))
+		}
+		return n*4 + int64(cap(ready))*4 + int64(cap(pool))*24 + int64(cap(free))*4 + bufBytes
 	}
-	bufOf := func(st int32) int32 {
-		if slot[st] == 0 {
-			if k := len(free); k > 0 {
-				slot[st] = free[k-1] + 1
-				free = free[:k-1]
+	bufOf := func(st int32) uint32 {
+		k := slots[st] >> shift
+		if k == 0 {
+			if f := len(free); f > 0 {
+				k = free[f-1] + 1
+				free = free[:f-1]
 			} else {
 				pool = append(pool, nil)
-				slot[st] = int32(len(pool))
+				k = uint32(len(pool))
 			}
+			slots[st] = slots[st]&keep | k<<shift
 		}
-		return slot[st] - 1
+		return k - 1
 	}
 	k0 := bufOf(0)
 	pool[k0] = append(pool[k0], o.initialVal(init))
 	bufBytes += int64(cap(pool[k0])) * 4
 	defer func() { o.setBytes = 0 }()
 	pairs, next := 0, 4096
-	for _, st := range topo {
-		k := slot[st] - 1
-		slot[st] = 0
+	ready = append(ready[:0], 0) // the initial skeleton: it has no predecessor
+	for len(ready) > 0 {
+		st := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		k := slots[st]>>shift - 1
+		slots[st] &= keep
 		set := pool[k]
 		slices.Sort(set)
 		set = slices.Compact(set)
@@ -782,6 +801,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 					*stopped = sp
 				}
 				e.res.Pairs = pairs
+				o.ready = ready
 				return true
 			}
 		}
@@ -806,6 +826,11 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 				slices.Sort(d)
 				d = slices.Compact(d)
 			}
+			if len(d)+len(set) > cap(d) {
+				// To the size it needs and no more: append's doubling
+				// left a fifth of the pending sets' bytes unused.
+				d = append(make([]uint32, 0, len(d)+len(set)), d...)
+			}
 			if kind := ed.kindOf(); o.kinds[kind].plain {
 				d = append(d, set...) // most moves write no outcome register
 			} else {
@@ -815,6 +840,9 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 			}
 			bufBytes += int64(cap(d)) * 4
 			pool[j] = d
+			if indeg[ed.dst]--; indeg[ed.dst]&low == 0 {
+				ready = append(ready, ed.dst)
+			}
 		}
 		// The set's buffer goes (kept for reuse, the buffers of the sets
 		// done held more than the pending sets did); its number is reused.
@@ -822,8 +850,30 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		pool[k] = nil
 		free = append(free, k)
 	}
+	o.ready = ready
 	e.res.Pairs = pairs
 	return true
+}
+
+// slotWordBits is how many bits propagateSets may pack a pending set's
+// slot and an in-degree into (a variable so that a test can make it keep
+// the slots apart).
+var slotWordBits uint = 32
+
+// inDegrees returns, per skeleton of the n, how many recorded moves lead
+// to it (in o.indeg's buffer).
+func (o *orState) inDegrees(n int) []uint32 {
+	indeg := o.indeg[:0]
+	if cap(indeg) < n {
+		indeg = make([]uint32, n) // exactly: it is most of what is held
+	}
+	indeg = indeg[:n]
+	clear(indeg)
+	for i := range int(o.edges.n) {
+		indeg[o.edge(int32(i)).dst]++
+	}
+	o.indeg = indeg
+	return indeg
 }
 
 // update returns the valuation a move of kind kind leads valuation v to:

@@ -129,7 +129,7 @@ func (p *paged[T]) release() {
 
 // smallPage is the largest first page release keeps: a batch of small
 // searches reuses it.
-const smallPage = 4096
+const smallPage = 1024
 
 func (p *paged[T]) at(i int) T     { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
 func (p *paged[T]) set(i int, v T) { p.pages[i>>pageBits][i&(1<<pageBits-1)] = v }

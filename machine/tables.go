@@ -147,11 +147,14 @@ func (t *idTable) bytes() int64 { return int64(len(t.ids)) * 8 }
 // memoCache holds some of update's results: a slot per key hash, a new
 // result taking the slot of an old one. It starts small and doubles, up
 // to memoMaxBits, each time it has missed four times its size, so that a
-// search with few distinct updates holds little.
+// search with few distinct updates holds little; and up to a slot per two
+// skeletons (limit), so that a small search's cache stays small beside
+// the rest of what it holds.
 type memoCache struct {
-	slots  []memoSlot
-	shift  uint
-	misses int
+	slots    []memoSlot
+	shift    uint
+	misses   int
+	maxSlots int
 }
 
 // memoSlot is a key (plus one: 0 is an empty slot) and its result.
@@ -164,6 +167,11 @@ type memoSlot struct {
 // 16 KiB): 16,384 took a quarter of the read-read cycles' memory and
 // saved no time on them (1,024 measured as fast: the pairs come in runs).
 const memoMinBits, memoMaxBits = 8, 10
+
+// limit bounds c's growth for a search of n skeletons.
+func (c *memoCache) limit(n int) {
+	c.maxSlots = 1 << max(memoMinBits, min(memoMaxBits, bits.Len(uint(n/2))-1))
+}
 
 // reset empties c, keeping its slots.
 func (c *memoCache) reset() {
@@ -181,7 +189,7 @@ func (c *memoCache) get(key uint64) (*memoSlot, bool) {
 	if sl.key == key+1 {
 		return sl, true
 	}
-	if c.misses++; c.misses > 4*len(c.slots) && len(c.slots) < 1<<memoMaxBits {
+	if c.misses++; c.misses > 4*len(c.slots) && len(c.slots) < c.maxSlots {
 		c.grow(bits.Len(uint(len(c.slots))))
 		sl = &c.slots[(key*0x9E3779B97F4A7C15)>>c.shift]
 	}
