@@ -1359,7 +1359,8 @@ func (e *explorer) performAfter(t *State, did func(Step)) {
 		// A queued invalidation is applied at once when its CPU cannot
 		// load the line before its queue is next drained anyway (by a
 		// full barrier, smp_rmb, a grace period, a fully ordered RMW or the
-		// wait after an acquire: drainReads) and, besides, no other CPU
+		// wait after an acquire: drainReads; or an srcu_read_lock made
+		// late: drainsFirst) and, besides, no other CPU
 		// will load the line twice more or no CPU will write it again. Its
 		// stale copy can then never be read; what else it does is make
 		// another CPU's miss get S rather than E, which matters only if a
@@ -1375,7 +1376,7 @@ func (e *explorer) performAfter(t *State, did func(Step)) {
 			if len(t.cpus[d].iq) == 0 {
 				continue
 			}
-			own := m.drainReadsOf(&t.cpus[d], d)
+			own := m.drainReadsIn(t, d)
 			var others uint64
 			for x := range t.cpus {
 				if x != d {

@@ -317,7 +317,7 @@ func (e *explorer) interferes(s *State, c int, fp footprint, decides uint64, gpP
 				others |= r
 			}
 		}
-		return m.drainReadsOf(&s.cpus[d], d)&l != 0 || others&l != 0 && writtenAgain&l != 0
+		return m.drainReadsIn(s, d)&l != 0 || others&l != 0 && writtenAgain&l != 0
 	}
 	var heldC uint64 // lines c holds readable whose invalidations would stay
 	for l := range s.cpus[c].cache {

@@ -711,7 +711,7 @@ func (e *explorer) conflictsStuck(s *State, stuck uint32, c, d int, cf *setFoot,
 	// d's commits would queue invalidations at c that stay, or d's moves
 	// may release lines whose entries c holds and would apply at once.
 	cs := &s.cpus[c]
-	own := m.drainReadsOf(cs, c)
+	own := m.drainReadsIn(s, c)
 	for l := range cs.cache {
 		bit := uint64(1) << l
 		if cs.cache[l].State != Shared {

@@ -719,6 +719,42 @@ func reductionNamed(t *testing.T, name string) machine.Reduction {
 // so that a persistent set that wrongly takes one CPU's moves alone
 // loses an outcome or a deadlock.
 var srcuReductionCases = map[string]string{
+	// P2 holds copies of x1 and x2 when P0's commits queue their
+	// invalidations, and its srcu_read_lock is late while P1's grace
+	// period waits for it: it loads nothing before its queue is empty,
+	// so the search applies those invalidations at once (drainsFirst).
+	// Its lock before the grace period starts keeps them, and its
+	// section may read x1 stale.
+	"late-lock-drains-first": `C late-lock-drains-first
+{}
+P0(int *x0, int *x1, int *x2)
+{
+	WRITE_ONCE(*x0, 1);
+	WRITE_ONCE(*x1, 1);
+	WRITE_ONCE(*x2, 1);
+}
+P1(int *x0, int *x1, struct srcu_struct *s)
+{
+	int r1;
+	int r2;
+	r1 = READ_ONCE(*x1);
+	synchronize_srcu(s);
+	r2 = READ_ONCE(*x0);
+}
+P2(int *x1, int *x2, struct srcu_struct *s)
+{
+	int r0;
+	int r1;
+	int r2;
+	int r3;
+	r0 = READ_ONCE(*x1);
+	r1 = READ_ONCE(*x2);
+	r3 = srcu_read_lock(s);
+	r2 = READ_ONCE(*x1);
+	srcu_read_unlock(s, r3);
+}
+exists (1:r1=1 /\ 1:r2=0 /\ 2:r1=1 /\ 2:r2=0)
+`,
 	// P0 may jump over its unlock of the section it opened; P1's unlock,
 	// with the index read from memory, closes it only when no unlock of
 	// P0 is left: before P0 has passed its own, the section stays open for

@@ -93,6 +93,32 @@ func (m *Machine) lateSection(s *State, c int, in *Instr) int {
 	return -1
 }
 
+// drainsFirst reports whether CPU c, in ARM-like mode, loads nothing
+// before its invalidation queue is next empty because its next
+// instruction is an srcu_read_lock (or srcu_down_read) that a running
+// grace period makes late: that lock waits for an empty queue
+// (Machine.cpuWait), nothing after it is issued early (early issue never
+// passes an SRCU operation), and the grace period waits for c's report,
+// which needs an empty queue too. So, as before a full barrier
+// (drainReads), no invalidation queued at c can be read stale.
+func (m *Machine) drainsFirst(s *State, c int) bool {
+	if m.Mode != ARM || !m.hasSyncSRCU || m.finished(s, c) {
+		return false
+	}
+	cs := &s.cpus[c]
+	in := &m.code(c)[cs.pc]
+	return in.Op == OpSRCULock && cs.early == 0 && m.lateSection(s, c, in) >= 0
+}
+
+// drainReadsIn is drainReadsOf for CPU c in s, and nothing where c's next
+// instruction drains its queue first (drainsFirst).
+func (m *Machine) drainReadsIn(s *State, c int) uint64 {
+	if m.drainsFirst(s, c) {
+		return 0
+	}
+	return m.drainReadsOf(&s.cpus[c], c)
+}
+
 // waitsAsLong reports whether a grace period of domain d already running
 // waits for the report of CPU x and recorded, when it started, every
 // section in open (the open sections of d) that x opened: it then waits
