@@ -14,7 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"smpscope/machine"
-	"smpscope/scenarios"
+	"smpscope/scenarios/scenariotest"
 )
 
 func TestQuitScanner(t *testing.T) {
@@ -291,20 +291,6 @@ func TestNoticesArePrintable(t *testing.T) {
 	}
 }
 
-// specOf compiles a litmus test for the UI tests.
-func specOf(t *testing.T, src string) *scenarios.Spec {
-	t.Helper()
-	sc, err := scenarios.Parse("test.litmus", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := scenarios.Compile(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scenarios.NewSpec(c)
-}
-
 // TestOutcomesPaneStuck: the outcomes pane lists faulted executions as
 // rows (with their witness, like deadlocks), and says when no execution
 // reached the end (issue 21).
@@ -317,7 +303,7 @@ func TestOutcomesPaneStuck(t *testing.T) {
 		{"C selfdl\n{}\nP0(int *x) {\n rcu_read_lock();\n synchronize_rcu();\n rcu_read_unlock();\n}\nexists (x=0)\n",
 			"✗ no execution reached the end: 1", "✗ deadlock: P0:"},
 	} {
-		m := Start(testOptions(specOf(t, tc.src), machine.TSO), 140, 45)
+		m := Start(testOptions(scenariotest.Spec(t, "test.litmus", tc.src), machine.TSO), 140, 45)
 		if m.explored() == nil || !m.explored().Complete {
 			t.Fatal("not explored")
 		}

@@ -9,6 +9,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/scenariotest"
 )
 
 // TestCPUMarks checks the source-line marks: executed (✓), passed over by
@@ -172,7 +173,7 @@ func TestWrapCode(t *testing.T) {
 // instructions is listed once, its later parts under it by what they do,
 // each still numbered as the edit syntax numbers it.
 func TestCPUStatementParts(t *testing.T) {
-	sp := litmusSpec(t, "parts.litmus", `C parts
+	sp := scenariotest.Spec(t, "parts.litmus", `C parts
 {}
 P0(int *x, atomic_t *y, int *z)
 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"smpscope/machine"
+	"smpscope/scenarios/scenariotest"
 )
 
 // TestShownOutcomesOneRowPerLine: r4 = READ_ONCE(*x) + READ_ONCE(*z)
@@ -13,7 +14,7 @@ import (
 // the final states of both and the shorter witness, and leaves a result
 // without such twins as it is.
 func TestShownOutcomesOneRowPerLine(t *testing.T) {
-	sp := litmusSpec(t, "sum.litmus", `C sum
+	sp := scenariotest.Spec(t, "sum.litmus", `C sum
 {}
 P0(int *x, int *z)
 {

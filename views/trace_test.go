@@ -12,6 +12,7 @@ import (
 
 	"smpscope/machine"
 	"smpscope/scenarios"
+	"smpscope/scenarios/scenariotest"
 	"smpscope/views/textwrap"
 )
 
@@ -333,7 +334,7 @@ P0(int *x, int *y) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*y, 1); }
 P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); smp_rmb(); r1 = READ_ONCE(*x); }
 exists (1:r1=0)
 `
-	lsp := litmusSpec(t, "late.litmus", late)
+	lsp := scenariotest.Spec(t, "late.litmus", late)
 	m := machine.MustNew(lsp.Program, machine.ARM)
 	var steps []machine.Step
 	for _, id := range []string{"P1 exec", "P0 exec", "P0 commit #0", "P1 exec"} {
