@@ -751,8 +751,10 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 		maxIn = max(maxIn, d)
 	}
 	shift := uint(bits.Len32(maxIn))
+	apart := shift+uint(bits.Len(uint(n))) > slotWordBits
+	// low: the in-degree's bits of a word; keep: what setting a slot keeps.
 	slots, low, keep := indeg, uint32(1)<<shift-1, uint32(1)<<shift-1
-	if shift+uint(bits.Len(uint(n))) > slotWordBits {
+	if apart {
 		slots, shift, low, keep = make([]uint32, n), 0, ^uint32(0), 0
 	}
 	var pool [][]uint32
@@ -760,7 +762,7 @@ func (e *explorer) propagateSets(ctx context.Context, init *State, stopped *Stop
 	bufBytes := int64(0) // the buffers' capacity
 	held := func() int64 {
 		n := int64(cap(indeg))
-		if keep == 0 {
+		if apart {
 			n += int64(cap(slots))
 		}
 		return n*4 + int64(cap(ready))*4 + int64(cap(pool))*24 + int64(cap(free))*4 + bufBytes
